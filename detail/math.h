@@ -1,0 +1,193 @@
+/* contact.h detail: >>math - private scalar, vector, matrix and transform helpers.
+   Everything here is static inline and stateless. Included once, by contact.h, under
+   CONTACT_IMPLEMENTATION. */
+
+#include <math.h>
+#include <float.h>
+#include <string.h>
+
+#ifndef CT_ASSERT
+#ifdef CONTACT_DEBUG
+#include <assert.h>
+#define CT_ASSERT(x) assert(x)
+#else
+#define CT_ASSERT(x) ((void)0)
+#endif
+#endif
+
+#define CT__INLINE static inline
+/* Private functions that are not inline still get internal linkage; marked unused-ok so a
+   CONTACT_STATIC build that uses only part of the library compiles warning-free. */
+#if defined(__GNUC__)
+#define CT__PRIVATE static __attribute__((unused))
+#else
+#define CT__PRIVATE static
+#endif
+
+/* ---- scalar ---------------------------------------------------------------------------- */
+/* CT__FLOAT is 1 when ct_real is float; every libm call goes through these wrappers so the
+   float build never promotes to double behind our back. */
+#define CT__FLOAT (sizeof(ct_real) == sizeof(float))
+#define CT__EPS   ((ct_real)(CT__FLOAT ? FLT_EPSILON : DBL_EPSILON))
+#define CT__MAXR  ((ct_real)(CT__FLOAT ? FLT_MAX : DBL_MAX))
+#define CT__PI    ((ct_real)3.14159265358979323846)
+
+CT__INLINE ct_real ct__sqrt(ct_real x) { return CT__FLOAT ? (ct_real)sqrtf((float)x) : (ct_real)sqrt((double)x); }
+CT__INLINE ct_real ct__abs(ct_real x)  { return x < 0 ? -x : x; }
+CT__INLINE ct_real ct__min(ct_real a, ct_real b) { return a < b ? a : b; }
+CT__INLINE ct_real ct__max(ct_real a, ct_real b) { return a > b ? a : b; }
+CT__INLINE ct_real ct__clamp(ct_real x, ct_real lo, ct_real hi) { return x < lo ? lo : (x > hi ? hi : x); }
+CT__INLINE ct_real ct__sin(ct_real x) { return CT__FLOAT ? (ct_real)sinf((float)x) : (ct_real)sin((double)x); }
+CT__INLINE ct_real ct__cos(ct_real x) { return CT__FLOAT ? (ct_real)cosf((float)x) : (ct_real)cos((double)x); }
+CT__INLINE ct_real ct__atan2(ct_real y, ct_real x) { return CT__FLOAT ? (ct_real)atan2f((float)y, (float)x) : (ct_real)atan2((double)y, (double)x); }
+/* Finite: not NaN and not +-Inf. (x - x) is 0 only for finite x; written so that it
+   survives -ffast-math-free builds without relying on isfinite's macro in C++. */
+CT__INLINE int ct__finite(ct_real x) { return (x - x) == (x - x) && x == x && ct__abs(x) <= CT__MAXR; }
+CT__INLINE int ct__imin(int a, int b) { return a < b ? a : b; }
+CT__INLINE int ct__imax(int a, int b) { return a > b ? a : b; }
+
+/* ---- vectors --------------------------------------------------------------------------- */
+CT__INLINE ct_vec3 ct__v3(ct_real x, ct_real y, ct_real z) { ct_vec3 v; v.x = x; v.y = y; v.z = z; return v; }
+CT__INLINE ct_vec3 ct__add(ct_vec3 a, ct_vec3 b) { return ct__v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+CT__INLINE ct_vec3 ct__sub(ct_vec3 a, ct_vec3 b) { return ct__v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+CT__INLINE ct_vec3 ct__neg(ct_vec3 a) { return ct__v3(-a.x, -a.y, -a.z); }
+CT__INLINE ct_vec3 ct__scale(ct_vec3 a, ct_real s) { return ct__v3(a.x * s, a.y * s, a.z * s); }
+CT__INLINE ct_vec3 ct__mul(ct_vec3 a, ct_vec3 b) { return ct__v3(a.x * b.x, a.y * b.y, a.z * b.z); }
+/* a + s * b */
+CT__INLINE ct_vec3 ct__madd(ct_vec3 a, ct_vec3 b, ct_real s) { return ct__v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }
+CT__INLINE ct_vec3 ct__lerp(ct_vec3 a, ct_vec3 b, ct_real t) { return ct__madd(a, ct__sub(b, a), t); }
+CT__INLINE ct_real ct__dot(ct_vec3 a, ct_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+CT__INLINE ct_vec3 ct__cross(ct_vec3 a, ct_vec3 b) {
+    return ct__v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+CT__INLINE ct_real ct__len2(ct_vec3 a) { return ct__dot(a, a); }
+CT__INLINE ct_real ct__len(ct_vec3 a) { return ct__sqrt(ct__dot(a, a)); }
+CT__INLINE ct_real ct__dist(ct_vec3 a, ct_vec3 b) { return ct__len(ct__sub(a, b)); }
+CT__INLINE ct_real ct__maxabs(ct_vec3 a) { return ct__max(ct__abs(a.x), ct__max(ct__abs(a.y), ct__abs(a.z))); }
+CT__INLINE ct_vec3 ct__vmin(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__min(a.x, b.x), ct__min(a.y, b.y), ct__min(a.z, b.z)); }
+CT__INLINE ct_vec3 ct__vmax(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__max(a.x, b.x), ct__max(a.y, b.y), ct__max(a.z, b.z)); }
+CT__INLINE ct_real ct__vget(ct_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+CT__INLINE int ct__finite3(ct_vec3 a) { return ct__finite(a.x) && ct__finite(a.y) && ct__finite(a.z); }
+/* Unit vector, or *ok = 0 and the zero vector when a has no usable length. Scaling by the
+   largest component first keeps tiny and huge vectors from under/overflowing. */
+CT__INLINE ct_vec3 ct__normalize(ct_vec3 a, int *ok) {
+    ct_real m = ct__maxabs(a), l;
+    if (!(m > 0) || !ct__finite(m)) { if (ok) *ok = 0; return ct__v3(0, 0, 0); }
+    a = ct__scale(a, 1 / m);
+    l = ct__len(a);
+    if (ok) *ok = 1;
+    return ct__scale(a, 1 / l);
+}
+/* Index of the largest |component|. */
+CT__INLINE int ct__argmaxabs(ct_vec3 a) {
+    ct_real x = ct__abs(a.x), y = ct__abs(a.y), z = ct__abs(a.z);
+    return x >= y ? (x >= z ? 0 : 2) : (y >= z ? 1 : 2);
+}
+/* A unit vector orthogonal to unit n, and a second one completing a right-handed frame. */
+CT__INLINE void ct__basis(ct_vec3 n, ct_vec3 *u, ct_vec3 *v) {
+    ct_vec3 t = ct__abs(n.x) < (ct_real)0.57735 ? ct__v3(1, 0, 0)
+              : (ct__abs(n.y) < (ct_real)0.57735 ? ct__v3(0, 1, 0) : ct__v3(0, 0, 1));
+    *u = ct__normalize(ct__cross(n, t), NULL);
+    *v = ct__cross(n, *u);
+}
+
+/* ---- 3x3 matrices (row-major ct_real[3][3]) -------------------------------------------- */
+typedef struct ct__m3 { ct_real m[3][3]; } ct__m3;
+CT__INLINE ct_vec3 ct__m3_mul(const ct_real r[3][3], ct_vec3 v) {
+    return ct__v3(r[0][0] * v.x + r[0][1] * v.y + r[0][2] * v.z,
+                  r[1][0] * v.x + r[1][1] * v.y + r[1][2] * v.z,
+                  r[2][0] * v.x + r[2][1] * v.y + r[2][2] * v.z);
+}
+/* r^T v */
+CT__INLINE ct_vec3 ct__m3_tmul(const ct_real r[3][3], ct_vec3 v) {
+    return ct__v3(r[0][0] * v.x + r[1][0] * v.y + r[2][0] * v.z,
+                  r[0][1] * v.x + r[1][1] * v.y + r[2][1] * v.z,
+                  r[0][2] * v.x + r[1][2] * v.y + r[2][2] * v.z);
+}
+
+/* ---- transforms: world = r * local + p; NULL = identity -------------------------------- */
+CT__INLINE ct_vec3 ct__xf_point(const ct_xform *x, ct_vec3 v) { return x ? ct__add(ct__m3_mul(x->r, v), x->p) : v; }
+CT__INLINE ct_vec3 ct__xf_dir(const ct_xform *x, ct_vec3 v) { return x ? ct__m3_mul(x->r, v) : v; }
+CT__INLINE ct_vec3 ct__xf_inv_point(const ct_xform *x, ct_vec3 v) { return x ? ct__m3_tmul(x->r, ct__sub(v, x->p)) : v; }
+CT__INLINE ct_vec3 ct__xf_inv_dir(const ct_xform *x, ct_vec3 v) { return x ? ct__m3_tmul(x->r, v) : v; }
+CT__INLINE ct_plane ct__xf_plane(const ct_xform *x, ct_plane pl) {
+    ct_plane out;
+    if (!x) return pl;
+    out.n = ct__m3_mul(x->r, pl.n);
+    out.d = pl.d - ct__dot(out.n, x->p);
+    return out;
+}
+/* A transform is usable when finite and r is a rotation to within a relative tolerance
+   (orthonormal rows; det +1). Checked once per call at entry points. */
+CT__INLINE int ct__xf_valid(const ct_xform *x) {
+    int i, j;
+    ct_real tol = 1e3 * CT__EPS;
+    if (!x) return 1;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j)
+            if (!ct__finite(x->r[i][j])) return 0;
+    if (!ct__finite3(x->p)) return 0;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            ct_real d = x->r[0][i] * x->r[0][j] + x->r[1][i] * x->r[1][j] + x->r[2][i] * x->r[2][j];
+            if (ct__abs(d - (i == j ? 1 : 0)) > tol) return 0;
+        }
+    return 1;
+}
+CT__INLINE ct_xform ct__xf_identity(void) {
+    ct_xform x;
+    memset(&x, 0, sizeof x);
+    x.r[0][0] = x.r[1][1] = x.r[2][2] = 1;
+    return x;
+}
+/* b relative to a: local_a = rel * local_b (used to work in one body's frame). */
+CT__INLINE ct_xform ct__xf_rel(const ct_xform *a, const ct_xform *b) {
+    ct_xform out, id = ct__xf_identity();
+    int i, j, k;
+    if (!a) a = &id;
+    if (!b) b = &id;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            ct_real s = 0;
+            for (k = 0; k < 3; ++k) s += a->r[k][i] * b->r[k][j];
+            out.r[i][j] = s;
+        }
+    out.p = ct__m3_tmul(a->r, ct__sub(b->p, a->p));
+    return out;
+}
+
+/* ---- deterministic pseudo-random numbers (tests, benches and seeded internals) ---------- */
+/* splitmix64: state lives in the caller. */
+CT__INLINE unsigned long long ct__rand_u64(unsigned long long *state) {
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* ---- transforms (public helpers) ---------------------------------------------------------- */
+CTDEF ct_xform ct_xform_identity(void) { return ct__xf_identity(); }
+
+CTDEF ct_xform ct_xform_from_quat(const ct_real q[4], ct_vec3 p) {
+    ct_xform x = ct__xf_identity();
+    ct_real n, qx, qy, qz, qw;
+    x.p = p;
+    if (!q) return x;
+    n = ct__sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(n > 0) || !ct__finite(n)) return x;
+    qx = q[0] / n; qy = q[1] / n; qz = q[2] / n; qw = q[3] / n;
+    x.r[0][0] = 1 - 2 * (qy * qy + qz * qz); x.r[0][1] = 2 * (qx * qy - qz * qw); x.r[0][2] = 2 * (qx * qz + qy * qw);
+    x.r[1][0] = 2 * (qx * qy + qz * qw); x.r[1][1] = 1 - 2 * (qx * qx + qz * qz); x.r[1][2] = 2 * (qy * qz - qx * qw);
+    x.r[2][0] = 2 * (qx * qz - qy * qw); x.r[2][1] = 2 * (qy * qz + qx * qw); x.r[2][2] = 1 - 2 * (qx * qx + qy * qy);
+    return x;
+}
+
+CTDEF ct_xform ct_xform_from_axis_angle(ct_vec3 axis, ct_real angle, ct_vec3 p) {
+    ct_real q[4], s;
+    int ok;
+    axis = ct__normalize(axis, &ok);
+    if (!ok) { ct_xform x = ct__xf_identity(); x.p = p; return x; }
+    s = ct__sin(angle / 2);
+    q[0] = axis.x * s; q[1] = axis.y * s; q[2] = axis.z * s; q[3] = ct__cos(angle / 2);
+    return ct_xform_from_quat(q, p);
+}

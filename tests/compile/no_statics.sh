@@ -1,0 +1,16 @@
+#!/bin/sh
+# Fails when the implementation, compiled alone, has writable global or static data
+# (nm classes b/B/d/D/C): contact.h promises no global or static mutable state.
+set -e
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#define CONTACT_IMPLEMENTATION\n#include "contact.h"\n' > "$tmp/impl.c"
+for real in double float; do
+  cc -std=c99 -O1 -fopenmp -DCT_REAL=$real -I. -c "$tmp/impl.c" -o "$tmp/impl.o"
+  rw=$(nm "$tmp/impl.o" | awk '$2 ~ /^[bBdDcC]$/ {print $3}' | grep -v '^\.' || true)
+  if [ -n "$rw" ]; then
+    echo "writable global/static data in the implementation ($real): $rw"
+    exit 1
+  fi
+done
+echo "no writable global or static data (double, float)"

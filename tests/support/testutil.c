@@ -1,0 +1,66 @@
+/* Shared test helpers; see testutil.h. */
+#include "testutil.h"
+#include "workload.h"
+#include "harness.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Each block carries a 16-byte header holding its size so bytes can be counted. */
+static void *tu_alloc_fn(size_t size, void *user) {
+    tu_alloc *t = (tu_alloc *)user;
+    unsigned char *p;
+    t->calls++;
+    if (t->fail_at > 0 && t->calls == t->fail_at) return NULL;
+    p = (unsigned char *)malloc(size + 16);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    t->outstanding++;
+    t->bytes += size;
+    return p + 16;
+}
+
+static void tu_free_fn(void *ptr, void *user) {
+    tu_alloc *t = (tu_alloc *)user;
+    size_t size;
+    unsigned char *p;
+    if (!ptr) return;
+    p = (unsigned char *)ptr - 16;
+    memcpy(&size, p, sizeof size);
+    t->outstanding--;
+    t->bytes -= size;
+    free(p);
+}
+
+void tu_alloc_init(tu_alloc *t, long fail_at) {
+    memset(t, 0, sizeof *t);
+    t->a.alloc = tu_alloc_fn;
+    t->a.free = tu_free_fn;
+    t->a.user = t;
+    t->fail_at = fail_at;
+}
+
+double tu_uniform(unsigned long long *s) { return bench_uniform(s); }
+
+ct_vec3 tu_vec(double x, double y, double z) {
+    ct_vec3 v;
+    v.x = (ct_real)x; v.y = (ct_real)y; v.z = (ct_real)z;
+    return v;
+}
+
+ct_vec3 tu_random_unit(unsigned long long *s) {
+    double d[3];
+    wl_direction(d, s);
+    return tu_vec(d[0], d[1], d[2]);
+}
+
+ct_xform tu_random_xform(unsigned long long *s, double translation) {
+    double r[9];
+    ct_xform x;
+    int i, j;
+    wl_rotation(r, s);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) x.r[i][j] = (ct_real)r[3 * i + j];
+    x.p = tu_vec(translation * (2 * bench_uniform(s) - 1), translation * (2 * bench_uniform(s) - 1),
+                 translation * (2 * bench_uniform(s) - 1));
+    return x;
+}

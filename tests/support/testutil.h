@@ -1,0 +1,29 @@
+/* Shared test helpers: the counting/failing allocator, tolerances, seeded random data. */
+#ifndef CT_TESTUTIL_H
+#define CT_TESTUTIL_H
+#include "contact.h"
+#include <stddef.h>
+
+/* A counting allocator that fails the fail_at-th allocation (1-based; 0 = never fails).
+   Every test that proves CT_NO_MEMORY sweeps fail_at = 1, 2, ... until the call succeeds,
+   and checks outstanding == 0 after each failure. */
+typedef struct tu_alloc {
+    ct_allocator a;        /* pass &t.a */
+    long fail_at;          /* 1-based allocation number to fail; 0: never */
+    long calls;            /* allocations attempted */
+    long outstanding;      /* blocks allocated and not yet freed */
+    size_t bytes;          /* bytes outstanding */
+} tu_alloc;
+void tu_alloc_init(tu_alloc *t, long fail_at);
+
+/* Tolerance scale of the build: machine epsilon of ct_real. */
+#define TU_EPS ((ct_real)(sizeof(ct_real) == sizeof(float) ? 1.1920929e-07 : 2.220446049250313e-16))
+/* 1 in the float build, 0 in double. */
+#define TU_FLOAT (sizeof(ct_real) == sizeof(float))
+
+/* Seeded random helpers (splitmix64). */
+double tu_uniform(unsigned long long *s);                  /* [0, 1) */
+ct_vec3 tu_vec(double x, double y, double z);
+ct_vec3 tu_random_unit(unsigned long long *s);
+ct_xform tu_random_xform(unsigned long long *s, double translation);
+#endif
