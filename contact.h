@@ -168,7 +168,22 @@ typedef struct ct_hull_desc {
                       distance below which points count as coplanar, relative to the extent */
 } ct_hull_desc;
 
-/* >>hull functions are declared here by the quickhull part. */
+/* (>>hull functions: declared by the quickhull part) */
+
+/* >>gjk ------------------------------------------------------------------------------- */
+/* (shapes, GJK and EPA: declared by the GJK part) */
+
+/* >>polar ----------------------------------------------------------------------------- */
+/* (polar intersection and volumetric contact: declared by the polar part) */
+
+/* >>sat ------------------------------------------------------------------------------- */
+/* (contact manifolds: declared by the SAT part) */
+
+/* >>ellipsoid ------------------------------------------------------------------------- */
+/* (Perram-Wertheim: declared by the ellipsoid part) */
+
+/* >>broadphase ------------------------------------------------------------------------ */
+/* (box pairs and the parallel loop: declared by the broad-phase part) */
 
 #ifdef __cplusplus
 }
@@ -190,6 +205,19 @@ typedef struct ct_hull_desc {
 
 #include "detail/math.h"
 #include "detail/alloc.h"
+
+/* quickhull and mass properties */
+
+/* shapes, support functions, GJK, EPA */
+
+/* polar intersection and the volumetric contact */
+
+/* SAT manifolds */
+
+/* ellipsoids */
+
+/* broad phase */
+
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */
 #endif /* CONTACT_IMPLEMENTATION */
