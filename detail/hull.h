@@ -27,6 +27,7 @@ typedef struct ct__qface {
     int mark;
     int outside;       /* first point of the outside set, -1 if none */
     int queued;        /* in the pending stack */
+    int thin;          /* the normal was re-orthogonalised to the longest edge */
 } ct__qface;
 
 typedef struct ct__qedge { int head, next, prev, twin, face; } ct__qedge;
@@ -62,37 +63,44 @@ CT__PRIVATE void *ct__qh_grow(ct__qhs *q, void *old, int count, int *cap, size_t
     return p;
 }
 
-CT__PRIVATE int ct__qh_push(ct__qhs *q, ct__ivec *v, int x) {
-    if (v->n == v->cap) {
-        int *p = (int *)ct__qh_grow(q, v->a, v->n + 1, &v->cap, sizeof(int));
-        if (!p) return 0;
-        v->a = p;
-    }
+CT__PRIVATE int ct__qh_push_slow(ct__qhs *q, ct__ivec *v, int x) {
+    int *p = (int *)ct__qh_grow(q, v->a, v->n + 1, &v->cap, sizeof(int));
+    if (!p) return 0;
+    v->a = p;
+    v->a[v->n++] = x;
+    return 1;
+}
+CT__INLINE int ct__qh_push(ct__qhs *q, ct__ivec *v, int x) {
+    if (v->n == v->cap) return ct__qh_push_slow(q, v, x);
     v->a[v->n++] = x;
     return 1;
 }
 
-CT__PRIVATE int ct__qh_new_edge(ct__qhs *q) {
+CT__PRIVATE int ct__qh_grow_edges(ct__qhs *q) {
+    ct__qedge *p = (ct__qedge *)ct__qh_grow(q, q->e, q->ne + 1, &q->cape, sizeof(ct__qedge));
+    if (!p) return 0;
+    q->e = p;
+    return 1;
+}
+CT__INLINE int ct__qh_new_edge(ct__qhs *q) {
     int i;
     if (q->freee >= 0) { i = q->freee; q->freee = q->e[i].next; return i; }
-    if (q->ne == q->cape) {
-        ct__qedge *p = (ct__qedge *)ct__qh_grow(q, q->e, q->ne + 1, &q->cape, sizeof(ct__qedge));
-        if (!p) return -1;
-        q->e = p;
-    }
+    if (q->ne == q->cape && !ct__qh_grow_edges(q)) return -1;
     return q->ne++;
 }
 CT__INLINE void ct__qh_free_edge(ct__qhs *q, int i) { q->e[i].face = -1; q->e[i].next = q->freee; q->freee = i; }
 
-CT__PRIVATE int ct__qh_new_face(ct__qhs *q) {
+CT__PRIVATE int ct__qh_grow_faces(ct__qhs *q) {
+    ct__qface *p = (ct__qface *)ct__qh_grow(q, q->f, q->nf + 1, &q->capf, sizeof(ct__qface));
+    if (!p) return 0;
+    q->f = p;
+    return 1;
+}
+CT__INLINE int ct__qh_new_face(ct__qhs *q) {
     int i;
     if (q->freef >= 0) { i = q->freef; q->freef = q->f[i].he0; }
     else {
-        if (q->nf == q->capf) {
-            ct__qface *p = (ct__qface *)ct__qh_grow(q, q->f, q->nf + 1, &q->capf, sizeof(ct__qface));
-            if (!p) return -1;
-            q->f = p;
-        }
+        if (q->nf == q->capf && !ct__qh_grow_faces(q)) return -1;
         i = q->nf++;
     }
     q->f[i].mark = CT__QF_VISIBLE;
@@ -111,17 +119,35 @@ CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
    tiny against its longest edge squared) has its normal re-orthogonalised to that edge, which
    is the direction the face is best determined in (Lloyd). */
+CT__INLINE void ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax, ct_vec3 lvec) {
+    ct_real area = ct__len(nrm);
+    F->nv = nv;
+    F->area = area;
+    F->c = ct__scale(csum, (ct_real)1 / (ct_real)nv);
+    if (area > 0) nrm = ct__scale(nrm, 1 / area);
+    F->thin = 0;
+    if (!(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0) {
+        ct_vec3 u = ct__scale(lvec, 1 / ct__sqrt(lmax));
+        F->thin = 1;
+        nrm = ct__normalize(ct__madd(nrm, u, -ct__dot(nrm, u)), NULL);
+    }
+    F->n = nrm;
+    F->off = ct__dot(nrm, F->c);
+}
+
 CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
     ct__qface *F = &q->f[f];
-    int e0 = F->he0, e = e0, nv = 0, emax = e0;
-    ct_vec3 p0 = q->p[q->e[e0].head], c = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0), d2;
-    ct_real lmax = -1, area;
+    int e0 = F->he0, e = e0, nv = 0;
+    ct_vec3 p0 = q->p[q->e[e0].head], c = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0), d2, lvec = nrm;
+    ct_vec3 tail = q->p[ct__qh_tail(q, e0)];
+    ct_real lmax = -1;
     d2 = ct__sub(q->p[q->e[q->e[e0].next].head], p0);
     do {
-        ct_vec3 h = q->p[q->e[e].head];
-        ct_real l = ct__len2(ct__sub(h, q->p[ct__qh_tail(q, e)]));
-        if (l > lmax) { lmax = l; emax = e; }
+        ct_vec3 h = q->p[q->e[e].head], d = ct__sub(h, tail);
+        ct_real l = ct__len2(d);
+        if (l > lmax) { lmax = l; lvec = d; }
         c = ct__add(c, h);
+        tail = h;
         ++nv;
         e = q->e[e].next;
     } while (e != e0);
@@ -132,20 +158,10 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
         nrm = ct__add(nrm, ct__cross(d1, d2));
         e = q->e[e].next;
     }
-    area = ct__len(nrm);
-    F->nv = nv;
-    F->area = area;
-    F->c = ct__scale(c, (ct_real)1 / (ct_real)nv);
-    if (area > 0) nrm = ct__scale(nrm, 1 / area);
-    if (!(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0) {
-        ct_vec3 u = ct__scale(ct__sub(q->p[q->e[emax].head], q->p[ct__qh_tail(q, emax)]), 1 / ct__sqrt(lmax));
-        nrm = ct__normalize(ct__madd(nrm, u, -ct__dot(nrm, u)), NULL);
-    }
-    F->n = nrm;
-    F->off = ct__dot(nrm, F->c);
+    ct__qh_face_finish(F, nv, c, nrm, lmax, lvec);
 }
 
-CT__PRIVATE int ct__qh_push_pending(ct__qhs *q, int f) {
+CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
     if (q->f[f].queued) return 1;
     q->f[f].queued = 1;
     return ct__qh_push(q, &q->stack, f);
@@ -176,19 +192,24 @@ CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
    Half-edge he0 heads at a, next at b, next at c. */
-CT__PRIVATE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
-    int f = ct__qh_new_face(q), e[3], k;
-    if (f < 0) return -1;
-    for (k = 0; k < 3; ++k) if ((e[k] = ct__qh_new_edge(q)) < 0) return -1;
-    q->e[e[0]].head = a; q->e[e[1]].head = b; q->e[e[2]].head = c;
-    for (k = 0; k < 3; ++k) {
-        q->e[e[k]].next = e[(k + 1) % 3];
-        q->e[e[k]].prev = e[(k + 2) % 3];
-        q->e[e[k]].face = f;
-        q->e[e[k]].twin = -1;
+CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
+    int f = ct__qh_new_face(q), e0, e1, e2;
+    ct__qedge *E;
+    if (f < 0 || (e0 = ct__qh_new_edge(q)) < 0 || (e1 = ct__qh_new_edge(q)) < 0 || (e2 = ct__qh_new_edge(q)) < 0)
+        return -1;
+    E = q->e;
+    E[e0].head = a; E[e0].next = e1; E[e0].prev = e2; E[e0].face = f; E[e0].twin = -1;
+    E[e1].head = b; E[e1].next = e2; E[e1].prev = e0; E[e1].face = f; E[e1].twin = -1;
+    E[e2].head = c; E[e2].next = e0; E[e2].prev = e1; E[e2].face = f; E[e2].twin = -1;
+    q->f[f].he0 = e0;
+    {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
+        ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c];
+        ct_vec3 d0 = ct__sub(pa, pc), d1 = ct__sub(pb, pa), d2 = ct__sub(pc, pb), lvec = d0;
+        ct_real l0 = ct__len2(d0), l1 = ct__len2(d1), l2 = ct__len2(d2), lmax = l0;
+        if (l1 > lmax) { lmax = l1; lvec = d1; }
+        if (l2 > lmax) { lmax = l2; lvec = d2; }
+        ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax, lvec);
     }
-    q->f[f].he0 = e[0];
-    ct__qh_face_geometry(q, f);
     return f;
 }
 
@@ -225,29 +246,24 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         if (d > best) { best = d; v[3] = i; }
     }
     if (!(best > 2 * q->tol)) return CT_DEGENERATE;
-    /* four faces, each oriented away from the vertex it omits */
+    /* four faces, each oriented away from the vertex it omits; he[u][w] is the half-edge
+       from simplex vertex u to w, and the twin of he[u][w] is he[w][u] */
     {
         static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
-        int a, b;
+        int he[4][4], a, b;
         for (k = 0; k < 4; ++k) {
-            int i0 = v[tri[k][0]], i1 = v[tri[k][1]], i2 = v[tri[k][2]];
-            ct_vec3 nn = ct__cross(ct__sub(p[i1], p[i0]), ct__sub(p[i2], p[i0]));
-            if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[i0])) > 0) { int t = i1; i1 = i2; i2 = t; }
-            if ((f[k] = ct__qh_triangle(q, i0, i1, i2)) < 0) return CT_NO_MEMORY;
+            int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], e0;
+            ct_vec3 nn = ct__cross(ct__sub(p[v[l1]], p[v[l0]]), ct__sub(p[v[l2]], p[v[l0]]));
+            if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
+            if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2])) < 0) return CT_NO_MEMORY;
+            e0 = q->f[f[k]].he0;
+            he[l2][l0] = e0;
+            he[l0][l1] = q->e[e0].next;
+            he[l1][l2] = q->e[e0].prev;
         }
-        /* twins: the half-edge tail->head of one face meets head->tail of another */
-        for (a = 0; a < 4; ++a) {
-            int ea = q->f[f[a]].he0, ka;
-            for (ka = 0; ka < 3; ++ka, ea = q->e[ea].next) {
-                for (b = 0; b < 4; ++b) {
-                    int eb = q->f[f[b]].he0, kb;
-                    if (b == a) continue;
-                    for (kb = 0; kb < 3; ++kb, eb = q->e[eb].next)
-                        if (q->e[eb].head == ct__qh_tail(q, ea) && ct__qh_tail(q, eb) == q->e[ea].head)
-                            q->e[ea].twin = eb;
-                }
-            }
-        }
+        for (a = 0; a < 4; ++a)
+            for (b = 0; b < 4; ++b)
+                if (a != b) q->e[he[a][b]].twin = he[b][a];
     }
     /* every other point goes to the face it is farthest outside of */
     for (i = 0; i < n; ++i) {
@@ -528,6 +544,8 @@ typedef struct ct__qh {
     int *face_first;   /* nfaces + 1 offsets */
     int *face_verts;   /* input indices, CCW from outside */
     ct_plane *planes;  /* in the input's coordinates */
+    int *face_local;   /* face_verts as indices into verts (0 .. nverts-1) */
+    int *he_twin;      /* twin of each face_verts slot, as in ct_hull */
 } ct__qh;
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
@@ -545,7 +563,6 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     ct__qhs q;
     ct_vec3 lo, hi, mid, *cp;
     int i, f, nv, nfo, nfv;
-    int *map;
     ct_status st;
     memset(out, 0, sizeof *out);
     if (n < 4) return CT_DEGENERATE;
@@ -560,6 +577,22 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     cp = CT__SALLOC(s, ct_vec3, n);
     q.pnext = CT__SALLOC(s, int, n);
     if (!cp || !q.pnext) return CT_NO_MEMORY;
+    {   /* capacities from n (live faces <= 2n - 4, half-edges <= 3 per face, a horizon <= n):
+           small sets never grow; large ones start smaller and double */
+        int cf = n < 2048 ? 2 * n + 16 : 4096, cv = n < 256 ? n + 16 : 272;
+        q.f = CT__SALLOC(s, ct__qface, cf);
+        q.e = CT__SALLOC(s, ct__qedge, 3 * cf);
+        q.stack.a = CT__SALLOC(s, int, cf);
+        q.horizon.a = CT__SALLOC(s, int, cv);
+        q.newf.a = CT__SALLOC(s, int, cv);
+        q.dead.a = CT__SALLOC(s, int, cv);
+        q.dfs.a = CT__SALLOC(s, int, 3 * cv);
+        if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a) return CT_NO_MEMORY;
+        q.capf = q.stack.cap = cf;
+        q.cape = 3 * cf;
+        q.horizon.cap = q.newf.cap = q.dead.cap = cv;
+        q.dfs.cap = 3 * cv;
+    }
     for (i = 0; i < n; ++i) cp[i] = ct__sub(pts[i], mid);
     q.p = cp;
     st = ct__qh_simplex(&q);
@@ -572,50 +605,73 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         st = ct__qh_add(&q, f);
         if (st != CT_OK) return st;
     }
-    /* output: live faces and the vertices they use */
-    map = CT__SALLOC(s, int, n);
-    if (!map) return CT_NO_MEMORY;
-    for (i = 0; i < n; ++i) map[i] = -1;
-    nv = nfo = nfv = 0;
-    for (f = 0; f < q.nf; ++f) {
-        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
-        ++nfo;
-        nfv += q.f[f].nv;
-    }
-    out->verts = CT__SALLOC(s, int, n);
-    out->face_first = CT__SALLOC(s, int, nfo + 1);
-    out->face_verts = CT__SALLOC(s, int, nfv);
-    out->planes = CT__SALLOC(s, ct_plane, nfo);
-    if (!out->verts || !out->face_first || !out->face_verts || !out->planes) return CT_NO_MEMORY;
-    nfo = nfv = 0;
-    for (f = 0; f < q.nf; ++f) {
-        int e0, e;
-        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+    /* output: live faces and the vertices they use. Slot k of face_verts holds the head of
+       quickhull half-edge e_k; the half-edge leaving it along the face is next(e_k), so
+       twin(slot k) is the slot of twin(next(e_k)). */
+    {
+        int *map = CT__SALLOC(s, int, n), *slot = CT__SALLOC(s, int, q.ne), *leave, k;
+        if (!map) return CT_NO_MEMORY;
+        for (i = 0; i < n; ++i) map[i] = -1;
+        nv = nfo = nfv = 0;
+        for (f = 0; f < q.nf; ++f) {
+            if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+            ++nfo;
+            nfv += q.f[f].nv;
+        }
+        out->verts = CT__SALLOC(s, int, n);
+        out->face_first = CT__SALLOC(s, int, nfo + 1);
+        out->face_verts = CT__SALLOC(s, int, nfv);
+        out->face_local = CT__SALLOC(s, int, nfv);
+        out->he_twin = CT__SALLOC(s, int, nfv);
+        out->planes = CT__SALLOC(s, ct_plane, nfo);
+        leave = CT__SALLOC(s, int, nfv);
+        if (!slot || !out->verts || !out->face_first || !out->face_verts || !out->face_local || !out->he_twin ||
+            !out->planes || !leave)
+            return CT_NO_MEMORY;
+        nfo = nfv = 0;
+        for (f = 0; f < q.nf; ++f) {
+            const ct__qface *F = &q.f[f];
+            int e0, e, first = nfv;
+            if (F->mark != CT__QF_VISIBLE && F->mark != CT__QF_NONCONVEX) continue;
+            out->face_first[nfo] = nfv;
+            e0 = F->he0; e = e0;
+            do {
+                int v = q.e[e].head, nx = q.e[e].next;
+                if (map[v] < 0) { map[v] = nv; out->verts[nv++] = v; }
+                out->face_verts[nfv] = v;
+                out->face_local[nfv] = map[v];
+                slot[nx] = nfv;
+                leave[nfv++] = nx;
+                e = nx;
+            } while (e != e0);
+            /* plane of the whole merged polygon, in centred coordinates, then moved back. A
+               triangle's quickhull normal is already its unit cross product. */
+            if (F->nv == 3 && !F->thin) {
+                ct_vec3 p0 = cp[out->face_verts[first]];
+                ct_real d1 = ct__dot(F->n, ct__sub(cp[out->face_verts[first + 1]], p0));
+                ct_real d2 = ct__dot(F->n, ct__sub(cp[out->face_verts[first + 2]], p0));
+                out->planes[nfo].n = F->n;
+                out->planes[nfo].d = -(ct__max(ct__max(0, d1), d2) + ct__dot(F->n, p0));
+            } else
+                out->planes[nfo] = ct__polygon_plane(cp, out->face_verts + first, F->nv, F->n);
+            out->planes[nfo].d -= ct__dot(out->planes[nfo].n, mid);
+            ++nfo;
+        }
+        for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
         out->face_first[nfo] = nfv;
-        e0 = q.f[f].he0; e = e0;
-        do {
-            int v = q.e[e].head;
-            if (map[v] < 0) { map[v] = nv; out->verts[nv++] = v; }
-            out->face_verts[nfv++] = v;
-            e = q.e[e].next;
-        } while (e != e0);
-        /* plane of the whole merged polygon, in centred coordinates, then moved back */
-        out->planes[nfo] = ct__polygon_plane(cp, out->face_verts + out->face_first[nfo], q.f[f].nv, q.f[f].n);
-        out->planes[nfo].d -= ct__dot(out->planes[nfo].n, mid);
-        ++nfo;
+        out->nverts = nv;
+        out->nfaces = nfo;
     }
-    out->face_first[nfo] = nfv;
-    out->nverts = nv;
-    out->nfaces = nfo;
     return CT_OK;
 }
 
 /* ---- the ct_hull block -------------------------------------------------------------------- */
 /* One allocation holds every array; fills planes (when NULL, from the polygons), half-edge
-   adjacency, vertex neighbours, center and extent. face_verts index `verts`. */
-CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
-                                        const int *face_first, const int *face_verts, int nfaces,
-                                        const ct_plane *planes, const int *face_tag, const ct_allocator *alloc) {
+   adjacency (he_twin: given, or NULL to find), vertex neighbours, center and extent. face_verts index `verts`. */
+CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
+                                           const int *face_first, const int *face_verts, int nfaces,
+                                           const ct_plane *planes, const int *face_tag, const int *he_twin,
+                                           const ct_allocator *alloc) {
     ct_allocator a = ct__allocator(alloc);
     int nhe = face_first[nfaces], i, f, k;
     size_t sz = 0, o_verts, o_planes, o_ff, o_fv, o_vs, o_tag, o_twin, o_next, o_face, o_ve, o_vf, o_va;
@@ -659,32 +715,38 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
     memcpy(out->face_verts, face_verts, (size_t)nhe * sizeof(int));
     for (i = 0; i < nverts; ++i) out->vert_source[i] = vert_source ? vert_source[i] : -1;
     if (face_tag) memcpy(out->face_tag, face_tag, (size_t)nfaces * sizeof(int));
-    /* center and extent */
+    /* center and extent (sqrt is monotone: the root of the largest square) */
     out->center = ct__v3(0, 0, 0);
     for (i = 0; i < nverts; ++i) out->center = ct__add(out->center, verts[i]);
     if (nverts) out->center = ct__scale(out->center, (ct_real)1 / (ct_real)nverts);
     out->extent = 0;
-    for (i = 0; i < nverts; ++i) out->extent = ct__max(out->extent, ct__dist(verts[i], out->center));
-    /* half-edges: next, face; then vertex out-edges in CSR to find twins */
-    for (f = 0; f < nfaces; ++f)
-        for (k = face_first[f]; k < face_first[f + 1]; ++k) {
+    for (i = 0; i < nverts; ++i) out->extent = ct__max(out->extent, ct__len2(ct__sub(verts[i], out->center)));
+    out->extent = ct__sqrt(out->extent);
+    /* half-edges: next, face; vertex out-edges in CSR (slot order) */
+    for (f = 0; f < nfaces; ++f) {
+        int k0 = face_first[f], k1 = face_first[f + 1];
+        for (k = k0; k < k1; ++k) {
             out->he_face[k] = f;
-            out->he_next[k] = k + 1 < face_first[f + 1] ? k + 1 : face_first[f];
+            out->he_next[k] = k + 1;
         }
+        if (k1 > k0) out->he_next[k1 - 1] = k0;
+    }
     for (i = 0; i <= nverts; ++i) out->vert_first[i] = 0;
     for (k = 0; k < nhe; ++k) out->vert_first[face_verts[k] + 1]++;
     for (i = 0; i < nverts; ++i) out->vert_first[i + 1] += out->vert_first[i];
     /* temporarily use vert_adj to hold out-edges of each vertex; vert_edge as a fill cursor */
     for (i = 0; i < nverts; ++i) out->vert_edge[i] = out->vert_first[i];
     for (k = 0; k < nhe; ++k) out->vert_adj[out->vert_edge[face_verts[k]]++] = k;
-    for (k = 0; k < nhe; ++k) {
-        int u = face_verts[k], v = face_verts[out->he_next[k]], j;
-        out->he_twin[k] = -1;
-        for (j = out->vert_first[v]; j < out->vert_first[v + 1]; ++j) {
-            int h = out->vert_adj[j];
-            if (face_verts[out->he_next[h]] == u) { out->he_twin[k] = h; break; }
+    if (he_twin) memcpy(out->he_twin, he_twin, (size_t)nhe * sizeof(int));
+    else
+        for (k = 0; k < nhe; ++k) {
+            int u = face_verts[k], v = face_verts[out->he_next[k]], j;
+            out->he_twin[k] = -1;
+            for (j = out->vert_first[v]; j < out->vert_first[v + 1]; ++j) {
+                int h = out->vert_adj[j];
+                if (face_verts[out->he_next[h]] == u) { out->he_twin[k] = h; break; }
+            }
         }
-    }
     for (i = 0; i < nverts; ++i) {
         out->vert_edge[i] = out->vert_first[i] < out->vert_first[i + 1] ? out->vert_adj[out->vert_first[i]] : -1;
         for (k = out->vert_first[i]; k < out->vert_first[i + 1]; ++k)
@@ -697,6 +759,14 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
                                                 ct__v3(0, 0, 1));
     }
     return CT_OK;
+}
+
+/* One-block hull with adjacency from CCW faces (twins found by searching vertex out-edges). */
+CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
+                                        const int *face_first, const int *face_verts, int nfaces,
+                                        const ct_plane *planes, const int *face_tag, const ct_allocator *alloc) {
+    return ct__hull_assemble_ex(out, verts, vert_source, nverts, face_first, face_verts, nfaces, planes, face_tag,
+                                NULL, alloc);
 }
 
 CTDEF void ct_hull_free(ct_hull *h) {
@@ -727,12 +797,11 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     st = ct__quickhull(s, pts, npts, eps, &q);
     if (st == CT_OK) {
         ct_vec3 *v = CT__SALLOC(s, ct_vec3, q.nverts);
-        int *remap = CT__SALLOC(s, int, npts), *fv = CT__SALLOC(s, int, q.face_first[q.nfaces]);
-        if (!v || !remap || !fv) st = CT_NO_MEMORY;
+        if (!v) st = CT_NO_MEMORY;
         else {
-            for (i = 0; i < q.nverts; ++i) { v[i] = pts[q.verts[i]]; remap[q.verts[i]] = i; }
-            for (i = 0; i < q.face_first[q.nfaces]; ++i) fv[i] = remap[q.face_verts[i]];
-            st = ct__hull_assemble(out, v, q.verts, q.nverts, q.face_first, fv, q.nfaces, q.planes, NULL, a);
+            for (i = 0; i < q.nverts; ++i) v[i] = pts[q.verts[i]];
+            st = ct__hull_assemble_ex(out, v, q.verts, q.nverts, q.face_first, q.face_local, q.nfaces, q.planes, NULL,
+                                      q.he_twin, a);
         }
     }
     ct__scratch_end(s, &local, m);
