@@ -48,6 +48,7 @@ typedef struct ct__qhs {
     ct__ivec dead;                          /* faces deleted for the current point */
     ct__ivec dfs;                           /* horizon search frames, 3 ints each */
     int unclaimed;                          /* list of points to reassign */
+    ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces */
 } ct__qhs;
 
 /* Grows an int or struct array living in the scratch (copying; the old one is left to the
@@ -220,11 +221,18 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     int n = q->n, i, k, v[4], imin[3] = { 0, 0, 0 }, imax[3] = { 0, 0, 0 }, ax = 0, f[4], ok;
     ct_real best = -1, spread, d;
     ct_vec3 u, nrm;
-    for (i = 1; i < n; ++i)
-        for (k = 0; k < 3; ++k) {
-            if (ct__vget(p[i], k) < ct__vget(p[imin[k]], k)) imin[k] = i;
-            if (ct__vget(p[i], k) > ct__vget(p[imax[k]], k)) imax[k] = i;
+    {
+        ct_vec3 lo = p[0], hi = p[0];
+        for (i = 1; i < n; ++i) {
+            ct_vec3 x = p[i];
+            if (x.x < lo.x) { lo.x = x.x; imin[0] = i; }
+            if (x.x > hi.x) { hi.x = x.x; imax[0] = i; }
+            if (x.y < lo.y) { lo.y = x.y; imin[1] = i; }
+            if (x.y > hi.y) { hi.y = x.y; imax[1] = i; }
+            if (x.z < lo.z) { lo.z = x.z; imin[2] = i; }
+            if (x.z > hi.z) { hi.z = x.z; imax[2] = i; }
         }
+    }
     for (k = 0; k < 3; ++k) {
         spread = ct__vget(p[imax[k]], k) - ct__vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
@@ -266,15 +274,23 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
                 if (a != b) q->e[he[a][b]].twin = he[b][a];
     }
     /* every other point goes to the face it is farthest outside of */
-    for (i = 0; i < n; ++i) {
-        int bf = -1;
-        ct_real bd = q->tol;
-        if (i == v[0] || i == v[1] || i == v[2] || i == v[3]) continue;
+    {
+        ct_real pl[16];
         for (k = 0; k < 4; ++k) {
-            d = ct__qh_dist(q, f[k], p[i]);
-            if (d > bd) { bd = d; bf = f[k]; }
+            pl[4 * k] = q->f[f[k]].n.x; pl[4 * k + 1] = q->f[f[k]].n.y; pl[4 * k + 2] = q->f[f[k]].n.z;
+            pl[4 * k + 3] = q->f[f[k]].off;
         }
-        if (bf >= 0 && !ct__qh_claim(q, bf, i)) return CT_NO_MEMORY;
+        for (i = 0; i < n; ++i) {
+            ct_vec3 x = p[i];
+            int bf = -1;
+            ct_real bd = q->tol;
+            if (i == v[0] || i == v[1] || i == v[2] || i == v[3]) continue;
+            for (k = 0; k < 4; ++k) {
+                d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
+                if (d > bd) { bd = d; bf = k; }
+            }
+            if (bf >= 0 && !ct__qh_claim(q, f[bf], i)) return CT_NO_MEMORY;
+        }
     }
     return CT_OK;
 }
@@ -458,22 +474,39 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     return 0;
 }
 
-/* Reassigns the unclaimed points to the new face they are farthest outside of. */
+/* Reassigns the unclaimed points to the new face they are farthest outside of (the first one
+   far outside ends the search). The planes of the surviving new faces are packed first, so
+   the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
-    int i = q->unclaimed, nx, k;
+    int i = q->unclaimed, nx, k, m = 0;
+    ct_real far = 1000 * q->tol;
     q->unclaimed = -1;
+    if (i < 0) return 1;
+    if (q->newf.n > q->plcap) {
+        int cap = 2 * q->newf.n;
+        q->pl = CT__SALLOC(q->s, ct_real, 4 * cap);
+        q->plf = CT__SALLOC(q->s, int, cap);
+        if (!q->pl || !q->plf) return 0;
+        q->plcap = cap;
+    }
+    for (k = 0; k < q->newf.n; ++k) {
+        int f = q->newf.a[k];
+        if (q->f[f].mark != CT__QF_VISIBLE) continue;
+        q->pl[4 * m] = q->f[f].n.x; q->pl[4 * m + 1] = q->f[f].n.y; q->pl[4 * m + 2] = q->f[f].n.z;
+        q->pl[4 * m + 3] = q->f[f].off;
+        q->plf[m++] = f;
+    }
     for (; i >= 0; i = nx) {
+        const ct_real *pl = q->pl;
+        ct_vec3 x = q->p[i];
         ct_real bd = q->tol;
         int bf = -1;
         nx = q->pnext[i];
-        for (k = 0; k < q->newf.n; ++k) {
-            int f = q->newf.a[k];
-            ct_real d;
-            if (q->f[f].mark != CT__QF_VISIBLE) continue;
-            d = ct__qh_dist(q, f, q->p[i]);
-            if (d > bd) { bd = d; bf = f; if (d > 1000 * q->tol) break; }
+        for (k = 0; k < m; ++k, pl += 4) {
+            ct_real d = pl[0] * x.x + pl[1] * x.y + pl[2] * x.z - pl[3];
+            if (d > bd) { bd = d; bf = k; if (d > far) break; }
         }
-        if (bf >= 0 && !ct__qh_claim(q, bf, i)) return 0;
+        if (bf >= 0 && !ct__qh_claim(q, q->plf[bf], i)) return 0;
     }
     return 1;
 }
@@ -587,7 +620,11 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.newf.a = CT__SALLOC(s, int, cv);
         q.dead.a = CT__SALLOC(s, int, cv);
         q.dfs.a = CT__SALLOC(s, int, 3 * cv);
-        if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a) return CT_NO_MEMORY;
+        q.pl = CT__SALLOC(s, ct_real, 4 * cv);
+        q.plf = CT__SALLOC(s, int, cv);
+        if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.pl || !q.plf)
+            return CT_NO_MEMORY;
+        q.plcap = cv;
         q.capf = q.stack.cap = cf;
         q.cape = 3 * cf;
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
@@ -789,8 +826,9 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     if (npts < 0 || (npts > 0 && !pts) || !ct__finite(eps) || eps < 0) return CT_INVALID;
+    /* x - x is 0 for every finite x and NaN for NaN and +-Inf (ct__finite3, branch-light) */
     for (i = 0; i < npts; ++i)
-        if (!ct__finite3(pts[i])) return CT_INVALID;
+        if ((pts[i].x - pts[i].x) + (pts[i].y - pts[i].y) + (pts[i].z - pts[i].z) != 0) return CT_INVALID;
     if (npts < 4) return CT_DEGENERATE;
     s = ct__scratch_begin(desc ? desc->scratch : NULL, &local, a);
     m = ct__scratch_mark(s);
