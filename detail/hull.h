@@ -478,7 +478,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
    far outside ends the search). The planes of the surviving new faces are packed first, so
    the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
-    int i = q->unclaimed, nx, k, m = 0;
+    int i = q->unclaimed, nx, k, m = 0, last = 0;
     ct_real far = 1000 * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
@@ -496,17 +496,24 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         q->pl[4 * m + 3] = q->f[f].off;
         q->plf[m++] = f;
     }
+    /* the scan starts at the face that took the previous point: consecutive points of an
+       outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
         const ct_real *pl = q->pl;
         ct_vec3 x = q->p[i];
         ct_real bd = q->tol;
-        int bf = -1;
+        int bf = -1, j = last;
         nx = q->pnext[i];
-        for (k = 0; k < m; ++k, pl += 4) {
-            ct_real d = pl[0] * x.x + pl[1] * x.y + pl[2] * x.z - pl[3];
-            if (d > bd) { bd = d; bf = k; if (d > far) break; }
+        for (k = 0; k < m; ++k) {
+            const ct_real *h = pl + 4 * j;
+            ct_real d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
+            if (d > bd) { bd = d; bf = j; if (d > far) break; }
+            if (++j == m) j = 0;
         }
-        if (bf >= 0 && !ct__qh_claim(q, q->plf[bf], i)) return 0;
+        if (bf >= 0) {
+            last = bf;
+            if (!ct__qh_claim(q, q->plf[bf], i)) return 0;
+        }
     }
     return 1;
 }
