@@ -120,20 +120,23 @@ CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
    tiny against its longest edge squared) has its normal re-orthogonalised to that edge, which
    is the direction the face is best determined in (Lloyd). */
-CT__INLINE void ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax, ct_vec3 lvec) {
+CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax) {
     ct_real area = ct__len(nrm);
     F->nv = nv;
     F->area = area;
     F->c = ct__scale(csum, (ct_real)1 / (ct_real)nv);
     if (area > 0) nrm = ct__scale(nrm, 1 / area);
-    F->thin = 0;
-    if (!(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0) {
-        ct_vec3 u = ct__scale(lvec, 1 / ct__sqrt(lmax));
-        F->thin = 1;
-        nrm = ct__normalize(ct__madd(nrm, u, -ct__dot(nrm, u)), NULL);
-    }
     F->n = nrm;
     F->off = ct__dot(nrm, F->c);
+    F->thin = 0;
+    return !(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0;
+}
+/* The thin case of ct__qh_face_finish: lvec is the longest edge, lmax its squared length. */
+CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct_vec3 lvec, ct_real lmax) {
+    ct_vec3 u = ct__scale(lvec, 1 / ct__sqrt(lmax));
+    F->n = ct__normalize(ct__madd(F->n, u, -ct__dot(F->n, u)), NULL);
+    F->off = ct__dot(F->n, F->c);
+    F->thin = 1;
 }
 
 CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
@@ -159,7 +162,7 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
         nrm = ct__add(nrm, ct__cross(d1, d2));
         e = q->e[e].next;
     }
-    ct__qh_face_finish(F, nv, c, nrm, lmax, lvec);
+    if (ct__qh_face_finish(F, nv, c, nrm, lmax)) ct__qh_face_thin(F, lvec, lmax);
 }
 
 CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
@@ -204,12 +207,13 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
     E[e2].head = c; E[e2].next = e0; E[e2].prev = e1; E[e2].face = f; E[e2].twin = -1;
     q->f[f].he0 = e0;
     {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
-        ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c];
-        ct_vec3 d0 = ct__sub(pa, pc), d1 = ct__sub(pb, pa), d2 = ct__sub(pc, pb), lvec = d0;
-        ct_real l0 = ct__len2(d0), l1 = ct__len2(d1), l2 = ct__len2(d2), lmax = l0;
-        if (l1 > lmax) { lmax = l1; lvec = d1; }
-        if (l2 > lmax) { lmax = l2; lvec = d2; }
-        ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax, lvec);
+        ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__sub(pb, pa);
+        ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb)), lmax = l0;
+        int k = 0;
+        if (l1 > lmax) { lmax = l1; k = 1; }
+        if (l2 > lmax) { lmax = l2; k = 2; }
+        if (ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax))
+            ct__qh_face_thin(&q->f[f], k == 0 ? ct__sub(pa, pc) : k == 1 ? d1 : ct__sub(pc, pb), lmax);
     }
     return f;
 }
