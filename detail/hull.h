@@ -49,6 +49,7 @@ typedef struct ct__qhs {
     ct__ivec dfs;                           /* horizon search frames, 3 ints each */
     int unclaimed;                          /* list of points to reassign */
     ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces */
+    int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
 
 /* Grows an int or struct array living in the scratch (copying; the old one is left to the
@@ -222,21 +223,10 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
    beyond the tolerance. */
 CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     const ct_vec3 *p = q->p;
-    int n = q->n, i, k, v[4], imin[3] = { 0, 0, 0 }, imax[3] = { 0, 0, 0 }, ax = 0, f[4], ok;
+    int n = q->n, i, k, v[4], ax = 0, f[4], ok;
+    const int *imin = q->imin, *imax = q->imax;   /* extreme points, found while centring */
     ct_real best = -1, spread, d;
     ct_vec3 u, nrm;
-    {
-        ct_vec3 lo = p[0], hi = p[0];
-        for (i = 1; i < n; ++i) {
-            ct_vec3 x = p[i];
-            if (x.x < lo.x) { lo.x = x.x; imin[0] = i; }
-            if (x.x > hi.x) { hi.x = x.x; imax[0] = i; }
-            if (x.y < lo.y) { lo.y = x.y; imin[1] = i; }
-            if (x.y > hi.y) { hi.y = x.y; imax[1] = i; }
-            if (x.z < lo.z) { lo.z = x.z; imin[2] = i; }
-            if (x.z > hi.z) { hi.z = x.z; imax[2] = i; }
-        }
-    }
     for (k = 0; k < 3; ++k) {
         spread = ct__vget(p[imax[k]], k) - ct__vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
@@ -602,7 +592,7 @@ CT__PRIVATE ct_real ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
     return CT__EPS * (3 * ext + 2 * absmax);
 }
 
-/* Quickhull of pts[0..n). Points must be finite (checked by the caller). */
+/* Quickhull of pts[0..n). CT_INVALID when a point is not finite. */
 CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh *out) {
     ct__qhs q;
     ct_vec3 lo, hi, mid, *cp;
@@ -614,8 +604,14 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     q.s = s;
     q.n = n;
     q.freef = q.freee = q.unclaimed = -1;
+    /* bounding box; x - x is 0 for finite x and NaN for NaN and +-Inf (ct__finite3, cheaper) */
     lo = hi = pts[0];
-    for (i = 1; i < n; ++i) { lo = ct__vmin(lo, pts[i]); hi = ct__vmax(hi, pts[i]); }
+    for (i = 0; i < n; ++i) {
+        ct_vec3 x = pts[i];
+        if ((x.x - x.x) + (x.y - x.y) + (x.z - x.z) != 0) return CT_INVALID;
+        lo = ct__vmin(lo, x);
+        hi = ct__vmax(hi, x);
+    }
     mid = ct__scale(ct__add(lo, hi), (ct_real)0.5);
     q.tol = ct__qh_tolerance(lo, hi, eps);
     cp = CT__SALLOC(s, ct_vec3, n);
@@ -641,7 +637,21 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
         q.dfs.cap = 3 * cv;
     }
-    for (i = 0; i < n; ++i) cp[i] = ct__sub(pts[i], mid);
+    {   /* centred copy, with the extreme points along each axis (the first on ties) */
+        ct_vec3 clo, chi;
+        for (i = 0; i < 3; ++i) q.imin[i] = q.imax[i] = 0;
+        clo = chi = cp[0] = ct__sub(pts[0], mid);
+        for (i = 1; i < n; ++i) {
+            ct_vec3 x = ct__sub(pts[i], mid);
+            cp[i] = x;
+            if (x.x < clo.x) { clo.x = x.x; q.imin[0] = i; }
+            if (x.x > chi.x) { chi.x = x.x; q.imax[0] = i; }
+            if (x.y < clo.y) { clo.y = x.y; q.imin[1] = i; }
+            if (x.y > chi.y) { chi.y = x.y; q.imax[1] = i; }
+            if (x.z < clo.z) { clo.z = x.z; q.imin[2] = i; }
+            if (x.z > chi.z) { chi.z = x.z; q.imax[2] = i; }
+        }
+    }
     q.p = cp;
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
@@ -837,10 +847,11 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     if (npts < 0 || (npts > 0 && !pts) || !ct__finite(eps) || eps < 0) return CT_INVALID;
-    /* x - x is 0 for every finite x and NaN for NaN and +-Inf (ct__finite3, branch-light) */
-    for (i = 0; i < npts; ++i)
-        if ((pts[i].x - pts[i].x) + (pts[i].y - pts[i].y) + (pts[i].z - pts[i].z) != 0) return CT_INVALID;
-    if (npts < 4) return CT_DEGENERATE;
+    if (npts < 4) {   /* larger sets are checked by ct__quickhull, in its bounding-box pass */
+        for (i = 0; i < npts; ++i)
+            if (!ct__finite3(pts[i])) return CT_INVALID;
+        return CT_DEGENERATE;
+    }
     s = ct__scratch_begin(desc ? desc->scratch : NULL, &local, a);
     m = ct__scratch_mark(s);
     st = ct__quickhull(s, pts, npts, eps, &q);
