@@ -209,12 +209,10 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
     q->f[f].he0 = e0;
     {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
         ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__sub(pb, pa);
-        ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb)), lmax = l0;
-        int k = 0;
-        if (l1 > lmax) { lmax = l1; k = 1; }
-        if (l2 > lmax) { lmax = l2; k = 2; }
+        ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb));
+        ct_real lmax = ct__max(l2, ct__max(l1, l0));    /* branch-free; the first longest on ties */
         if (ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax))
-            ct__qh_face_thin(&q->f[f], k == 0 ? ct__sub(pa, pc) : k == 1 ? d1 : ct__sub(pc, pb), lmax);
+            ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__sub(pc, pb) : d1) : (l2 > l0 ? ct__sub(pc, pb) : ct__sub(pa, pc)), lmax);
     }
     return f;
 }
@@ -445,23 +443,28 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
    Returns 1 merged, 0 none, -1 out of memory. */
 CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     int e0 = q->f[f].he0, e = e0, convex = 1;
-    ct_real tol = q->tol;
+    ct_real tol = q->tol, off = q->f[f].off;
+    ct_vec3 n = q->f[f].n, c = q->f[f].c;
     do {
-        int of = ct__qh_oppface(q, e), merge = 0;
-        ct_real d1 = ct__qh_oppdist(q, e), d2 = ct__qh_oppdist(q, q->e[e].twin);
-        if (strict) {
-            if (d1 > -tol || d2 > -tol) merge = 1;
-        } else if (q->f[f].area > q->f[of].area) {
-            if (d1 > -tol) merge = 1;
-            else if (d2 > -tol) convex = 0;
-        } else {
-            if (d2 > -tol) merge = 1;
-            else if (d1 > -tol) convex = 0;
+        int of = ct__qh_oppface(q, e);
+        const ct__qface *O = &q->f[of];
+        ct_real d1 = ct__dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
+        ct_real d2 = ct__dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
+        if (d1 > -tol || d2 > -tol) {              /* otherwise clearly convex both ways */
+            int merge = 0;
+            if (strict) merge = 1;
+            else if (q->f[f].area > O->area) {
+                if (d1 > -tol) merge = 1;
+                else convex = 0;
+            } else {
+                if (d2 > -tol) merge = 1;
+                else convex = 0;
+            }
+            /* a merge of merely coplanar faces (not a repair of a concave edge) must leave a
+               convex polygon */
+            if (merge && d1 <= tol && d2 <= tol && ct__qh_union_reflex(q, f, e)) merge = 0;
+            if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
         }
-        /* a merge of merely coplanar faces (not a repair of a concave edge) must leave a
-           convex polygon */
-        if (merge && d1 <= tol && d2 <= tol && ct__qh_union_reflex(q, f, e)) merge = 0;
-        if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
         e = q->e[e].next;
     } while (e != e0);
     if (!convex) q->f[f].mark = CT__QF_NONCONVEX;
