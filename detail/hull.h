@@ -26,6 +26,9 @@ typedef struct ct__qface {
     int nv;            /* vertices in the loop */
     int mark;
     int outside;       /* first point of the outside set, -1 if none */
+    int otail;         /* last point of the outside set (valid when outside >= 0) */
+    int fbest;         /* farthest outside point, -1 when unknown (the plane moved since) */
+    ct_real fbd;       /* its distance */
     int queued;        /* in the pending stack */
     int thin;          /* the normal was re-orthogonalised to the longest edge */
 } ct__qface;
@@ -48,6 +51,7 @@ typedef struct ct__qhs {
     ct__ivec dead;                          /* faces deleted for the current point */
     ct__ivec dfs;                           /* horizon search frames, 3 ints each */
     int unclaimed;                          /* list of points to reassign */
+    int eye;                                /* the point being added */
     ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
@@ -107,6 +111,7 @@ CT__INLINE int ct__qh_new_face(ct__qhs *q) {
     }
     q->f[i].mark = CT__QF_VISIBLE;
     q->f[i].outside = -1;
+    q->f[i].fbest = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
     return i;
@@ -130,6 +135,7 @@ CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nr
     F->n = nrm;
     F->off = ct__dot(nrm, F->c);
     F->thin = 0;
+    F->fbest = -1;      /* distances of points claimed before are stale */
     return !(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0;
 }
 /* The thin case of ct__qh_face_finish: lvec is the longest edge, lmax its squared length. */
@@ -172,21 +178,35 @@ CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
     return ct__qh_push(q, &q->stack, f);
 }
 
-/* Adds point i to face f's outside set. */
-CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i) {
-    q->pnext[i] = q->f[f].outside;
-    q->f[f].outside = i;
+/* Adds point i, at distance d above face f, to f's outside set (at the front), keeping track
+   of the farthest point: on ties the later claim wins, as the front of the list would. */
+CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct_real d) {
+    ct__qface *F = &q->f[f];
+    if (F->outside < 0) { F->otail = i; F->fbest = i; F->fbd = d; }
+    else if (F->fbest >= 0 && d >= F->fbd) { F->fbest = i; F->fbd = d; }
+    q->pnext[i] = F->outside;
+    F->outside = i;
     return ct__qh_push_pending(q, f);
 }
 
-/* Moves the outside set of face f to `absorb` (when still outside it) or to the unclaimed list. */
+/* Moves the whole outside set of face f to the front of the unclaimed list. */
+CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
+    ct__qface *F = &q->f[f];
+    if (F->outside < 0) return;
+    q->pnext[F->otail] = q->unclaimed;
+    q->unclaimed = F->outside;
+    F->outside = -1;
+}
+
+/* Moves the outside set of face f to `absorb` when still outside it, else to the unclaimed list. */
 CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
     int i = q->f[f].outside, nx;
     q->f[f].outside = -1;
     for (; i >= 0; i = nx) {
+        ct_real d = ct__qh_dist(q, absorb, q->p[i]);
         nx = q->pnext[i];
-        if (absorb >= 0 && ct__qh_dist(q, absorb, q->p[i]) > q->tol) {
-            if (!ct__qh_claim(q, absorb, i)) return 0;
+        if (d > q->tol) {
+            if (!ct__qh_claim(q, absorb, i, d)) return 0;
         } else {
             q->pnext[i] = q->unclaimed;
             q->unclaimed = i;
@@ -281,7 +301,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
                 d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
                 if (d > bd) { bd = d; bf = k; }
             }
-            if (bf >= 0 && !ct__qh_claim(q, f[bf], i)) return CT_NO_MEMORY;
+            if (bf >= 0 && !ct__qh_claim(q, f[bf], i, bd)) return CT_NO_MEMORY;
         }
     }
     return CT_OK;
@@ -293,7 +313,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
 CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
     q->horizon.n = q->dead.n = q->dfs.n = 0;
     q->f[f0].mark = CT__QF_DELETED;
-    if (!ct__qh_push(q, &q->dead, f0) || !ct__qh_release_points(q, f0, -1)) return 0;
+    ct__qh_release_unclaimed(q, f0);
+    if (!ct__qh_push(q, &q->dead, f0)) return 0;
     /* frame: current half-edge, stop half-edge, started flag */
     if (!ct__qh_push(q, &q->dfs, q->f[f0].he0) || !ct__qh_push(q, &q->dfs, q->f[f0].he0) ||
         !ct__qh_push(q, &q->dfs, 0)) return 0;
@@ -308,7 +329,8 @@ CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
         if (ct__qh_dist(q, of, eye) > q->tol) {
             int tw = q->e[e].twin;
             q->f[of].mark = CT__QF_DELETED;
-            if (!ct__qh_push(q, &q->dead, of) || !ct__qh_release_points(q, of, -1)) return 0;
+            ct__qh_release_unclaimed(q, of);
+            if (!ct__qh_push(q, &q->dead, of)) return 0;
             /* continue around `of` after the edge we came in by, stopping at it */
             if (!ct__qh_push(q, &q->dfs, q->e[tw].next) || !ct__qh_push(q, &q->dfs, tw) ||
                 !ct__qh_push(q, &q->dfs, 1)) return 0;
@@ -497,10 +519,12 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
        outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
         const ct_real *pl = q->pl;
-        ct_vec3 x = q->p[i];
+        ct_vec3 x;
         ct_real bd = q->tol;
         int bf = -1, j = last;
         nx = q->pnext[i];
+        if (i == q->eye) continue;   /* the new vertex itself */
+        x = q->p[i];
         for (k = 0; k < m; ++k) {
             const ct_real *h = pl + 4 * j;
             ct_real d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
@@ -509,7 +533,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         }
         if (bf >= 0) {
             last = bf;
-            if (!ct__qh_claim(q, q->plf[bf], i)) return 0;
+            if (!ct__qh_claim(q, q->plf[bf], i, bd)) return 0;
         }
     }
     return 1;
@@ -517,14 +541,18 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
 
 /* Adds the farthest outside point of face f. */
 CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
-    int i, prev = -1, best = -1, bprev = -1, k, r;
-    ct_real bd = -1;
-    for (i = q->f[f].outside; i >= 0; prev = i, i = q->pnext[i]) {
-        ct_real d = ct__qh_dist(q, f, q->p[i]);
-        if (d > bd) { bd = d; best = i; bprev = prev; }
+    int i, best = q->f[f].fbest, k, r;
+    if (best < 0) {   /* the plane moved since the points were claimed: scan */
+        ct_real bd = -1;
+        for (i = q->f[f].outside; i >= 0; i = q->pnext[i]) {
+            ct_real d = ct__qh_dist(q, f, q->p[i]);
+            if (d > bd) { bd = d; best = i; }
+        }
+        if (best < 0) { q->f[f].outside = -1; return CT_OK; }   /* nothing is outside any more */
     }
-    if (bprev < 0) q->f[f].outside = q->pnext[best];
-    else q->pnext[bprev] = q->pnext[best];
+    /* the eye stays in f's outside set, which goes to the unclaimed list with f; the
+       reassignment skips it */
+    q->eye = best;
     q->unclaimed = -1;
     if (!ct__qh_horizon(q, q->p[best], f)) return CT_NO_MEMORY;
     if (!ct__qh_cone(q, best)) return CT_NO_MEMORY;
@@ -606,7 +634,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     memset(&q, 0, sizeof q);
     q.s = s;
     q.n = n;
-    q.freef = q.freee = q.unclaimed = -1;
+    q.freef = q.freee = q.unclaimed = q.eye = -1;
     /* bounding box; x - x is 0 for finite x and NaN for NaN and +-Inf (ct__finite3, cheaper) */
     lo = hi = pts[0];
     for (i = 0; i < n; ++i) {
