@@ -311,29 +311,35 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
    collects their outside points as unclaimed, and records the horizon half-edges (on the
    visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
 CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
-    q->horizon.n = q->dead.n = q->dfs.n = 0;
+    /* frame: the next half-edge to look across and the half-edge that ends the loop (the one
+       we came in by; for f0 its first edge, looked at first). A frame is popped when its last
+       edge is taken, before a child is pushed, which keeps the horizon in order. */
+    int sp = 0, *st;
+    q->horizon.n = q->dead.n = 0;
     q->f[f0].mark = CT__QF_DELETED;
     ct__qh_release_unclaimed(q, f0);
     if (!ct__qh_push(q, &q->dead, f0)) return 0;
-    /* frame: current half-edge, stop half-edge, started flag */
-    if (!ct__qh_push(q, &q->dfs, q->f[f0].he0) || !ct__qh_push(q, &q->dfs, q->f[f0].he0) ||
-        !ct__qh_push(q, &q->dfs, 0)) return 0;
-    while (q->dfs.n > 0) {
-        int *fr = q->dfs.a + q->dfs.n - 3, e, of;
-        if (fr[2] && fr[0] == fr[1]) { q->dfs.n -= 3; continue; }
-        fr[2] = 1;
-        e = fr[0];
-        fr[0] = q->e[e].next;
-        of = ct__qh_oppface(q, e);
-        if (q->f[of].mark != CT__QF_VISIBLE && q->f[of].mark != CT__QF_NONCONVEX) continue;
+    st = q->dfs.a;
+    st[0] = st[1] = q->f[f0].he0;
+    sp = 2;
+    while (sp > 0) {
+        int e = st[sp - 2], nx = q->e[e].next, tw = q->e[e].twin, of = q->e[tw].face, mk = q->f[of].mark;
+        if (nx == st[sp - 1]) sp -= 2;
+        else st[sp - 2] = nx;
+        if (mk != CT__QF_VISIBLE && mk != CT__QF_NONCONVEX) continue;
         if (ct__qh_dist(q, of, eye) > q->tol) {
-            int tw = q->e[e].twin;
             q->f[of].mark = CT__QF_DELETED;
             ct__qh_release_unclaimed(q, of);
             if (!ct__qh_push(q, &q->dead, of)) return 0;
             /* continue around `of` after the edge we came in by, stopping at it */
-            if (!ct__qh_push(q, &q->dfs, q->e[tw].next) || !ct__qh_push(q, &q->dfs, tw) ||
-                !ct__qh_push(q, &q->dfs, 1)) return 0;
+            if (sp + 2 > q->dfs.cap) {
+                q->dfs.n = sp;
+                if (!ct__qh_push_slow(q, &q->dfs, 0) || !ct__qh_push(q, &q->dfs, 0)) return 0;
+                st = q->dfs.a;
+            }
+            st[sp] = q->e[tw].next;
+            st[sp + 1] = tw;
+            sp += 2;
         } else if (!ct__qh_push(q, &q->horizon, e)) return 0;
     }
     return 1;
