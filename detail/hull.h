@@ -829,11 +829,22 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     for (i = 0; i <= nverts; ++i) out->vert_first[i] = 0;
     for (k = 0; k < nhe; ++k) out->vert_first[face_verts[k] + 1]++;
     for (i = 0; i < nverts; ++i) out->vert_first[i + 1] += out->vert_first[i];
-    /* temporarily use vert_adj to hold out-edges of each vertex; vert_edge as a fill cursor */
-    for (i = 0; i < nverts; ++i) out->vert_edge[i] = out->vert_first[i];
-    for (k = 0; k < nhe; ++k) out->vert_adj[out->vert_edge[face_verts[k]]++] = k;
-    if (he_twin) memcpy(out->he_twin, he_twin, (size_t)nhe * sizeof(int));
-    else
+    if (he_twin) {
+        /* neighbours in slot order, with vert_first[v] as the fill cursor (shifted back
+           after); vert_edge is the first out-edge met */
+        memcpy(out->he_twin, he_twin, (size_t)nhe * sizeof(int));
+        for (i = 0; i < nverts; ++i) out->vert_edge[i] = -1;
+        for (k = 0; k < nhe; ++k) {
+            int u = face_verts[k];
+            if (out->vert_edge[u] < 0) out->vert_edge[u] = k;
+            out->vert_adj[out->vert_first[u]++] = face_verts[out->he_next[k]];
+        }
+        for (i = nverts; i > 0; --i) out->vert_first[i] = out->vert_first[i - 1];
+        out->vert_first[0] = 0;
+    } else {
+        /* temporarily use vert_adj to hold out-edges of each vertex; vert_edge as a fill cursor */
+        for (i = 0; i < nverts; ++i) out->vert_edge[i] = out->vert_first[i];
+        for (k = 0; k < nhe; ++k) out->vert_adj[out->vert_edge[face_verts[k]]++] = k;
         for (k = 0; k < nhe; ++k) {
             int u = face_verts[k], v = face_verts[out->he_next[k]], j;
             out->he_twin[k] = -1;
@@ -842,10 +853,11 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
                 if (face_verts[out->he_next[h]] == u) { out->he_twin[k] = h; break; }
             }
         }
-    for (i = 0; i < nverts; ++i) {
-        out->vert_edge[i] = out->vert_first[i] < out->vert_first[i + 1] ? out->vert_adj[out->vert_first[i]] : -1;
-        for (k = out->vert_first[i]; k < out->vert_first[i + 1]; ++k)
-            out->vert_adj[k] = face_verts[out->he_next[out->vert_adj[k]]];
+        for (i = 0; i < nverts; ++i) {
+            out->vert_edge[i] = out->vert_first[i] < out->vert_first[i + 1] ? out->vert_adj[out->vert_first[i]] : -1;
+            for (k = out->vert_first[i]; k < out->vert_first[i + 1]; ++k)
+                out->vert_adj[k] = face_verts[out->he_next[out->vert_adj[k]]];
+        }
     }
     /* planes */
     for (f = 0; f < nfaces; ++f) {
