@@ -579,9 +579,9 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     /* recycle the faces (and half-edges of the visible faces) deleted in this step */
     for (k = 0; k < q->dead.n; ++k) {
         int vf = q->dead.a[k], e0 = q->f[vf].he0;
-        if (e0 >= 0) {
-            int e = e0;
-            do { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; } while (e != e0);
+        if (e0 >= 0) {   /* the loop, cut before e0, goes whole onto the free list */
+            q->e[q->e[e0].prev].next = q->freee;
+            q->freee = e0;
         }
         ct__qh_free_face(q, vf);
     }
