@@ -216,17 +216,18 @@ CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
 }
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
-   Half-edge he0 heads at a, next at b, next at c. */
-CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
+   Half-edge he0 = he[0] heads at a, he[1] at b, he[2] at c; the caller sets the twins. */
+CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
     int f = ct__qh_new_face(q), e0, e1, e2;
     ct__qedge *E;
     if (f < 0 || (e0 = ct__qh_new_edge(q)) < 0 || (e1 = ct__qh_new_edge(q)) < 0 || (e2 = ct__qh_new_edge(q)) < 0)
         return -1;
     E = q->e;
-    E[e0].head = a; E[e0].next = e1; E[e0].prev = e2; E[e0].face = f; E[e0].twin = -1;
-    E[e1].head = b; E[e1].next = e2; E[e1].prev = e0; E[e1].face = f; E[e1].twin = -1;
-    E[e2].head = c; E[e2].next = e0; E[e2].prev = e1; E[e2].face = f; E[e2].twin = -1;
+    E[e0].head = a; E[e0].next = e1; E[e0].prev = e2; E[e0].face = f;
+    E[e1].head = b; E[e1].next = e2; E[e1].prev = e0; E[e1].face = f;
+    E[e2].head = c; E[e2].next = e0; E[e2].prev = e1; E[e2].face = f;
     q->f[f].he0 = e0;
+    he[0] = e0; he[1] = e1; he[2] = e2;
     {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
         ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__sub(pb, pa);
         ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb));
@@ -272,14 +273,13 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
         int he[4][4], a, b;
         for (k = 0; k < 4; ++k) {
-            int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], e0;
+            int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], te[3];
             ct_vec3 nn = ct__cross(ct__sub(p[v[l1]], p[v[l0]]), ct__sub(p[v[l2]], p[v[l0]]));
             if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
-            if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2])) < 0) return CT_NO_MEMORY;
-            e0 = q->f[f[k]].he0;
-            he[l2][l0] = e0;
-            he[l0][l1] = q->e[e0].next;
-            he[l1][l2] = q->e[e0].prev;
+            if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2], te)) < 0) return CT_NO_MEMORY;
+            he[l2][l0] = te[0];
+            he[l0][l1] = te[1];
+            he[l1][l2] = te[2];
         }
         for (a = 0; a < 4; ++a)
             for (b = 0; b < 4; ++b)
@@ -350,11 +350,10 @@ CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
     int k, first_side = -1, prev_side = -1;
     q->newf.n = 0;
     for (k = 0; k < q->horizon.n; ++k) {
-        int h = q->horizon.a[k], tw = q->e[h].twin;
-        int f = ct__qh_triangle(q, eye, ct__qh_tail(q, h), q->e[h].head);
-        int e0, e1, e2;
+        int h = q->horizon.a[k], tw = q->e[h].twin, te[3], e0, e1, e2;
+        int f = ct__qh_triangle(q, eye, ct__qh_tail(q, h), q->e[h].head, te);
         if (f < 0) return 0;
-        e0 = q->f[f].he0; e1 = q->e[e0].next; e2 = q->e[e1].next;
+        e0 = te[0]; e1 = te[1]; e2 = te[2];
         /* e2 runs tail->head of the horizon edge: it faces the surviving neighbour */
         q->e[e2].twin = tw; q->e[tw].twin = e2;
         if (prev_side >= 0) { q->e[e1].twin = prev_side; q->e[prev_side].twin = e1; }
