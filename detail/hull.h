@@ -506,6 +506,25 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     ct_real far = 1000 * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
+    {   /* a single point to place (besides the eye): scan the new faces directly, in the
+           same order and with the same arithmetic as the packed scan from index 0 */
+        int only = i == q->eye ? q->pnext[i] : i, rest = q->pnext[only];
+        if (only < 0) return 1;
+        if (rest == q->eye) rest = q->pnext[rest];
+        if (rest < 0) {
+            ct_vec3 x = q->p[only];
+            ct_real bd = q->tol;
+            int bf = -1;
+            for (k = 0; k < q->newf.n; ++k) {
+                int f = q->newf.a[k];
+                ct_real d;
+                if (q->f[f].mark != CT__QF_VISIBLE) continue;
+                d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].off;
+                if (d > bd) { bd = d; bf = f; if (d > far) break; }
+            }
+            return bf < 0 || ct__qh_claim(q, bf, only, bd);
+        }
+    }
     if (q->newf.n > q->plcap) {
         int cap = 2 * q->newf.n;
         q->pl = CT__SALLOC(q->s, ct_real, 4 * cap);
