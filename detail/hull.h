@@ -12,7 +12,17 @@
    combinatorics as far as its own rounding allows), or desc->eps times the extent.
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
-   recycled, so working memory stays proportional to the live hull. */
+   recycled, so working memory stays proportional to the live hull.
+
+   Speed: arrays are sized from n up front (small sets never grow); triangles get their
+   geometry unrolled; each face remembers its farthest outside point as points are claimed
+   and its list tail, so adding a point neither scans nor unlinks, and deleted faces hand
+   their outside sets (and half-edge loops) on in O(1); reassignment reads the new faces'
+   planes from one packed array, starting at the face that took the previous point; the
+   merge test is one predictable branch for clearly convex edges; the finite check, bounding
+   box and axis extremes share the passes over the input; the output keeps quickhull's twins
+   (slot k of face_verts is the half-edge leaving face_verts[k], i.e. next(e_k) where e_k
+   heads at face_verts[k]) so the hull block needs no twin search. */
 
 /* ---- construction state ------------------------------------------------------------------ */
 enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
@@ -49,7 +59,7 @@ typedef struct ct__qhs {
     ct__ivec horizon;                       /* horizon half-edges, in order around the eye */
     ct__ivec newf;                          /* faces made for the current point */
     ct__ivec dead;                          /* faces deleted for the current point */
-    ct__ivec dfs;                           /* horizon search frames, 3 ints each */
+    ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
     ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces */
@@ -126,6 +136,9 @@ CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
    tiny against its longest edge squared) has its normal re-orthogonalised to that edge, which
    is the direction the face is best determined in (Lloyd). */
+/* Shared tail of the face geometry: csum is the sum of the vertices, nrm the fan cross-product
+   sum, lmax the longest squared edge. Returns 1 when the face is thin: the caller then calls
+   ct__qh_face_thin with that edge (kept out of line: it is rare). */
 CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax) {
     ct_real area = ct__len(nrm);
     F->nv = nv;
