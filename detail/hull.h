@@ -280,11 +280,10 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         if (d > best) { best = d; v[3] = i; }
     }
     if (!(best > 2 * q->tol)) return CT_DEGENERATE;
-    /* four faces, each oriented away from the vertex it omits; he[u][w] is the half-edge
-       from simplex vertex u to w, and the twin of he[u][w] is he[w][u] */
+    /* four faces, each oriented away from the vertex it omits */
     {
         static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
-        int he[4][4], a, b;
+        int he[4][4], a, b;   /* he[u][w]: the half-edge from simplex vertex u to w; its twin is he[w][u] */
         for (k = 0; k < 4; ++k) {
             int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], te[3];
             ct_vec3 nn = ct__cross(ct__sub(p[v[l1]], p[v[l0]]), ct__sub(p[v[l2]], p[v[l0]]));
