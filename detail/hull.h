@@ -520,8 +520,9 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     if (i < 0) return 1;
     {   /* a single point to place (besides the eye): scan the new faces directly, in the
            same order and with the same arithmetic as the packed scan from index 0 */
-        int only = i == q->eye ? q->pnext[i] : i, rest = q->pnext[only];
+        int only = i == q->eye ? q->pnext[i] : i, rest;
         if (only < 0) return 1;
+        rest = q->pnext[only];
         if (rest == q->eye) rest = q->pnext[rest];
         if (rest < 0) {
             ct_vec3 x = q->p[only];
