@@ -62,7 +62,7 @@ typedef struct ct__qhs {
     ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
-    ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces */
+    ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
 
@@ -540,7 +540,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     }
     if (q->newf.n > q->plcap) {
         int cap = 2 * q->newf.n;
-        q->pl = CT__SALLOC(q->s, ct_real, 4 * cap);
+        q->pl = CT__SALLOC(q->s, ct_real, 8 * cap);
         q->plf = CT__SALLOC(q->s, int, cap);
         if (!q->pl || !q->plf) return 0;
         q->plcap = cap;
@@ -552,23 +552,24 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         q->pl[4 * m + 3] = q->f[f].off;
         q->plf[m++] = f;
     }
+    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct_real));   /* so a scan never wraps */
     /* the scan starts at the face that took the previous point: consecutive points of an
        outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
-        const ct_real *pl = q->pl;
+        const ct_real *h = q->pl + 4 * last;
         ct_vec3 x;
         ct_real bd = q->tol;
-        int bf = -1, j = last;
+        int bf = -1;
         nx = q->pnext[i];
         if (i == q->eye) continue;   /* the new vertex itself */
         x = q->p[i];
-        for (k = 0; k < m; ++k) {
-            const ct_real *h = pl + 4 * j;
+        for (k = 0; k < m; ++k, h += 4) {
             ct_real d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
-            if (d > bd) { bd = d; bf = j; if (d > far) break; }
-            if (++j == m) j = 0;
+            if (d > bd) { bd = d; bf = k; if (d > far) break; }
         }
         if (bf >= 0) {
+            bf += last;
+            if (bf >= m) bf -= m;
             last = bf;
             if (!ct__qh_claim(q, q->plf[bf], i, bd)) return 0;
         }
@@ -695,7 +696,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.newf.a = CT__SALLOC(s, int, cv);
         q.dead.a = CT__SALLOC(s, int, cv);
         q.dfs.a = CT__SALLOC(s, int, 3 * cv);
-        q.pl = CT__SALLOC(s, ct_real, 4 * cv);
+        q.pl = CT__SALLOC(s, ct_real, 8 * cv);
         q.plf = CT__SALLOC(s, int, cv);
         if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.pl || !q.plf)
             return CT_NO_MEMORY;
