@@ -304,17 +304,22 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
             pl[4 * k] = q->f[f[k]].n.x; pl[4 * k + 1] = q->f[f[k]].n.y; pl[4 * k + 2] = q->f[f[k]].n.z;
             pl[4 * k + 3] = q->f[f[k]].off;
         }
-        for (i = 0; i < n; ++i) {
-            ct_vec3 x = p[i];
-            int bf = -1;
-            ct_real bd = q->tol;
-            if (i == v[0] || i == v[1] || i == v[2] || i == v[3]) continue;
-            for (k = 0; k < 4; ++k) {
-                d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
-                if (d > bd) { bd = d; bf = k; }
+        int cut[5], a, b, seg;   /* the runs of points between the simplex vertices (sorted) */
+        for (a = 0; a < 4; ++a) cut[a] = v[a];
+        for (a = 1; a < 4; ++a)
+            for (b = a; b > 0 && cut[b - 1] > cut[b]; --b) { int t = cut[b]; cut[b] = cut[b - 1]; cut[b - 1] = t; }
+        cut[4] = n;
+        for (seg = 0, i = 0; seg < 5; i = cut[seg++] + 1)
+            for (; i < cut[seg]; ++i) {
+                ct_vec3 x = p[i];
+                int bf = -1;
+                ct_real bd = q->tol;
+                for (k = 0; k < 4; ++k) {
+                    d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
+                    if (d > bd) { bd = d; bf = k; }
+                }
+                if (bf >= 0 && !ct__qh_claim(q, f[bf], i, bd)) return CT_NO_MEMORY;
             }
-            if (bf >= 0 && !ct__qh_claim(q, f[bf], i, bd)) return CT_NO_MEMORY;
-        }
     }
     return CT_OK;
 }
