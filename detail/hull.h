@@ -6,10 +6,12 @@
    with respect to the larger face, then in both directions. Faces therefore come out as
    maximal coplanar polygons, and no coplanar or near-duplicate point becomes a vertex.
 
-   Robustness: all geometry is computed in coordinates relative to the centre of the bounding
-   box; the tolerance is a small multiple of the machine epsilon times the input's extent
-   plus the rounding of its absolute coordinates (so a point set translated by 1e6 keeps its
-   combinatorics as far as its own rounding allows), or desc->eps times the extent.
+   Robustness: the tolerance is a small multiple of the machine epsilon times the input's
+   extent plus the rounding of its absolute coordinates (so a point set translated by 1e6
+   keeps its combinatorics as far as its own rounding allows), or desc->eps times the extent.
+   Coplanarity merges must keep every vertex of the absorbed face within the tolerance and the
+   merged polygon convex; concave edges are always repaired by merging. The initial simplex
+   rejects a fourth point whose height is within the rounding of a sliver triangle's plane.
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -256,7 +258,7 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
 CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     const ct_vec3 *p = q->p;
     int n = q->n, i, k, v[4], ax = 0, f[4], ok;
-    const int *imin = q->imin, *imax = q->imax;   /* extreme points, found while centring */
+    const int *imin = q->imin, *imax = q->imax;   /* extreme points, found with the bounding box */
     ct_real best = -1, spread, d;
     ct_vec3 u, nrm;
     for (k = 0; k < 3; ++k) {
@@ -279,7 +281,14 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         d = ct__abs(ct__dot(nrm, ct__sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[3] = i; }
     }
-    if (!(best > 2 * q->tol)) return CT_DEGENERATE;
+    /* The normal of a sliver triangle is uncertain by ~eps |e1| |e2| / |e1 x e2|, which tilts
+       the plane: a height counts only above the tolerance plus that tilt over the span. */
+    {
+        ct_vec3 e1 = ct__sub(p[v[1]], p[v[0]]), e2 = ct__sub(p[v[2]], p[v[0]]), e3 = ct__sub(p[v[3]], p[v[0]]);
+        ct_real area2 = ct__len(ct__cross(e1, e2));
+        ct_real tilt = area2 > 0 ? 8 * CT__EPS * ct__len(e1) * ct__len(e2) * ct__len(e3) / area2 : CT__MAXR;
+        if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
+    }
     /* four faces, each oriented away from the vertex it omits */
     {
         static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
@@ -451,6 +460,17 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     return 1;
 }
 
+/* 1 when every vertex of face g is within tol of face f's plane (a centroid test alone can
+   accept a face whose far corner is well off the plane, and merging it would lose that corner). */
+CT__PRIVATE int ct__qh_face_near(const ct__qhs *q, int f, int g) {
+    int e0 = q->f[g].he0, e = e0;
+    do {
+        if (ct__abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
+        e = q->e[e].next;
+    } while (e != e0);
+    return 1;
+}
+
 /* 1 when every face around the head vertex of half-edge `in` has its centroid within tol of
    face f's plane: the vertex is interior to a coplanar patch and merging will remove it. */
 CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
@@ -506,7 +526,8 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
             }
             /* a merge of merely coplanar faces (not a repair of a concave edge) must leave a
                convex polygon */
-            if (merge && d1 <= tol && d2 <= tol && ct__qh_union_reflex(q, f, e)) merge = 0;
+            if (merge && d1 <= tol && d2 <= tol &&
+                (!ct__qh_face_near(q, f, of) || ct__qh_union_reflex(q, f, e))) merge = 0;
             if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
         }
         e = q->e[e].next;
@@ -669,7 +690,7 @@ CT__PRIVATE ct_real ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
 /* Quickhull of pts[0..n). CT_INVALID when a point is not finite. */
 CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh *out) {
     ct__qhs q;
-    ct_vec3 lo, hi, mid, *cp;
+    ct_vec3 lo, hi;
     int i, f, nv, nfo, nfv;
     ct_status st;
     memset(out, 0, sizeof *out);
@@ -680,17 +701,23 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     q.freef = q.freee = q.unclaimed = q.eye = -1;
     /* bounding box; x - x is 0 for finite x and NaN for NaN and +-Inf (ct__finite3, cheaper) */
     lo = hi = pts[0];
-    for (i = 0; i < n; ++i) {
+    for (i = 0; i < 3; ++i) q.imin[i] = q.imax[i] = 0;
+    for (i = 0; i < n; ++i) {   /* and the extreme points along each axis (the first on ties) */
         ct_vec3 x = pts[i];
         if ((x.x - x.x) + (x.y - x.y) + (x.z - x.z) != 0) return CT_INVALID;
-        lo = ct__vmin(lo, x);
-        hi = ct__vmax(hi, x);
+        if (x.x < lo.x) { lo.x = x.x; q.imin[0] = i; }
+        if (x.x > hi.x) { hi.x = x.x; q.imax[0] = i; }
+        if (x.y < lo.y) { lo.y = x.y; q.imin[1] = i; }
+        if (x.y > hi.y) { hi.y = x.y; q.imax[1] = i; }
+        if (x.z < lo.z) { lo.z = x.z; q.imin[2] = i; }
+        if (x.z > hi.z) { hi.z = x.z; q.imax[2] = i; }
     }
-    mid = ct__scale(ct__add(lo, hi), (ct_real)0.5);
     q.tol = ct__qh_tolerance(lo, hi, eps);
-    cp = CT__SALLOC(s, ct_vec3, n);
+    /* The points are used as given, not re-centred: centring would round every coordinate once
+       more, and in float that alone can turn the short edge between two nearby points (exact
+       as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
     q.pnext = CT__SALLOC(s, int, n);
-    if (!cp || !q.pnext) return CT_NO_MEMORY;
+    if (!q.pnext) return CT_NO_MEMORY;
     {   /* capacities from n (live faces <= 2n - 4, half-edges <= 3 per face, a horizon <= n):
            small sets never grow; large ones start smaller and double */
         int cf = n < 2048 ? 2 * n + 16 : 4096, cv = n < 256 ? n + 16 : 272;
@@ -711,22 +738,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
         q.dfs.cap = 3 * cv;
     }
-    {   /* centred copy, with the extreme points along each axis (the first on ties) */
-        ct_vec3 clo, chi;
-        for (i = 0; i < 3; ++i) q.imin[i] = q.imax[i] = 0;
-        clo = chi = cp[0] = ct__sub(pts[0], mid);
-        for (i = 1; i < n; ++i) {
-            ct_vec3 x = ct__sub(pts[i], mid);
-            cp[i] = x;
-            if (x.x < clo.x) { clo.x = x.x; q.imin[0] = i; }
-            if (x.x > chi.x) { chi.x = x.x; q.imax[0] = i; }
-            if (x.y < clo.y) { clo.y = x.y; q.imin[1] = i; }
-            if (x.y > chi.y) { chi.y = x.y; q.imax[1] = i; }
-            if (x.z < clo.z) { clo.z = x.z; q.imin[2] = i; }
-            if (x.z > chi.z) { chi.z = x.z; q.imax[2] = i; }
-        }
-    }
-    q.p = cp;
+    q.p = pts;
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
     while (q.stack.n > 0) {
@@ -776,17 +788,16 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
                 leave[nfv++] = nx;
                 e = nx;
             } while (e != e0);
-            /* plane of the whole merged polygon, in centred coordinates, then moved back. A
-               triangle's quickhull normal is already its unit cross product. */
+            /* plane of the whole merged polygon (a triangle's quickhull normal is already its
+               unit cross product) */
             if (F->nv == 3 && !F->thin) {
-                ct_vec3 p0 = cp[out->face_verts[first]];
-                ct_real d1 = ct__dot(F->n, ct__sub(cp[out->face_verts[first + 1]], p0));
-                ct_real d2 = ct__dot(F->n, ct__sub(cp[out->face_verts[first + 2]], p0));
+                ct_vec3 p0 = pts[out->face_verts[first]];
+                ct_real d1 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 1]], p0));
+                ct_real d2 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 2]], p0));
                 out->planes[nfo].n = F->n;
                 out->planes[nfo].d = -(ct__max(ct__max(0, d1), d2) + ct__dot(F->n, p0));
             } else
-                out->planes[nfo] = ct__polygon_plane(cp, out->face_verts + first, F->nv, F->n);
-            out->planes[nfo].d -= ct__dot(out->planes[nfo].n, mid);
+                out->planes[nfo] = ct__polygon_plane(pts, out->face_verts + first, F->nv, F->n);
             ++nfo;
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
