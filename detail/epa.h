@@ -304,9 +304,6 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
         ct__mink_support(m, best.n, &w);
         if (m->bad) return CT_INVALID;
         gain = ct__dot(best.n, w.w) - best.d;
-#ifdef CT_DEBUG_EPA
-        fprintf(stderr, "it %d nv %d face %d d=%g gain=%g\n", res->iters, e.nv, c, (double)best.d, (double)gain);
-#endif
         if (gain <= e.tol) break;
         if (e.nv >= e.maxv) { st = CT_NO_CONVERGENCE; break; }
         /* a degenerate step (w on the horizon within rounding) stops with the closest face,

@@ -738,3 +738,71 @@ Test(gjk_scratch, allocation_failures_and_warm_scratch) {
         cr_assert_eq(t.outstanding, 0);
     }
 }
+
+/* ---- ellipsoids: optimality conditions + support-function bounds ---------------------------- */
+/* h_E(n) = n.c + |S R^T n| for an ellipsoid with semi-axes S placed by x. */
+static double ell_h(ct_vec3 semi, const ct_xform *x, dv n) {
+    dv m = dvv(x->r[0][0] * n.x + x->r[1][0] * n.y + x->r[2][0] * n.z,
+               x->r[0][1] * n.x + x->r[1][1] * n.y + x->r[2][1] * n.z,
+               x->r[0][2] * n.x + x->r[1][2] * n.y + x->r[2][2] * n.z);
+    return ddot(n, dof(x->p)) + dlen(dvv(semi.x * m.x, semi.y * m.y, semi.z * m.z));
+}
+
+Test(gjk_closed, ellipsoid_pairs_support_bounds) {
+    unsigned long long seed = 91;
+    int k, j;
+    for (k = 0; k < 150; ++k) {
+        ct_vec3 sa = tu_vec(uni(&seed, 0.2, 1), uni(&seed, 0.2, 1), uni(&seed, 0.2, 1));
+        ct_vec3 sb = tu_vec(uni(&seed, 0.2, 1), uni(&seed, 0.2, 1), uni(&seed, 0.2, 1));
+        ct_xform xa = tu_random_xform(&seed, 0), xb = tu_random_xform(&seed, 0);
+        ct_shape a = ct_shape_ellipsoid(sa), b = ct_shape_ellipsoid(sb);
+        ct_vec3 u = tu_random_unit(&seed);
+        double c = uni(&seed, 0.3, 2.2), best = 1e300, hn;
+        ct_distance d;
+        dv n;
+        xb.p = tu_vec(u.x * c, u.y * c, u.z * c);
+        cr_assert_eq(ct_signed_distance(&a, &xa, &b, &xb, NULL, NULL, &d), CT_OK);
+        n = dof(d.normal);
+        /* the answer's normal realises it: h_A(n) + h_B(-n) = -distance ... */
+        hn = ell_h(sa, &xa, n) + ell_h(sb, &xb, dscl(n, -1));
+        cr_assert(fabs(hn + d.distance) < 4 * TOL_SMOOTH, "case %d: h(n) %.12g vs %.12g", k, hn, -(double)d.distance);
+        /* ... and no other direction does better (depth = min_n h_{A-B}(n) when overlapping;
+           distance = max_n -h_{A-B}(n) when apart) */
+        for (j = 0; j < 400; ++j) {
+            dv m = dof(tu_random_unit(&seed));
+            double hm = ell_h(sa, &xa, m) + ell_h(sb, &xb, dscl(m, -1));
+            if (hm < best) best = hm;
+        }
+        if (d.distance < 0) cr_assert(-d.distance <= best + 4 * TOL_SMOOTH, "case %d: depth %g > sampled %g", k, -(double)d.distance, best);
+        else cr_assert(d.distance >= -best - 4 * TOL_SMOOTH, "case %d: distance %g < sampled %g", k, (double)d.distance, -best);
+        /* witnesses on the surfaces */
+        cr_assert(fabs(ddot(dof(d.pa), n) - ell_h(sa, &xa, n)) < 8 * TOL_SMOOTH);
+        cr_assert(fabs(-ddot(dof(d.pb), n) - ell_h(sb, &xb, dscl(n, -1))) < 8 * TOL_SMOOTH);
+    }
+}
+
+/* A support function that lies (not convex, not even a function of dir): never a hang, never
+   NaN; whatever status comes back, the outputs are finite. */
+static void lying_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
+    unsigned long long *s = (unsigned long long *)(size_t)user;
+    (void)dir;
+    *out = tu_random_unit(s);
+}
+
+Test(gjk_invalid, inconsistent_support_terminates) {
+    unsigned long long state = 99;
+    int k;
+    for (k = 0; k < 200; ++k) {
+        ct_shape a = ct_shape_support(lying_support, &state), b = ct_shape_box(tu_vec(0.5, 0.5, 0.5));
+        ct_xform xb = ct_xform_identity();
+        ct_distance d;
+        ct_status st;
+        xb.p = tu_vec(0.3 * (k % 7), 0, 0);
+        st = ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d);
+        cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+        cr_assert(ct__test_finite(&d));
+        st = ct_gjk(&a, NULL, &b, &xb, NULL, &d);
+        cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+        cr_assert(ct__test_finite(&d));
+    }
+}
