@@ -806,3 +806,95 @@ Test(gjk_invalid, inconsistent_support_terminates) {
         cr_assert(ct__test_finite(&d));
     }
 }
+
+/* ---- hulls: scan below CT_HULL_SCAN_MAX vertices, hill climbing above --------------------- */
+#include "workload.h"
+static int sphere_hull(ct_hull *h, ct_vec3 *pts, int n, unsigned long long *seed) {
+    double xyz[3 * 2000];
+    int i;
+    wl_sphere(xyz, n, 1, seed);
+    for (i = 0; i < n; ++i) pts[i] = tu_vec(xyz[3 * i] * 1.3, xyz[3 * i + 1], xyz[3 * i + 2] * 0.8);
+    return ct_hull_build(h, pts, n, NULL, NULL) == CT_OK;
+}
+
+Test(gjk_hull, hull_shapes_match_point_clouds) {
+    static const int sizes[4] = { 12, 32, 200, 2000 };
+    ct_vec3 *pa = (ct_vec3 *)malloc(sizeof(ct_vec3) * 2000), *pb = (ct_vec3 *)malloc(sizeof(ct_vec3) * 2000);
+    unsigned long long seed = 101;
+    int z, k;
+    for (z = 0; z < 4; ++z) {
+        ct_hull ha, hb;
+        ct_shape sa, sb, qa, qb;
+        ct_gjk_cache cache;
+        int n = sizes[z];
+        cr_assert(sphere_hull(&ha, pa, n, &seed) && sphere_hull(&hb, pb, n, &seed));
+        cr_assert_eq(ha.nverts, n, "points on a sphere are all hull vertices");
+        sa = ct_shape_hull(&ha); sb = ct_shape_hull(&hb);
+        qa = ct_shape_points(pa, n); qb = ct_shape_points(pb, n);
+        memset(&cache, 0, sizeof cache);
+        for (k = 0; k < (n > 500 ? 60 : 200); ++k) {
+            ct_xform xa = tu_random_xform(&seed, 0), xb = tu_random_xform(&seed, 0);
+            ct_vec3 u = tu_random_unit(&seed);
+            double c = uni(&seed, 1.2, 3);
+            ct_distance dh, dp, dw;
+            xb.p = tu_vec(u.x * c, u.y * c, u.z * c);
+            cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &dh), CT_OK);
+            cr_assert_eq(ct_signed_distance(&qa, &xa, &qb, &xb, NULL, NULL, &dp), CT_OK);
+            cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, &cache, NULL, &dw), CT_OK);
+            cr_assert(fabs(dh.distance - dp.distance) < TOL_POLY * 4, "n %d case %d: hull %.17g points %.17g", n, k,
+                      (double)dh.distance, (double)dp.distance);
+            cr_assert(fabs(dw.distance - dp.distance) < TOL_POLY * 4, "n %d case %d: warm hull %.17g", n, k, (double)dw.distance);
+            check_witnesses(pa, n, &xa, pb, n, &xb, &dh, TOL_POLY * 40);
+        }
+        ct_hull_free(&ha);
+        ct_hull_free(&hb);
+    }
+    free(pa);
+    free(pb);
+}
+
+Test(gjk_hull, box_hull_against_box_shape) {
+    ct_hull h;
+    ct_shape hs, bs = ct_shape_box(tu_vec(0.5, 1, 1.5)), other = ct_shape_box(tu_vec(0.3, 0.3, 0.3));
+    unsigned long long seed = 111;
+    int k;
+    cr_assert_eq(ct_hull_box(&h, tu_vec(0.5, 1, 1.5), NULL), CT_OK);
+    hs = ct_shape_hull(&h);
+    for (k = 0; k < 300; ++k) {
+        ct_xform xb = tu_random_xform(&seed, 2);
+        ct_distance d1, d2;
+        cr_assert_eq(ct_signed_distance(&hs, NULL, &other, &xb, NULL, NULL, &d1), CT_OK);
+        cr_assert_eq(ct_signed_distance(&bs, NULL, &other, &xb, NULL, NULL, &d2), CT_OK);
+        cr_assert(fabs(d1.distance - d2.distance) < TOL_POLY * 4, "case %d: %.17g vs %.17g", k, (double)d1.distance, (double)d2.distance);
+    }
+    ct_hull_free(&h);
+}
+
+/* Hill climbing over a long coherent motion: the warm answer equals the cold one, and the
+   warm calls need fewer support evaluations (iterations). */
+Test(gjk_hull, warm_hill_climbing_follows_motion) {
+    ct_vec3 *pa = (ct_vec3 *)malloc(sizeof(ct_vec3) * 1000), *pb = (ct_vec3 *)malloc(sizeof(ct_vec3) * 1000);
+    unsigned long long seed = 121;
+    ct_hull ha, hb;
+    ct_shape sa, sb;
+    ct_gjk_cache cache;
+    int k, warm = 0, cold = 0;
+    cr_assert(sphere_hull(&ha, pa, 1000, &seed) && sphere_hull(&hb, pb, 1000, &seed));
+    sa = ct_shape_hull(&ha); sb = ct_shape_hull(&hb);
+    memset(&cache, 0, sizeof cache);
+    for (k = 0; k < 400; ++k) {
+        double t = 0.01 * k;
+        ct_xform xb = ct_xform_from_axis_angle(tu_vec(0.2, 1, 0.4), (ct_real)(3 * t), tu_vec(2.7 * cos(t), 2.7 * sin(t), 0.3));
+        ct_distance dw, dc;
+        cr_assert_eq(ct_gjk(&sa, NULL, &sb, &xb, &cache, &dw), CT_OK);
+        cr_assert_eq(ct_gjk(&sa, NULL, &sb, &xb, NULL, &dc), CT_OK);
+        cr_assert(fabs(dw.distance - dc.distance) < TOL_POLY * 4, "frame %d", k);
+        warm += dw.iterations;
+        cold += dc.iterations;
+    }
+    cr_assert_lt(warm, cold);
+    ct_hull_free(&ha);
+    ct_hull_free(&hb);
+    free(pa);
+    free(pb);
+}
