@@ -301,6 +301,9 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
         if (c < 0) { st = CT_NO_CONVERGENCE; break; } /* cannot happen: the polytope is closed */
         best = e.face[c];
         have = 1;
+        /* climb from the face's own vertices: the support along its normal is near them */
+        if (e.vert[best.v[0]].ia >= 0) m->hint_a = e.vert[best.v[0]].ia;
+        if (e.vert[best.v[0]].ib >= 0) m->hint_b = e.vert[best.v[0]].ib;
         ct__mink_support(m, best.n, &w);
         if (m->bad) return CT_INVALID;
         gain = ct__dot(best.n, w.w) - best.d;

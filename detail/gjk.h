@@ -245,9 +245,10 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->m.rel = ct__xf_rel(xa, xb);
     na = ct__shape_nids(a);
     nb = ct__shape_nids(b);
-    if (cache) {
-        r->m.hint_a = cache->ct__hint_a;
-        r->m.hint_b = cache->ct__hint_b;
+    r->m.hint_a = r->m.hint_b = -1;
+    if (cache) { /* hints are stored + 1 so that a zeroed cache means "none" */
+        r->m.hint_a = cache->ct__hint_a - 1;
+        r->m.hint_b = cache->ct__hint_b - 1;
         if (cache->count >= 1 && cache->count <= 4 && na > 0 && nb > 0) {
             warm = 1;
             for (i = 0; i < cache->count; ++i)
@@ -279,8 +280,8 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
             cache->ct__ia[i] = i < r->s.n ? r->s.v[i].ia : -1;
             cache->ct__ib[i] = i < r->s.n ? r->s.v[i].ib : -1;
         }
-        cache->ct__hint_a = r->m.hint_a;
-        cache->ct__hint_b = r->m.hint_b;
+        cache->ct__hint_a = r->m.hint_a + 1;
+        cache->ct__hint_b = r->m.hint_b + 1;
         cache->ct__dir[0] = r->v.x;
         cache->ct__dir[1] = r->v.y;
         cache->ct__dir[2] = r->v.z;

@@ -123,15 +123,34 @@ CT__INLINE ct_vec3 ct__shape_vertex(const ct_shape *s, int k) {
     }
 }
 
-/* Index of the point of p[0..n) with the largest dot with d (first on ties). */
+/* Index of the point of p[0..n) with the largest dot with d (first on ties). Four
+   independent running maxima break the compare-and-select dependency chain of a plain scan. */
 CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
-    int i, best = 0;
-    ct_real bd = ct__dot(p[0], d);
-    for (i = 1; i < n; ++i) {
-        ct_real t = ct__dot(p[i], d);
-        if (t > bd) { bd = t; best = i; }
+    int i, k, bi[4] = { 0, 1, 2, 3 }, best;
+    ct_real bd[4], t;
+    if (n < 8) {
+        best = 0;
+        bd[0] = ct__dot(p[0], d);
+        for (i = 1; i < n; ++i) {
+            t = ct__dot(p[i], d);
+            if (t > bd[0]) { bd[0] = t; best = i; }
+        }
+        return best;
     }
-    return best;
+    for (k = 0; k < 4; ++k) bd[k] = ct__dot(p[k], d);
+    for (i = 4; i + 4 <= n; i += 4)
+        for (k = 0; k < 4; ++k) {
+            t = ct__dot(p[i + k], d);
+            if (t > bd[k]) { bd[k] = t; bi[k] = i + k; }
+        }
+    for (; i < n; ++i) {
+        t = ct__dot(p[i], d);
+        if (t > bd[i & 3] || (t == bd[i & 3] && i < bi[i & 3])) { bd[i & 3] = t; bi[i & 3] = i; }
+    }
+    best = 0;
+    for (k = 1; k < 4; ++k)
+        if (bd[k] > bd[best] || (bd[k] == bd[best] && bi[k] < bi[best])) best = k;
+    return bi[best];
 }
 
 /* Hill climbing over the vertex adjacency (steepest ascent), from vertex *id. On a convex
@@ -140,10 +159,20 @@ CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
    the previous support vertex it takes O(1) steps for coherent directions, and O(sqrt n)
    cold on round hulls (Cameron 1997, "Enhancing GJK"). */
 CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
-    int v = (start >= 0 && start < h->nverts) ? start : 0;
-    ct_real best = ct__dot(h->verts[v], d);
+    int v = start, k;
+    ct_real best;
+    if (v < 0 || v >= h->nverts) { /* cold: start from the best of 16 spread-out vertices */
+        int step = h->nverts >= 32 ? h->nverts / 16 : 1;
+        v = 0;
+        best = ct__dot(h->verts[0], d);
+        for (k = step; k < h->nverts; k += step) {
+            ct_real t = ct__dot(h->verts[k], d);
+            if (t > best) { best = t; v = k; }
+        }
+    }
+    best = ct__dot(h->verts[v], d);
     for (;;) {
-        int k, next = v, end = h->vert_first[v + 1];
+        int next = v, end = h->vert_first[v + 1];
         for (k = h->vert_first[v]; k < end; ++k) {
             int u = h->vert_adj[k];
             ct_real t = ct__dot(h->verts[u], d);
@@ -155,7 +184,7 @@ CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
 }
 
 /* Support point of the core of s (local frame) in direction d (any length, finite). *id: in,
-   the hill-climbing start (hulls); out, the support vertex id or -1. */
+   the hill-climbing start (hulls; -1: none); out, the support vertex id or -1. */
 CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
     switch (s->type) {
     case CT_SHAPE_POINTS:
