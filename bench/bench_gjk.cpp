@@ -383,5 +383,23 @@ int main() {
             }
             destroy(s);
         }
+
+    // Cold cost against vertex count: hill climbing from 16 sampled vertices makes it grow
+    // sub-linearly (a scan would be linear).
+    bench_table("GJK cold cost against hull size (ours only)",
+                "ct_gjk, no cache, gap +0.001, random points on the unit sphere; time per query.");
+    const int scale_sizes[5] = { 20, 100, 1000, 5000, 20000 };
+    double t20 = 0;
+    for (int zi = 0; zi < 5; ++zi) {
+        Set s;
+        build(s, scale_sizes[zi], 0.001, seed + 1000 + zi);
+        double t = bench_time(ours_gjk_cold, &s);
+        if (zi == 0) t20 = t;
+        std::snprintf(name, sizeof name, "%d vertices", scale_sizes[zi]);
+        std::snprintf(chk, sizeof chk, "%.3g us; x%.2f the 20-vertex time for x%.0f the vertices", t * 1e6, t / t20,
+                      scale_sizes[zi] / 20.0);
+        bench_row_ours(name, ours_gjk_cold, &s, chk);
+        destroy(s);
+    }
     return 0;
 }
