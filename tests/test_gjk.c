@@ -953,3 +953,47 @@ Test(gjk_ccd, classification_and_depth_agree_with_libccd) {
     cr_assert_geq(agree, compared * 95 / 100, "libccd agrees on %d of %d depths", agree, compared);
 }
 #endif
+
+/* Moving B by -distance * normal makes the shapes touch: the query there answers ~0 with the
+   same normal, and +-1e-9 (relative) off that contact the sign follows, GJK and EPA agreeing. */
+Test(gjk_touch, moving_b_by_the_answer_makes_them_touch) {
+    unsigned long long seed = 141;
+    int k, j;
+    for (k = 0; k < 400; ++k) {
+        ct_vec3 a[12], b[12];
+        ct_xform xa, xb, xt;
+        ct_shape sa, sb;
+        ct_distance d, t, g;
+        pair_case(&seed, a, b, &xa, &xb);
+        if (k % 3 == 0) { /* boxes too: parallel faces and edges are the hard touching cases */
+            for (j = 0; j < 8; ++j) a[j] = tu_vec(j & 1 ? 0.5 : -0.5, j & 2 ? 0.5 : -0.5, j & 4 ? 0.5 : -0.5);
+            for (j = 8; j < 12; ++j) a[j] = a[j - 8];
+            xb.r[0][0] = xa.r[0][0]; /* keep rotations valid: reuse A's rotation for B */
+            memcpy(xb.r, xa.r, sizeof xa.r);
+            for (j = 0; j < 8; ++j) b[j] = tu_vec(j & 1 ? 0.3 : -0.3, j & 2 ? 0.4 : -0.4, j & 4 ? 0.2 : -0.2);
+            for (j = 8; j < 12; ++j) b[j] = b[j - 8];
+        }
+        sa = ct_shape_points(a, 12);
+        sb = ct_shape_points(b, 12);
+        cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d), CT_OK);
+        for (j = -1; j <= 1; ++j) {
+            double off = TU_FLOAT ? 0 : 1e-9 * j, tol = TU_FLOAT ? 2e-5 : 1e-12;
+            xt = xb;
+            xt.p = tu_vec(xb.p.x - (d.distance - off) * d.normal.x, xb.p.y - (d.distance - off) * d.normal.y,
+                          xb.p.z - (d.distance - off) * d.normal.z);
+            cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xt, NULL, NULL, &t), CT_OK);
+            cr_assert_eq(ct_gjk(&sa, &xa, &sb, &xt, NULL, &g), CT_OK);
+            cr_assert(ct__test_finite(&t) && ct__test_finite(&g));
+            /* apart by off along the normal: exactly off. Pushed in by |off|: a depth of at most
+               |off| (less when the contact is at a corner of A - B) */
+            if (off >= 0) cr_assert(fabs(t.distance - off) < tol, "case %d off %g: %.17g (was %.17g)", k, off, (double)t.distance, (double)d.distance);
+            else cr_assert(t.distance > off - tol && t.distance <= 0, "case %d off %g: %.17g", k, off, (double)t.distance);
+            cr_assert(fabs(g.distance - fmax(off, 0)) < tol, "case %d off %g: gjk %.17g", k, off, (double)g.distance);
+            cr_assert(fabs(dlen(dof(t.normal)) - 1) < 1e3 * TU_EPS);
+            if (!TU_FLOAT && j != 0) {
+                cr_assert((t.distance > 0) == (j > 0), "case %d: sign of a %g offset: %.3g", k, off, (double)t.distance);
+                cr_assert((g.distance > 0) == (j > 0), "case %d: gjk sign of a %g offset: %.3g", k, off, (double)g.distance);
+            }
+        }
+    }
+}
