@@ -119,6 +119,21 @@ CT__PRIVATE int ct__epa_expand(ct__epa *e, int c, const ct__sv *w) {
     return 1;
 }
 
+/* Hill-climbing starts for the support along face F's normal: of F's vertices, the one of A
+   highest along n and the one of B lowest (the support is near them). */
+CT__PRIVATE void ct__epa_hints(const ct__epa *e, const ct__epa_face *F) {
+    int i, ba = -1, bb = -1;
+    ct_real da = 0, db = 0;
+    for (i = 0; i < 3; ++i) {
+        const ct__sv *v = &e->vert[F->v[i]];
+        ct_real ta = ct__dot(F->n, v->a), tb = -ct__dot(F->n, v->b);
+        if (v->ia >= 0 && (ba < 0 || ta > da)) { ba = v->ia; da = ta; }
+        if (v->ib >= 0 && (bb < 0 || tb > db)) { bb = v->ib; db = tb; }
+    }
+    if (ba >= 0) e->m->hint_a = ba;
+    if (bb >= 0) e->m->hint_b = bb;
+}
+
 /* Pads the GJK simplex (origin on it, within rounding) to a tetrahedron with volume, by
    support points off its affine hull (as libccd and Bullet do). Returns the dimension of
    A - B when it is flat (0, 1 or 2: the depth is then 0 and *flat_n a normal), else 3. */
@@ -301,9 +316,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
         if (c < 0) { st = CT_NO_CONVERGENCE; break; } /* cannot happen: the polytope is closed */
         best = e.face[c];
         have = 1;
-        /* climb from the face's own vertices: the support along its normal is near them */
-        if (e.vert[best.v[0]].ia >= 0) m->hint_a = e.vert[best.v[0]].ia;
-        if (e.vert[best.v[0]].ib >= 0) m->hint_b = e.vert[best.v[0]].ib;
+        ct__epa_hints(&e, &best);
         ct__mink_support(m, best.n, &w);
         if (m->bad) return CT_INVALID;
         gain = ct__dot(best.n, w.w) - best.d;
