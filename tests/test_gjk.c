@@ -997,3 +997,29 @@ Test(gjk_touch, moving_b_by_the_answer_makes_them_touch) {
         }
     }
 }
+
+/* A support that keeps improving (a ball growing by 1/k^2 per call): GJK progresses at every
+   iteration without ever meeting its tolerance, so it must stop at CT_GJK_MAX_ITERS with
+   CT_NO_CONVERGENCE and the best estimate in the output. */
+static void growing_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
+    long *k = (long *)(size_t)user;
+    double r = 2 - 1.0 / (double)(++*k), l = dlen(dof(*dir));
+    *out = tu_vec(r * dir->x / l, r * dir->y / l, r * dir->z / l);
+}
+
+Test(gjk_invalid, iteration_cap_returns_best_estimate) {
+    long calls = 0;
+    ct_shape a = ct_shape_support(growing_support, &calls), b = ct_shape_sphere(0);
+    ct_xform xb = ct_xform_identity();
+    ct_distance d;
+    double limit;
+    xb.p = tu_vec(3, 0.5, 0);
+    limit = sqrt(9.25) - 2;
+    cr_assert_eq(ct_gjk(&a, NULL, &b, &xb, NULL, &d), CT_NO_CONVERGENCE);
+    cr_assert_eq(d.iterations, CT_GJK_MAX_ITERS);
+    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.02, "%g", (double)d.distance);
+    cr_assert(d.normal.x > 0.9); /* towards B */
+    calls = 0;
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d), CT_NO_CONVERGENCE);
+    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.02);
+}
