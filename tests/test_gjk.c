@@ -998,12 +998,12 @@ Test(gjk_touch, moving_b_by_the_answer_makes_them_touch) {
     }
 }
 
-/* A support that keeps improving (a ball growing by 1/k^2 per call): GJK progresses at every
+/* A support that keeps improving (a ball growing by ~k^-1.5 per call): GJK progresses at every
    iteration without ever meeting its tolerance, so it must stop at CT_GJK_MAX_ITERS with
    CT_NO_CONVERGENCE and the best estimate in the output. */
 static void growing_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
     long *k = (long *)(size_t)user;
-    double r = 2 - 1.0 / (double)(++*k), l = dlen(dof(*dir));
+    double r = 2 - 1.0 / sqrt((double)(++*k)), l = dlen(dof(*dir));
     *out = tu_vec(r * dir->x / l, r * dir->y / l, r * dir->z / l);
 }
 
@@ -1017,9 +1017,9 @@ Test(gjk_invalid, iteration_cap_returns_best_estimate) {
     limit = sqrt(9.25) - 2;
     cr_assert_eq(ct_gjk(&a, NULL, &b, &xb, NULL, &d), CT_NO_CONVERGENCE);
     cr_assert_eq(d.iterations, CT_GJK_MAX_ITERS);
-    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.02, "%g", (double)d.distance);
+    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.1, "%g", (double)d.distance);
     cr_assert(d.normal.x > 0.9); /* towards B */
     calls = 0;
     cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d), CT_NO_CONVERGENCE);
-    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.02);
+    cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.1);
 }
