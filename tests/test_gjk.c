@@ -1023,3 +1023,23 @@ Test(gjk_invalid, iteration_cap_returns_best_estimate) {
     cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d), CT_NO_CONVERGENCE);
     cr_assert(ct__test_finite(&d) && d.distance > limit && d.distance < limit + 0.1);
 }
+
+/* EPA on a ball that keeps growing never meets its tolerance: the vertex cap stops it with
+   CT_NO_CONVERGENCE and a finite best estimate (a depth between the first and last radii). */
+static void growing_ball(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
+    long *k = (long *)(size_t)user;
+    double r = 3 - 2 / pow((double)(++*k), 0.2), l = dlen(dof(*dir));
+    *out = tu_vec(r * dir->x / l, r * dir->y / l, r * dir->z / l);
+}
+
+Test(gjk_invalid, epa_vertex_cap_returns_best_estimate) {
+    long calls = 0;
+    ct_shape a = ct_shape_support(growing_ball, &calls), b = ct_shape_sphere(0);
+    ct_xform xb = ct_xform_identity();
+    ct_distance d;
+    xb.p = tu_vec(0.1, 0.05, 0);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d), CT_NO_CONVERGENCE);
+    cr_assert(ct__test_finite(&d) && d.distance < -0.5 && d.distance > -3, "%g", (double)d.distance);
+    cr_assert(fabs(dlen(dof(d.normal)) - 1) < 1e3 * TU_EPS);
+    cr_assert_geq(calls, CT_EPA_MAX_VERTS - 4);
+}
