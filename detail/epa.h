@@ -194,8 +194,12 @@ CT__PRIVATE int ct__epa_pad(ct__mink *m, ct__simplex *s, ct_real tol, ct_vec3 *f
 
 /* Builds the tetrahedron s (4 vertices) as the starting polytope. 0 when degenerate. */
 CT__PRIVATE int ct__epa_init(ct__epa *e, const ct__simplex *s) {
+    /* faces of a positively oriented tetrahedron, CCW from outside, and across each edge i
+       (v[i] -> v[i+1]) the neighbouring face and its edge index */
     static const int tf[4][3] = { { 0, 2, 1 }, { 0, 1, 3 }, { 1, 2, 3 }, { 0, 3, 2 } };
-    int i, j, f, g, idx[4];
+    static const int adj[4][3][2] = { { { 3, 2 }, { 2, 0 }, { 1, 0 } }, { { 0, 2 }, { 2, 2 }, { 3, 0 } },
+                                      { { 0, 1 }, { 3, 1 }, { 1, 1 } }, { { 1, 2 }, { 2, 1 }, { 0, 0 } } };
+    int i, f, idx[4];
     ct_real det;
     for (i = 0; i < 4; ++i) e->vert[i] = s->v[i];
     e->nv = 4;
@@ -206,13 +210,11 @@ CT__PRIVATE int ct__epa_init(ct__epa *e, const ct__simplex *s) {
         idx[f] = ct__epa_face_new(e, tf[f][0], tf[f][1], tf[f][2]);
         if (idx[f] < 0) return 0;
     }
-    /* adjacency: edge (a -> b) of one face meets (b -> a) of another */
     for (f = 0; f < 4; ++f)
-        for (i = 0; i < 3; ++i)
-            for (g = 0; g < 4; ++g)
-                for (j = 0; j < 3; ++j)
-                    if (tf[f][i] == tf[g][(j + 1) % 3] && tf[f][(i + 1) % 3] == tf[g][j])
-                        ct__epa_link(e, idx[f], i, idx[g], j);
+        for (i = 0; i < 3; ++i) {
+            e->face[idx[f]].adj[i] = idx[adj[f][i][0]];
+            e->face[idx[f]].adje[i] = adj[f][i][1];
+        }
     return 1;
 }
 
