@@ -193,7 +193,14 @@ CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
 
 
 /* >>gjk ------------------------------------------------------------------------------- */
-/* Shapes are small value types placed by a ct_xform at query time (NULL = identity). Each is
+/* Example (one cache per pair, kept across frames; one scratch per thread):
+       ct_shape a = ct_shape_box(half), b = ct_shape_rounded(ct_shape_hull(&hull), 0.01);
+       ct_gjk_cache cache = { 0 };
+       ct_distance d;
+       if (ct_signed_distance(&a, &xa, &b, &xb, &cache, &scratch, &d) == CT_OK && d.distance < 0)
+           separate(d.normal, -d.distance);      (moving B by -d.distance * d.normal)
+
+   Shapes are small value types placed by a ct_xform at query time (NULL = identity). Each is
    a convex "core" plus a rounding radius (the Minkowski sum with a ball, Bullet/Jolt's convex
    radius): a sphere is a point core rounded by its radius, ct_shape_rounded adds to the radius.
    ct_shape_points and ct_shape_hull REFER to the caller's memory (the points / the hull):
@@ -254,7 +261,8 @@ typedef struct ct_distance {
     int iterations;     /* GJK iterations (+ EPA iterations for ct_signed_distance) */
 } ct_distance;
 
-/* GJK only: distance >= 0 (0 when overlapping, normal then unspecified). Van den Bergen's GJK
+/* GJK only: distance >= 0 (0 when overlapping, normal then unspecified: the zero vector when
+   the cores overlap, pa = pb a common point). Van den Bergen's GJK
    with Montanari, Petrinic & Barbieri's (2017) signed-volume subalgorithm; terminates when the
    lower and upper distance bounds agree to a relative tolerance; CT_NO_CONVERGENCE after
    CT_GJK_MAX_ITERS iterations with the best estimate in *out. Bad shapes/transforms/NULL:
