@@ -1043,3 +1043,87 @@ Test(gjk_invalid, epa_vertex_cap_returns_best_estimate) {
     cr_assert(fabs(dlen(dof(d.normal)) - 1) < 1e3 * TU_EPS);
     cr_assert_geq(calls, CT_EPA_MAX_VERTS - 4);
 }
+
+/* ---- every pair of shape types --------------------------------------------------------------- */
+/* The support function of each test shape in world space, written independently of the library:
+   h(n) = max over the shape of n.x. */
+typedef struct zoo_shape {
+    ct_shape s;
+    int kind;           /* 0 points, 1 hull, 2 sphere, 3 ellipsoid, 4 box, 5 triangle, 6 support ball, 7 rounded hull */
+    ct_vec3 v[3];       /* box half / ellipsoid semi / triangle */
+    double r;           /* sphere or rounding radius */
+    const ct_vec3 *pts;
+    int n;
+} zoo_shape;
+
+static double zoo_h(const zoo_shape *z, const ct_xform *x, dv n) {
+    dv m = dvv(x->r[0][0] * n.x + x->r[1][0] * n.y + x->r[2][0] * n.z,
+               x->r[0][1] * n.x + x->r[1][1] * n.y + x->r[2][1] * n.z,
+               x->r[0][2] * n.x + x->r[1][2] * n.y + x->r[2][2] * n.z); /* R^T n */
+    double c = ddot(n, dof(x->p)), best = -1e300;
+    int i;
+    switch (z->kind) {
+    case 0: case 1: case 7:
+        for (i = 0; i < z->n; ++i) best = fmax(best, ddot(dof(z->pts[i]), m));
+        return c + best + (z->kind == 7 ? z->r : 0);
+    case 2: case 6: return c + z->r;
+    case 3: return ell_h(z->v[0], x, n);
+    case 4: return c + fabs(z->v[0].x * m.x) + fabs(z->v[0].y * m.y) + fabs(z->v[0].z * m.z);
+    default:
+        for (i = 0; i < 3; ++i) best = fmax(best, ddot(dof(z->v[i]), m));
+        return c + best;
+    }
+}
+
+static int zoo_smooth(int kind) { return kind == 3 || kind == 6; }
+
+Test(gjk_zoo, every_pair_of_shape_types) {
+    unsigned long long seed = 151;
+    ct_vec3 pts[24];
+    ct_hull hull;
+    double ball = 0.6;
+    zoo_shape z[8];
+    int i, j, k;
+    random_cloud(pts, 24, 0.8, &seed);
+    cr_assert_eq(ct_hull_build(&hull, pts, 24, NULL, NULL), CT_OK);
+    memset(z, 0, sizeof z);
+    for (i = 0; i < 8; ++i) { z[i].kind = i; z[i].pts = hull.verts; z[i].n = hull.nverts; }
+    z[0].s = ct_shape_points(hull.verts, hull.nverts);
+    z[1].s = ct_shape_hull(&hull);
+    z[2].r = 0.7; z[2].s = ct_shape_sphere((ct_real)z[2].r);
+    z[3].v[0] = tu_vec(0.9, 0.4, 0.6); z[3].s = ct_shape_ellipsoid(z[3].v[0]);
+    z[4].v[0] = tu_vec(0.5, 0.8, 0.3); z[4].s = ct_shape_box(z[4].v[0]);
+    z[5].v[0] = tu_vec(-0.8, -0.5, 0.1); z[5].v[1] = tu_vec(0.9, -0.3, -0.2); z[5].v[2] = tu_vec(0, 0.9, 0.3);
+    z[5].s = ct_shape_triangle(z[5].v[0], z[5].v[1], z[5].v[2]);
+    z[6].r = ball; z[6].s = ct_shape_support(ball_support, &ball);
+    z[7].r = 0.15; z[7].s = ct_shape_rounded(ct_shape_hull(&hull), (ct_real)z[7].r);
+    for (i = 0; i < 8; ++i)
+        for (j = 0; j < 8; ++j)
+            for (k = 0; k < 40; ++k) {
+                ct_xform xa = tu_random_xform(&seed, 3), xb = tu_random_xform(&seed, 0), xt;
+                ct_vec3 u = tu_random_unit(&seed);
+                double c = uni(&seed, 0.2, 2.5), tol = (zoo_smooth(i) || zoo_smooth(j)) ? 8 * TOL_SMOOTH : 40 * TOL_POLY;
+                ct_distance d, e, t;
+                dv n;
+                xb.p = tu_vec(xa.p.x + u.x * c, xa.p.y + u.y * c, xa.p.z + u.z * c);
+                cr_assert_eq(ct_signed_distance(&z[i].s, &xa, &z[j].s, &xb, NULL, NULL, &d), CT_OK, "types %d %d case %d", i, j, k);
+                cr_assert(ct__test_finite(&d));
+                n = dof(d.normal);
+                /* the normal realises the answer: h_A(n) + h_B(-n) = -distance */
+                cr_assert(fabs(zoo_h(&z[i], &xa, n) + zoo_h(&z[j], &xb, dscl(n, -1)) + d.distance) < tol,
+                          "types %d %d case %d: h %.12g vs %.12g", i, j, k,
+                          zoo_h(&z[i], &xa, n) + zoo_h(&z[j], &xb, dscl(n, -1)), -(double)d.distance);
+                /* witnesses: pb - pa = distance * normal */
+                cr_assert(dlen(dsub(dsub(dof(d.pb), dof(d.pa)), dscl(n, d.distance))) < 4 * tol, "types %d %d case %d: witnesses", i, j, k);
+                /* swap */
+                cr_assert_eq(ct_signed_distance(&z[j].s, &xb, &z[i].s, &xa, NULL, NULL, &e), CT_OK);
+                cr_assert(fabs(e.distance - d.distance) < 2 * tol, "types %d %d case %d: swap %.12g vs %.12g", i, j, k,
+                          (double)e.distance, (double)d.distance);
+                /* moving B by -distance * normal makes them touch */
+                xt = xb;
+                xt.p = tu_vec(xb.p.x - d.distance * n.x, xb.p.y - d.distance * n.y, xb.p.z - d.distance * n.z);
+                cr_assert_eq(ct_signed_distance(&z[i].s, &xa, &z[j].s, &xt, NULL, NULL, &t), CT_OK);
+                cr_assert(fabs(t.distance) < 2 * tol, "types %d %d case %d: after the move %.3g", i, j, k, (double)t.distance);
+            }
+    ct_hull_free(&hull);
+}
