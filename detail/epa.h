@@ -354,7 +354,7 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
     }
     sc = ct__scratch_begin(s, &local, NULL);
     mk = ct__scratch_mark(sc);
-    st2 = ct__epa_run(&r.m, &r.s, r.wmax, sc, &e);
+    st2 = ct__epa_run(&r.m, r.s, r.wmax, sc, &e);
     ct__scratch_end(sc, &local, mk);
     if (st2 == CT_INVALID || st2 == CT_NO_MEMORY) return st2;
     ra = a->radius;

@@ -152,29 +152,29 @@ CT__PRIVATE ct_real ct__s3d(const ct_vec3 *p, ct_real *l) {
     return best;
 }
 
-/* Reduces the simplex to the support set of its closest point to the origin; returns that
-   point (the weights are left in s->l). */
-CT__PRIVATE ct_vec3 ct__simplex_solve(ct__simplex *s) {
+/* The closest point to the origin of simplex in (its newest vertex last); out (may be in)
+   gets the support set of that point with its weights in out->l. */
+CT__PRIVATE ct_vec3 ct__simplex_solve(const ct__simplex *in, ct__simplex *out) {
     ct_vec3 p[4], v = ct__v3(0, 0, 0);
     ct_real l[4] = { 0, 0, 0, 0 }, sum = 0;
-    int i, n = 0;
-    for (i = 0; i < s->n; ++i) p[i] = s->v[i].w;
-    switch (s->n) {
+    int i, n = 0, m = in->n;
+    for (i = 0; i < m; ++i) p[i] = in->v[i].w;
+    switch (m) {
     case 1: l[0] = 1; break;
     case 2: ct__s1d(p, 0, 1, l); break;
     case 3: ct__s2d(p, 0, 1, 2, l); break;
     default: ct__s3d(p, l); break;
     }
-    for (i = 0; i < s->n; ++i) sum += l[i] > 0 ? l[i] : 0;
-    if (!(sum > 0)) { l[s->n - 1] = 1; sum = 1; } /* cannot happen for finite input */
-    for (i = 0; i < s->n; ++i) {
+    for (i = 0; i < m; ++i) sum += l[i] > 0 ? l[i] : 0;
+    if (!(sum > 0)) { l[m - 1] = 1; sum = 1; } /* cannot happen for finite input */
+    for (i = 0; i < m; ++i) {
         if (!(l[i] > 0)) continue;
-        s->v[n] = s->v[i];
-        s->l[n] = l[i] / sum;
-        v = ct__madd(v, s->v[n].w, s->l[n]);
+        if (out != in || n != i) out->v[n] = in->v[i];
+        out->l[n] = l[i] / sum;
+        v = ct__madd(v, in->v[i].w, out->l[n]);
         ++n;
     }
-    s->n = n;
+    out->n = n;
     return v;
 }
 
@@ -191,7 +191,8 @@ CT__PRIVATE void ct__simplex_witness(const ct__simplex *s, ct_vec3 *pa, ct_vec3 
 /* ---- the GJK iteration ------------------------------------------------------------------- */
 typedef struct ct__gjk_run {
     ct__mink m;
-    ct__simplex s;
+    ct__simplex *s;        /* the current simplex: one of buf[] (double-buffered, no copies) */
+    ct__simplex buf[2];
     ct_vec3 v;             /* closest point of A - B found (A's frame) */
     ct_real wmax;          /* largest |w| seen: the scale of A - B */
     int overlap;           /* the origin is in (or within rounding of) A - B */
@@ -201,30 +202,28 @@ typedef struct ct__gjk_run {
 /* Iterates from the solved simplex r->s / r->v. CT_INVALID when a support point is not finite,
    CT_NO_CONVERGENCE at the cap (r holds the best simplex). */
 CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
-    ct__simplex prev;
     ct_vec3 v = r->v;
     int i;
     for (r->iters = 0; r->iters < CT_GJK_MAX_ITERS; ++r->iters) {
-        ct__sv w;
-        ct_real vv = ct__len2(v), vw, wmax = r->wmax, dup = 0;
-        if (r->s.n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) { r->overlap = 1; break; }
-        ct__mink_support(&r->m, ct__neg(v), &w);
+        ct__simplex *s = r->s, *next = s == &r->buf[0] ? &r->buf[1] : &r->buf[0];
+        ct__sv *w = &s->v[s->n];
+        ct_real vv = ct__len2(v), vw, wmax = r->wmax;
+        int dup = 0;
+        if (s->n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) { r->overlap = 1; break; }
+        ct__mink_support(&r->m, ct__neg(v), w); /* into the free slot: s is unchanged if rejected */
         if (r->m.bad) return CT_INVALID;
-        r->wmax = ct__max(wmax, ct__len(w.w));
-        vw = ct__dot(v, w.w);
+        r->wmax = ct__max(wmax, ct__len(w->w));
+        vw = ct__dot(v, w->w);
         /* van den Bergen's termination test, with a floor for the rounding of v.w */
         if (vv - vw <= CT__GJK_REL * vv + CT__GJK_NOISE * ct__sqrt(vv) * r->wmax) break;
-        for (i = 0; i < r->s.n; ++i)
-            if (w.w.x == r->s.v[i].w.x && w.w.y == r->s.v[i].w.y && w.w.z == r->s.v[i].w.z) dup = 1;
+        for (i = 0; i < s->n; ++i)
+            if (w->w.x == s->v[i].w.x && w->w.y == s->v[i].w.y && w->w.z == s->v[i].w.z) dup = 1;
         if (dup) break;
-        prev = r->s;
-        r->s.v[r->s.n++] = w;
-        v = ct__simplex_solve(&r->s);
-        if (ct__len2(v) >= vv && r->s.n < 4) { /* no progress: rounding; keep the best */
-            r->s = prev;
-            v = r->v;
-            break;
-        }
+        s->n++;
+        v = ct__simplex_solve(s, next);
+        s->n--;
+        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; break; } /* no progress: rounding */
+        r->s = next;
         r->v = v;
     }
     r->v = v;
@@ -237,7 +236,12 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
                                     const ct_xform *xb, ct_gjk_cache *cache, ct__gjk_run *r) {
     ct_status st;
     int i, na, nb, warm = 0;
-    memset(r, 0, sizeof *r);
+    r->s = &r->buf[0];
+    r->s->n = 0;
+    r->wmax = 0;
+    r->overlap = r->iters = 0;
+    r->m.bad = 0;
+    r->v = ct__v3(0, 0, 0);
     if (!ct__shape_valid(a) || !ct__shape_valid(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb))
         return CT_INVALID;
     r->m.a = a;
@@ -257,8 +261,8 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
         }
     }
     if (warm) { /* Box2D's simplex cache: the same vertex pairs under the new transforms */
-        r->s.n = cache->count;
-        for (i = 0; i < cache->count; ++i) ct__mink_vertex(&r->m, cache->ct__ia[i], cache->ct__ib[i], &r->s.v[i]);
+        r->s->n = cache->count;
+        for (i = 0; i < cache->count; ++i) ct__mink_vertex(&r->m, cache->ct__ia[i], cache->ct__ib[i], &r->s->v[i]);
     } else {
         ct_vec3 d = r->m.rel.p; /* towards B's origin: a guess of the closest direction */
         if (cache && cache->count > 0) {
@@ -266,19 +270,19 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
             if (ct__finite3(c) && ct__len2(c) > 0) d = ct__neg(c);
         }
         if (!(ct__len2(d) > 0)) d = ct__v3(1, 0, 0);
-        r->s.n = 1;
-        ct__mink_support(&r->m, d, &r->s.v[0]);
+        r->s->n = 1;
+        ct__mink_support(&r->m, d, &r->s->v[0]);
         if (r->m.bad) return CT_INVALID;
     }
-    for (i = 0; i < r->s.n; ++i) r->wmax = ct__max(r->wmax, ct__len(r->s.v[i].w));
-    r->v = ct__simplex_solve(&r->s);
+    for (i = 0; i < r->s->n; ++i) r->wmax = ct__max(r->wmax, ct__len(r->s->v[i].w));
+    r->v = ct__simplex_solve(r->s, r->s);
     st = ct__gjk_iterate(r);
     if (st == CT_INVALID) return st;
     if (cache) {
-        cache->count = r->s.n;
+        cache->count = r->s->n;
         for (i = 0; i < 4; ++i) {
-            cache->ct__ia[i] = i < r->s.n ? r->s.v[i].ia : -1;
-            cache->ct__ib[i] = i < r->s.n ? r->s.v[i].ib : -1;
+            cache->ct__ia[i] = i < r->s->n ? r->s->v[i].ia : -1;
+            cache->ct__ib[i] = i < r->s->n ? r->s->v[i].ib : -1;
         }
         cache->ct__hint_a = r->m.hint_a + 1;
         cache->ct__hint_b = r->m.hint_b + 1;
@@ -293,7 +297,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
 CT__PRIVATE void ct__gjk_separated(const ct__gjk_run *r, const ct_xform *xa, int clamp, ct_distance *out) {
     ct_vec3 pa, pb, n;
     ct_real d = ct__len(r->v), ra = r->m.a->radius, rb = r->m.b->radius;
-    ct__simplex_witness(&r->s, &pa, &pb);
+    ct__simplex_witness(r->s, &pa, &pb);
     n = ct__normalize(ct__neg(r->v), NULL);
     pa = ct__madd(pa, n, ra);
     pb = ct__madd(pb, n, -rb);
@@ -317,7 +321,7 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
         ct__gjk_separated(&r, xa, 1, out);
     } else { /* cores overlap: distance 0, normal unspecified (zero), witnesses coincide */
         ct_vec3 pa, pb;
-        ct__simplex_witness(&r.s, &pa, &pb);
+        ct__simplex_witness(r.s, &pa, &pb);
         out->pa = ct__xf_point(xa, pa);
         out->pb = ct__xf_point(xa, pb);
         out->iterations = r.iters;
