@@ -1127,3 +1127,38 @@ Test(gjk_zoo, every_pair_of_shape_types) {
             }
     ct_hull_free(&hull);
 }
+
+/* Boxes on a quarter grid, sizes in quarters, in one random common frame far from the origin:
+   exact coplanar faces, coincident edges and exact touching everywhere (the classic EPA
+   degeneracies). The Minkowski difference is a box, so the answer is in closed form. */
+Test(gjk_touch, coplanar_grid_boxes) {
+    unsigned long long seed = 161;
+    int k, i;
+    for (k = 0; k < 20000; ++k) {
+        double h[6], c[3], g[3], out2 = 0, depth = 1e300, expect;
+        int outside = 0;
+        ct_real q[4];
+        ct_xform xa, xb;
+        ct_shape a, b;
+        ct_distance d;
+        for (i = 0; i < 6; ++i) h[i] = 0.25 * (1 + (int)(tu_uniform(&seed) * 3));
+        for (i = 0; i < 3; ++i) c[i] = 0.25 * ((int)(tu_uniform(&seed) * 13) - 6);
+        for (i = 0; i < 4; ++i) q[i] = (ct_real)(tu_uniform(&seed) - 0.5);
+        xa = ct_xform_from_quat(q, tu_vec(1e3, -2e3, 5e2));
+        xb = xa;
+        xb.p = tu_vec(xa.p.x + xa.r[0][0] * c[0] + xa.r[0][1] * c[1] + xa.r[0][2] * c[2],
+                      xa.p.y + xa.r[1][0] * c[0] + xa.r[1][1] * c[1] + xa.r[1][2] * c[2],
+                      xa.p.z + xa.r[2][0] * c[0] + xa.r[2][1] * c[1] + xa.r[2][2] * c[2]);
+        a = ct_shape_box(tu_vec(h[0], h[1], h[2]));
+        b = ct_shape_box(tu_vec(h[3], h[4], h[5]));
+        for (i = 0; i < 3; ++i) {
+            g[i] = fabs(c[i]) - h[i] - h[i + 3];
+            if (g[i] > 0) { outside = 1; out2 += g[i] * g[i]; }
+            if (-g[i] < depth) depth = -g[i];
+        }
+        expect = outside ? sqrt(out2) : -depth;
+        cr_assert_eq(ct_signed_distance(&a, &xa, &b, &xb, NULL, NULL, &d), CT_OK, "case %d", k);
+        cr_assert(fabs(d.distance - expect) < (TU_FLOAT ? 2e-3 : 1e-9), "case %d: %.17g vs %g", k, (double)d.distance, expect);
+        cr_assert(fabs(dlen(dof(d.normal)) - 1) < 1e3 * TU_EPS, "case %d: normal", k);
+    }
+}
