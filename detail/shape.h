@@ -161,8 +161,10 @@ CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
 CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
     int v = start, k;
     ct_real best;
-    if (v < 0 || v >= h->nverts) { /* cold: start from the best of 16 spread-out vertices */
-        int step = h->nverts >= 32 ? h->nverts / 16 : 1;
+    if (v < 0 || v >= h->nverts) { /* cold: small hulls are scanned, large ones climbed from
+                                       the best of 16 spread-out vertices */
+        int step = h->nverts / 16;
+        if (h->nverts <= 64) return ct__argmax_dot(h->verts, h->nverts, d);
         v = 0;
         best = ct__dot(h->verts[0], d);
         for (k = step; k < h->nverts; k += step) {
