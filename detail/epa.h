@@ -54,7 +54,14 @@ CT__PRIVATE int ct__epa_face_new(ct__epa *e, int a, int b, int c) {
     f->v[0] = a; f->v[1] = b; f->v[2] = c;
     f->adj[0] = f->adj[1] = f->adj[2] = -1;
     f->adje[0] = f->adje[1] = f->adje[2] = 0;
-    f->n = ct__normalize(ct__cross(ct__sub(e->vert[b].w, pa), ct__sub(e->vert[c].w, pa)), &ok);
+    f->n = ct__cross(ct__sub(e->vert[b].w, pa), ct__sub(e->vert[c].w, pa));
+    {   /* one square root when |n|^2 is safely inside the exponent range (an under/overflow
+           guard, not a tolerance); otherwise the scaled normalisation */
+        ct_real l2 = ct__len2(f->n), lo = (ct_real)(CT__FLOAT ? 1e-30 : 1e-280);
+        ok = 1;
+        if (l2 > lo && l2 < 1 / lo) f->n = ct__scale(f->n, 1 / ct__sqrt(l2));
+        else f->n = ct__normalize(f->n, &ok);
+    }
     f->d = ct__dot(f->n, pa);
     f->alive = 1;
     if (!ok) { f->alive = 0; e->freed[e->nfreed++] = k; return -1; }
