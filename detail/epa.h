@@ -155,7 +155,7 @@ CT__PRIVATE int ct__epa_pad(ct__mink *m, ct__simplex *s, ct_real tol, ct_vec3 *f
         }
         if (s->n == 1) {
             int ok;
-            *flat_n = ct__normalize(m->rel.p, &ok);
+            *flat_n = ct__normalize(m->ab, &ok);
             if (!ok) *flat_n = ct__v3(0, 0, 1);
             return 0;
         }
@@ -173,7 +173,7 @@ CT__PRIVATE int ct__epa_pad(ct__mink *m, ct__simplex *s, ct_real tol, ct_vec3 *f
             if (ct__len(ct__cross(ct__sub(w.w, s->v[0].w), ax)) > tol) s->v[s->n++] = w;
         }
         if (s->n == 2) { /* A - B is a segment: any normal of it */
-            ct_vec3 t = ct__sub(m->rel.p, ct__scale(ax, ct__dot(ax, m->rel.p)));
+            ct_vec3 t = ct__sub(m->ab, ct__scale(ax, ct__dot(ax, m->ab)));
             *flat_n = ct__normalize(t, &ok);
             if (!ok) *flat_n = u;
             return 1;
@@ -190,7 +190,7 @@ CT__PRIVATE int ct__epa_pad(ct__mink *m, ct__simplex *s, ct_real tol, ct_vec3 *f
         dp = ct__dot(n, ct__sub(wp.w, s->v[0].w));
         dm = -ct__dot(n, ct__sub(wm.w, s->v[0].w));
         if (ct__max(dp, dm) <= tol) { /* A - B is flat: depth 0 along the plane normal */
-            *flat_n = ct__dot(n, m->rel.p) < 0 ? ct__neg(n) : n;
+            *flat_n = ct__dot(n, m->ab) < 0 ? ct__neg(n) : n;
             return 2;
         }
         s->v[s->n++] = dp >= dm ? wp : wm;
@@ -312,7 +312,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     e.vis = CT__GJK_NOISE * wmax;
     if (!ct__epa_init(&e, s)) { /* flat within rounding: depth 0 */
         int ok;
-        res->n = ct__normalize(m->rel.p, &ok);
+        res->n = ct__normalize(m->ab, &ok);
         if (!ok) res->n = ct__v3(0, 0, 1);
         return CT_OK;
     }

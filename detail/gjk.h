@@ -29,6 +29,7 @@ typedef struct ct__simplex { int n; ct__sv v[4]; ct_real l[4]; } ct__simplex;
 typedef struct ct__mink {
     const ct_shape *a, *b;
     ct_xform rel;          /* x_A = rel.r x_B + rel.p */
+    ct_vec3 ab;            /* from A's centre to B's centre: a first guess of the normal */
     int hint_a, hint_b;    /* hill-climbing starts, updated by every support call */
     int bad;               /* a support point was not finite */
 } ct__mink;
@@ -247,6 +248,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->m.a = a;
     r->m.b = b;
     r->m.rel = ct__xf_rel(xa, xb);
+    r->m.ab = ct__sub(ct__xf_point(&r->m.rel, ct__shape_center(b)), ct__shape_center(a));
     na = ct__shape_nids(a);
     nb = ct__shape_nids(b);
     r->m.hint_a = r->m.hint_b = -1;
@@ -264,7 +266,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
         r->s->n = cache->count;
         for (i = 0; i < cache->count; ++i) ct__mink_vertex(&r->m, cache->ct__ia[i], cache->ct__ib[i], &r->s->v[i]);
     } else {
-        ct_vec3 d = r->m.rel.p; /* towards B's origin: a guess of the closest direction */
+        ct_vec3 d = r->m.ab; /* towards B's centre: a guess of the closest direction */
         if (cache && cache->count > 0) {
             ct_vec3 c = ct__v3(cache->ct__dir[0], cache->ct__dir[1], cache->ct__dir[2]);
             if (ct__finite3(c) && ct__len2(c) > 0) d = ct__neg(c);

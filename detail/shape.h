@@ -229,6 +229,15 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
     }
 }
 
+/* A point inside the core (local frame), for a first search direction: the hull's vertex
+   mean, the triangle's centroid, else the local origin (point clouds are not averaged: O(n)). */
+CT__INLINE ct_vec3 ct__shape_center(const ct_shape *s) {
+    if (s->type == CT_SHAPE_HULL) return s->ct__hull->center;
+    if (s->type == CT_SHAPE_TRIANGLE)
+        return ct__scale(ct__add(ct__add(s->ct__v[0], s->ct__v[1]), s->ct__v[2]), (ct_real)1 / 3);
+    return ct__v3(0, 0, 0);
+}
+
 /* 1 for cores with curved boundaries (GJK/EPA converge only to a tolerance there). */
 CT__INLINE int ct__shape_smooth(const ct_shape *s) {
     return s->type == CT_SHAPE_ELLIPSOID || s->type == CT_SHAPE_SUPPORT;
