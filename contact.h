@@ -193,7 +193,95 @@ CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
 
 
 /* >>gjk ------------------------------------------------------------------------------- */
-/* (shapes, GJK and EPA: declared by the GJK part) */
+/* Example (one cache per pair, kept across frames; one scratch per thread):
+       ct_shape a = ct_shape_box(half), b = ct_shape_rounded(ct_shape_hull(&hull), 0.01);
+       ct_gjk_cache cache = { 0 };
+       ct_distance d;
+       if (ct_signed_distance(&a, &xa, &b, &xb, &cache, &scratch, &d) == CT_OK && d.distance < 0)
+           separate(d.normal, -d.distance);      (moving B by -d.distance * d.normal)
+
+   Shapes are small value types placed by a ct_xform at query time (NULL = identity). Each is
+   a convex "core" plus a rounding radius (the Minkowski sum with a ball, Bullet/Jolt's convex
+   radius): a sphere is a point core rounded by its radius, ct_shape_rounded adds to the radius.
+   ct_shape_points and ct_shape_hull REFER to the caller's memory (the points / the hull):
+   it must outlive every use of the shape; nothing is copied. Constructors never fail: a bad
+   argument (NULL, n < 1, negative or NaN size) is remembered and every query on the shape
+   returns CT_INVALID. A hull passed to ct_shape_hull must come from ct_hull_build (or satisfy
+   its invariants: finite verts, vert_first/vert_adj adjacency). Hulls with more than
+   CT_HULL_SCAN_MAX vertices use hill climbing over the vertex adjacency, started from the
+   last support vertex (within a query, and across queries through the ct_gjk_cache); smaller
+   ones are scanned. Measured (GJK on random sphere hulls, cold and warm): climbing already
+   wins from about 10 vertices because consecutive support directions are close, so the
+   threshold is lower than the ~32 usually quoted for cold scans. */
+#ifndef CT_HULL_SCAN_MAX
+#define CT_HULL_SCAN_MAX 10   /* may be overridden (implementation file) */
+#endif
+typedef enum ct_shape_type {
+    CT_SHAPE_POINTS = 1, CT_SHAPE_HULL, CT_SHAPE_SPHERE, CT_SHAPE_ELLIPSOID, CT_SHAPE_BOX,
+    CT_SHAPE_TRIANGLE, CT_SHAPE_SUPPORT
+} ct_shape_type;
+typedef struct ct_shape {
+    ct_shape_type type;
+    int     ct__n;             /* private: point count */
+    const ct_vec3 *ct__pts;    /* private: points (not owned) */
+    const ct_hull *ct__hull;   /* private: hull (not owned) */
+    ct_vec3 ct__v[3];          /* private: box half extents / ellipsoid semi-axes / triangle */
+    void  (*ct__fn)(const void *user, const ct_vec3 *dir, ct_vec3 *out);
+    const void *ct__user;
+    ct_real radius;            /* rounding radius added to the core (>= 0) */
+} ct_shape;
+CTDEF ct_shape ct_shape_points(const ct_vec3 *pts, int n);     /* convex hull of points */
+CTDEF ct_shape ct_shape_hull(const ct_hull *h);
+CTDEF ct_shape ct_shape_sphere(ct_real radius);
+CTDEF ct_shape ct_shape_ellipsoid(ct_vec3 semi_axes);
+CTDEF ct_shape ct_shape_box(ct_vec3 half_extents);
+CTDEF ct_shape ct_shape_triangle(ct_vec3 a, ct_vec3 b, ct_vec3 c);
+/* Any convex set given by its support function in the shape's local frame: out = a point of
+   the set maximising dot(out, *dir) (dir is not normalised). It must return finite points. */
+CTDEF ct_shape ct_shape_support(void (*support)(const void *user, const ct_vec3 *dir, ct_vec3 *out),
+                                const void *user);             /* any convex set */
+CTDEF ct_shape ct_shape_rounded(ct_shape s, ct_real radius);   /* Minkowski sum with a ball */
+
+/* Opt-in temporal coherence (Box2D style): zero it before the first call for a pair, then pass
+   the same cache for the same (a, b) pair every frame. It remembers the last simplex (support
+   vertex ids for point/hull/box/triangle shapes), the last separating direction and the last
+   support vertex of each shape (hill-climbing starts). A cache from another pair is harmless
+   (ids are range-checked) but useless. count is the size of the cached simplex, 0 = cold. */
+typedef struct ct_gjk_cache {
+    int count;
+    int ct__ia[4], ct__ib[4];  /* private: simplex vertex ids on A and B */
+    int ct__hint_a, ct__hint_b;/* private: last support vertex of A and B */
+    ct_real ct__dir[3];        /* private: last closest point of A - B, in A's frame */
+} ct_gjk_cache;
+
+typedef struct ct_distance {
+    ct_real distance;   /* signed: > 0 apart, < 0 penetration depth, 0 touching */
+    ct_vec3 normal;     /* unit, A -> B; moving B by -distance*normal makes them touch */
+    ct_vec3 pa, pb;     /* witness points on A and on B */
+    int iterations;     /* GJK iterations (+ EPA iterations for ct_signed_distance) */
+} ct_distance;
+
+/* GJK only: distance >= 0 (0 when overlapping, normal then unspecified: the zero vector when
+   the cores overlap, pa = pb a common point). Van den Bergen's GJK
+   with Montanari, Petrinic & Barbieri's (2017) signed-volume subalgorithm; terminates when the
+   lower and upper distance bounds agree to a relative tolerance; CT_NO_CONVERGENCE after
+   CT_GJK_MAX_ITERS iterations with the best estimate in *out. Bad shapes/transforms/NULL:
+   CT_INVALID with *out zeroed. */
+#define CT_GJK_MAX_ITERS 128
+CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
+                       ct_gjk_cache *cache /* may be NULL */, ct_distance *out);
+/* Signed distance: GJK; when the (rounded) cores are apart the exact answer comes from the
+   cores and the radii; when the cores overlap, EPA on the cores (polytope in the scratch,
+   at most CT_EPA_MAX_VERTS vertices) plus the radii. Touching shapes give distance 0 (up to
+   rounding) with a finite unit normal. s may be NULL (a local scratch is made). */
+#define CT_EPA_MAX_VERTS 256
+CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
+                                   const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                   ct_distance *out);
+/* Convenience in the shape of Solfec's gjk(): distance between the hulls of two point sets
+   (0 when they overlap); pa, pb (may be NULL) get the witness points. Returns -1 for bad input
+   (NULL, n < 1, NaN/Inf). */
+CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, ct_vec3 *pa, ct_vec3 *pb);
 
 /* >>polar ----------------------------------------------------------------------------- */
 /* (polar intersection and volumetric contact: declared by the polar part) */
@@ -234,6 +322,9 @@ CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
 #include "detail/mass.h"
 
 /* shapes, support functions, GJK, EPA */
+#include "detail/shape.h"
+#include "detail/gjk.h"
+#include "detail/epa.h"
 
 /* polar intersection and the volumetric contact */
 

@@ -10,7 +10,10 @@
     X(ct_hull_aabb) X(ct_hull_box)
 
 /* GJK part */
-#define CT_API_GJK(X)
+#define CT_API_GJK(X) \
+    X(ct_shape_points) X(ct_shape_hull) X(ct_shape_sphere) X(ct_shape_ellipsoid) X(ct_shape_box) \
+    X(ct_shape_triangle) X(ct_shape_support) X(ct_shape_rounded) X(ct_gjk) X(ct_signed_distance) \
+    X(ct_gjk_points)
 
 /* polar part */
 #define CT_API_POLAR(X)

@@ -1,0 +1,375 @@
+/* contact.h detail: >>gjk - EPA penetration depth and ct_signed_distance.
+
+   The Expanding Polytope Algorithm (van den Bergen, "Proximity queries and penetration depth
+   computation on 3D game objects", GDC 2001; "Collision Detection in Interactive 3D
+   Environments" sec. 4.3.8): start from a polytope inside A - B that contains the origin (the
+   final GJK simplex, padded to a tetrahedron), repeatedly take the face closest to the origin
+   and add the support point along its normal, replacing the faces that point sees by a fan
+   over their horizon (found by a depth-first walk over face adjacency, so the removed region
+   is connected and the polytope stays a closed 2-manifold). The closest face distance is a
+   lower bound of the depth and its support value an upper bound; stop when they agree to a
+   relative tolerance. Penetration depth of convex sets = min over unit n of h_{A-B}(n) when
+   the origin is inside (Cameron & Culley 1986).
+
+   All memory comes from the scratch (vertices, faces with a free list, horizon); the sizes
+   are fixed by CT_EPA_MAX_VERTS, so a warm scratch makes no allocation. */
+
+/* Relative tolerances: CT__EPA_REL for polytopes (exact up to rounding), CT__EPA_REL_SMOOTH
+   when a core is curved (the polytope only approximates it; Bullet and libccd use ~1e-4 of
+   the size in float). */
+#define CT__EPA_REL        ((ct_real)256 * CT__EPS)
+#define CT__EPA_REL_SMOOTH ((ct_real)(CT__FLOAT ? 1e-4 : 1e-7))
+
+typedef struct ct__epa_face {
+    int v[3];        /* vertex ids, counter-clockwise seen from outside */
+    int adj[3];      /* face across edge i (v[i] -> v[i+1]) */
+    int adje[3];     /* index of that edge in adj[i] */
+    ct_vec3 n;       /* unit outward normal */
+    ct_real d;       /* n . v[0]: signed distance of the plane from the origin */
+    int alive;
+} ct__epa_face;
+
+typedef struct ct__epa {
+    ct__mink *m;
+    ct__sv *vert;
+    int nv, maxv;
+    ct__epa_face *face;
+    int nf, maxf;
+    int *freed, nfreed;     /* free face slots */
+    int *dead, ndead;       /* faces removed in the current step */
+    int *hf, *he, nh, maxh; /* horizon: (face, edge) pairs */
+    int *fan;               /* the new face of each horizon edge */
+    ct_real tol, vis;       /* termination gap and visibility threshold (absolute) */
+} ct__epa;
+
+/* A new face (a, b, c), or -1 when the face table is full or the face has no normal. */
+CT__PRIVATE int ct__epa_face_new(ct__epa *e, int a, int b, int c) {
+    ct__epa_face *f;
+    ct_vec3 pa = e->vert[a].w;
+    int ok, k;
+    if (e->nfreed > 0) k = e->freed[--e->nfreed];
+    else if (e->nf < e->maxf) k = e->nf++;
+    else return -1;
+    f = &e->face[k];
+    f->v[0] = a; f->v[1] = b; f->v[2] = c;
+    f->adj[0] = f->adj[1] = f->adj[2] = -1;
+    f->adje[0] = f->adje[1] = f->adje[2] = 0;
+    f->n = ct__cross(ct__sub(e->vert[b].w, pa), ct__sub(e->vert[c].w, pa));
+    {   /* one square root when |n|^2 is safely inside the exponent range (an under/overflow
+           guard, not a tolerance); otherwise the scaled normalisation */
+        ct_real l2 = ct__len2(f->n), lo = (ct_real)(CT__FLOAT ? 1e-30 : 1e-280);
+        ok = 1;
+        if (l2 > lo && l2 < 1 / lo) f->n = ct__scale(f->n, 1 / ct__sqrt(l2));
+        else f->n = ct__normalize(f->n, &ok);
+    }
+    f->d = ct__dot(f->n, pa);
+    f->alive = 1;
+    if (!ok) { f->alive = 0; e->freed[e->nfreed++] = k; return -1; }
+    return k;
+}
+
+CT__INLINE void ct__epa_link(ct__epa *e, int f, int i, int g, int j) {
+    e->face[f].adj[i] = g; e->face[f].adje[i] = j;
+    e->face[g].adj[j] = f; e->face[g].adje[j] = i;
+}
+
+/* Van den Bergen's silhouette walk: entered face f through its edge i. Faces w sees are
+   removed; the first face it does not see contributes a horizon edge. */
+CT__PRIVATE void ct__epa_silhouette(ct__epa *e, int f, int i, ct_vec3 w) {
+    ct__epa_face *F = &e->face[f];
+    int i1, i2, g1, j1, g2, j2;
+    if (!F->alive) return;
+    if (ct__dot(F->n, w) - F->d <= e->vis) {
+        if (e->nh < e->maxh) { e->hf[e->nh] = f; e->he[e->nh] = i; }
+        e->nh++;
+        return;
+    }
+    F->alive = 0;
+    e->dead[e->ndead++] = f;
+    i1 = (i + 1) % 3; i2 = (i + 2) % 3;
+    g1 = F->adj[i1]; j1 = F->adje[i1];
+    g2 = F->adj[i2]; j2 = F->adje[i2];
+    ct__epa_silhouette(e, g1, j1, w);
+    ct__epa_silhouette(e, g2, j2, w);
+}
+
+/* Adds vertex w seen from face c. Returns 0 when the step degenerates (a new face without a
+   normal, an open horizon, a full table); the caller then stops with the face it had. */
+CT__PRIVATE int ct__epa_expand(ct__epa *e, int c, const ct__sv *w) {
+    int i, k, vi = e->nv;
+    e->vert[e->nv++] = *w;
+    e->nh = 0;
+    e->ndead = 0;
+    e->face[c].alive = 0;
+    e->dead[e->ndead++] = c;
+    for (i = 0; i < 3; ++i) ct__epa_silhouette(e, e->face[c].adj[i], e->face[c].adje[i], w->w);
+    if (e->nh < 3 || e->nh > e->maxh) return 0;
+    for (i = 0; i < e->ndead; ++i) e->freed[e->nfreed++] = e->dead[i];
+    /* one new face per horizon edge: (v[i+1], v[i], w), its edge 0 against edge i of f */
+    for (k = 0; k < e->nh; ++k) {
+        ct__epa_face *F = &e->face[e->hf[k]];
+        int a = F->v[(e->he[k] + 1) % 3], b = F->v[e->he[k]];
+        int g = ct__epa_face_new(e, a, b, vi);
+        if (g < 0) return 0;
+        ct__epa_link(e, g, 0, e->hf[k], e->he[k]);
+        e->fan[k] = g;
+    }
+    /* the fan: edge 1 (b -> w) of a new face meets edge 2 (w -> a') of the face with a' = b */
+    for (k = 0; k < e->nh; ++k) {
+        int g = e->fan[k], b = e->face[g].v[1], j, found = 0;
+        for (j = 0; j < e->nh && !found; ++j) {
+            int h = e->fan[j];
+            if (e->face[h].v[0] == b) { ct__epa_link(e, g, 1, h, 2); found = 1; }
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* Hill-climbing starts for the support along face F's normal: of F's vertices, the one of A
+   highest along n and the one of B lowest (the support is near them). */
+CT__PRIVATE void ct__epa_hints(const ct__epa *e, const ct__epa_face *F) {
+    int i, ba = -1, bb = -1;
+    ct_real da = 0, db = 0;
+    for (i = 0; i < 3; ++i) {
+        const ct__sv *v = &e->vert[F->v[i]];
+        ct_real ta = ct__dot(F->n, v->a), tb = -ct__dot(F->n, v->b);
+        if (v->ia >= 0 && (ba < 0 || ta > da)) { ba = v->ia; da = ta; }
+        if (v->ib >= 0 && (bb < 0 || tb > db)) { bb = v->ib; db = tb; }
+    }
+    if (ba >= 0) e->m->hint_a = ba;
+    if (bb >= 0) e->m->hint_b = bb;
+}
+
+/* Pads the GJK simplex (origin on it, within rounding) to a tetrahedron with volume, by
+   support points off its affine hull (as libccd and Bullet do). Returns the dimension of
+   A - B when it is flat (0, 1 or 2: the depth is then 0 and *flat_n a normal), else 3. */
+CT__PRIVATE int ct__epa_pad(ct__mink *m, ct__simplex *s, ct_real tol, ct_vec3 *flat_n) {
+    int i, k;
+    if (s->n == 1) {
+        static const ct_real dirs[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+        for (k = 0; k < 6 && s->n == 1; ++k) {
+            ct__sv w;
+            ct__mink_support(m, ct__v3(dirs[k][0], dirs[k][1], dirs[k][2]), &w);
+            if (ct__dist(w.w, s->v[0].w) > tol) s->v[s->n++] = w;
+        }
+        if (s->n == 1) {
+            int ok;
+            *flat_n = ct__normalize(m->ab, &ok);
+            if (!ok) *flat_n = ct__v3(0, 0, 1);
+            return 0;
+        }
+    }
+    if (s->n == 2) {
+        int ok;
+        ct_vec3 ax = ct__normalize(ct__sub(s->v[1].w, s->v[0].w), &ok), u, v;
+        ct_vec3 d[4];
+        if (!ok) ax = ct__v3(1, 0, 0);
+        ct__basis(ax, &u, &v);
+        d[0] = u; d[1] = ct__neg(u); d[2] = v; d[3] = ct__neg(v);
+        for (k = 0; k < 4 && s->n == 2; ++k) {
+            ct__sv w;
+            ct__mink_support(m, d[k], &w);
+            if (ct__len(ct__cross(ct__sub(w.w, s->v[0].w), ax)) > tol) s->v[s->n++] = w;
+        }
+        if (s->n == 2) { /* A - B is a segment: any normal of it */
+            ct_vec3 t = ct__sub(m->ab, ct__scale(ax, ct__dot(ax, m->ab)));
+            *flat_n = ct__normalize(t, &ok);
+            if (!ok) *flat_n = u;
+            return 1;
+        }
+    }
+    if (s->n == 3) {
+        int ok;
+        ct_vec3 n = ct__normalize(ct__cross(ct__sub(s->v[1].w, s->v[0].w), ct__sub(s->v[2].w, s->v[0].w)), &ok);
+        ct__sv wp, wm;
+        ct_real dp, dm;
+        if (!ok) n = ct__v3(0, 0, 1);
+        ct__mink_support(m, n, &wp);
+        ct__mink_support(m, ct__neg(n), &wm);
+        dp = ct__dot(n, ct__sub(wp.w, s->v[0].w));
+        dm = -ct__dot(n, ct__sub(wm.w, s->v[0].w));
+        if (ct__max(dp, dm) <= tol) { /* A - B is flat: depth 0 along the plane normal */
+            *flat_n = ct__dot(n, m->ab) < 0 ? ct__neg(n) : n;
+            return 2;
+        }
+        s->v[s->n++] = dp >= dm ? wp : wm;
+    }
+    for (i = 0; i < 4; ++i) s->l[i] = 0;
+    return 3;
+}
+
+/* Builds the tetrahedron s (4 vertices) as the starting polytope. 0 when degenerate. */
+CT__PRIVATE int ct__epa_init(ct__epa *e, const ct__simplex *s) {
+    /* faces of a positively oriented tetrahedron, CCW from outside, and across each edge i
+       (v[i] -> v[i+1]) the neighbouring face and its edge index */
+    static const int tf[4][3] = { { 0, 2, 1 }, { 0, 1, 3 }, { 1, 2, 3 }, { 0, 3, 2 } };
+    static const int adj[4][3][2] = { { { 3, 2 }, { 2, 0 }, { 1, 0 } }, { { 0, 2 }, { 2, 2 }, { 3, 0 } },
+                                      { { 0, 1 }, { 3, 1 }, { 1, 1 } }, { { 1, 2 }, { 2, 1 }, { 0, 0 } } };
+    int i, f, idx[4];
+    ct_real det;
+    for (i = 0; i < 4; ++i) e->vert[i] = s->v[i];
+    e->nv = 4;
+    det = ct__dot(ct__sub(e->vert[1].w, e->vert[0].w),
+                  ct__cross(ct__sub(e->vert[2].w, e->vert[0].w), ct__sub(e->vert[3].w, e->vert[0].w)));
+    if (det < 0) { ct__sv t = e->vert[1]; e->vert[1] = e->vert[2]; e->vert[2] = t; }
+    for (f = 0; f < 4; ++f) {
+        idx[f] = ct__epa_face_new(e, tf[f][0], tf[f][1], tf[f][2]);
+        if (idx[f] < 0) return 0;
+    }
+    for (f = 0; f < 4; ++f)
+        for (i = 0; i < 3; ++i) {
+            e->face[idx[f]].adj[i] = idx[adj[f][i][0]];
+            e->face[idx[f]].adje[i] = adj[f][i][1];
+        }
+    return 1;
+}
+
+typedef struct ct__epa_result {
+    ct_vec3 n;          /* unit outward normal of A - B at the closest boundary point */
+    ct_real depth;      /* >= 0, for the cores */
+    ct_vec3 pa, pb;     /* core witnesses in A's frame */
+    int iters;
+} ct__epa_result;
+
+/* Barycentric weights of p (on the plane of triangle (a, b, c), unit normal n); returns the
+   smallest one (negative when p is outside the triangle). */
+CT__PRIVATE ct_real ct__tri_bary(ct_vec3 p, ct_vec3 a, ct_vec3 b, ct_vec3 c, ct_vec3 n, ct_real *l) {
+    ct_real s;
+    l[0] = ct__dot(n, ct__cross(ct__sub(b, p), ct__sub(c, p)));
+    l[1] = ct__dot(n, ct__cross(ct__sub(c, p), ct__sub(a, p)));
+    l[2] = ct__dot(n, ct__cross(ct__sub(a, p), ct__sub(b, p)));
+    s = l[0] + l[1] + l[2];
+    if (!(s > 0)) { l[0] = 1; l[1] = l[2] = 0; return -1; }
+    l[0] /= s; l[1] /= s; l[2] /= s;
+    return ct__min(l[0], ct__min(l[1], l[2]));
+}
+
+/* The witness face: the closest face, or when the origin's projection falls outside it (A - B
+   has coplanar facets, e.g. the parallelogram of two edges, split into triangles) the face of
+   the same plane that contains it. */
+CT__PRIVATE void ct__epa_witness(const ct__epa *e, const ct__epa_face *best, ct__epa_result *res) {
+    ct_vec3 p = ct__scale(best->n, best->d);
+    ct_real l[3], t[3], lo;
+    const ct__epa_face *F = best;
+    int i;
+    lo = ct__tri_bary(p, e->vert[F->v[0]].w, e->vert[F->v[1]].w, e->vert[F->v[2]].w, F->n, l);
+    for (i = 0; i < e->nf && lo < 0; ++i) {
+        const ct__epa_face *G = &e->face[i];
+        ct_real m;
+        int j, off = 0;
+        if (!G->alive || ct__dot(G->n, best->n) <= 0) continue;
+        for (j = 0; j < 3; ++j) off |= ct__abs(ct__dot(best->n, e->vert[G->v[j]].w) - best->d) > e->tol;
+        if (off) continue;
+        m = ct__tri_bary(p, e->vert[G->v[0]].w, e->vert[G->v[1]].w, e->vert[G->v[2]].w, best->n, t);
+        if (m > lo) { lo = m; F = G; memcpy(l, t, sizeof t); }
+    }
+    if (lo < 0) { /* clamp to the triangle */
+        ct_real s;
+        for (i = 0; i < 3; ++i) l[i] = ct__max(l[i], 0);
+        s = l[0] + l[1] + l[2];
+        if (!(s > 0)) { l[0] = 1; l[1] = l[2] = 0; s = 1; }
+        for (i = 0; i < 3; ++i) l[i] /= s;
+    }
+    res->pa = res->pb = ct__v3(0, 0, 0);
+    for (i = 0; i < 3; ++i) {
+        res->pa = ct__madd(res->pa, e->vert[F->v[i]].a, l[i]);
+        res->pb = ct__madd(res->pb, e->vert[F->v[i]].b, l[i]);
+    }
+    res->n = best->n;
+    res->depth = ct__max(best->d, 0);
+}
+
+
+/* EPA on the cores, from the GJK simplex *s (origin in it within rounding). */
+CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_scratch *sc, ct__epa_result *res) {
+    ct__epa e;
+    ct_status st = CT_OK;
+    ct_real rel = (ct__shape_smooth(m->a) || ct__shape_smooth(m->b)) ? CT__EPA_REL_SMOOTH : CT__EPA_REL;
+    ct_real tol = CT__GJK_ZERO * wmax;
+    ct__epa_face best;
+    int dim, c = -1, i, have = 0;
+    memset(res, 0, sizeof *res);
+    ct__simplex_witness(s, &res->pa, &res->pb);
+    dim = ct__epa_pad(m, s, tol, &res->n);
+    if (m->bad) return CT_INVALID;
+    if (dim < 3) return CT_OK;
+    memset(&e, 0, sizeof e);
+    e.m = m;
+    e.maxv = CT_EPA_MAX_VERTS;
+    e.maxf = 2 * CT_EPA_MAX_VERTS;
+    e.maxh = CT_EPA_MAX_VERTS;
+    e.vert = CT__SALLOC(sc, ct__sv, e.maxv);
+    e.face = CT__SALLOC(sc, ct__epa_face, e.maxf);
+    e.freed = CT__SALLOC(sc, int, e.maxf);
+    e.dead = CT__SALLOC(sc, int, e.maxf);
+    e.hf = CT__SALLOC(sc, int, e.maxh);
+    e.he = CT__SALLOC(sc, int, e.maxh);
+    e.fan = CT__SALLOC(sc, int, e.maxh);
+    if (!e.vert || !e.face || !e.freed || !e.dead || !e.hf || !e.he || !e.fan) return CT_NO_MEMORY;
+    for (i = 0; i < 4; ++i) wmax = ct__max(wmax, ct__len(s->v[i].w));
+    e.tol = rel * wmax;
+    e.vis = CT__GJK_NOISE * wmax;
+    if (!ct__epa_init(&e, s)) { /* flat within rounding: depth 0 */
+        int ok;
+        res->n = ct__normalize(m->ab, &ok);
+        if (!ok) res->n = ct__v3(0, 0, 1);
+        return CT_OK;
+    }
+    for (res->iters = 0;; ++res->iters) {
+        ct__sv w;
+        ct_real gain;
+        c = -1;
+        for (i = 0; i < e.nf; ++i)
+            if (e.face[i].alive && (c < 0 || e.face[i].d < e.face[c].d)) c = i;
+        if (c < 0) { st = CT_NO_CONVERGENCE; break; } /* cannot happen: the polytope is closed */
+        best = e.face[c];
+        have = 1;
+        ct__epa_hints(&e, &best);
+        ct__mink_support(m, best.n, &w);
+        if (m->bad) return CT_INVALID;
+        gain = ct__dot(best.n, w.w) - best.d;
+        if (gain <= e.tol) break;
+        if (e.nv >= e.maxv) { st = CT_NO_CONVERGENCE; break; }
+        /* a degenerate step (w on the horizon within rounding) stops with the closest face,
+           still a lower bound; far from converged that is reported */
+        if (!ct__epa_expand(&e, c, &w)) {
+            if (gain > 64 * e.tol) st = CT_NO_CONVERGENCE;
+            break;
+        }
+    }
+    if (have) ct__epa_witness(&e, &best, res);
+    return st;
+}
+
+CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
+                                   const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                   ct_distance *out) {
+    ct__gjk_run r;
+    ct__epa_result e;
+    ct_scratch local, *sc;
+    ct__mark mk;
+    ct_status st, st2;
+    ct_real ra, rb;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    st = ct__gjk_query(a, xa, b, xb, cache, &r);
+    if (st == CT_INVALID) return st;
+    if (!r.overlap) { /* cores apart: exact from the cores and the radii, no EPA */
+        ct__gjk_separated(&r, xa, 0, out);
+        return st;
+    }
+    sc = ct__scratch_begin(s, &local, NULL);
+    mk = ct__scratch_mark(sc);
+    st2 = ct__epa_run(&r.m, r.s, r.wmax, sc, &e);
+    ct__scratch_end(sc, &local, mk);
+    if (st2 == CT_INVALID || st2 == CT_NO_MEMORY) return st2;
+    ra = a->radius;
+    rb = b->radius;
+    out->distance = -(e.depth + ra + rb);
+    out->normal = ct__xf_dir(xa, e.n);
+    out->pa = ct__xf_point(xa, ct__madd(e.pa, e.n, ra));
+    out->pb = ct__xf_point(xa, ct__madd(e.pb, e.n, -rb));
+    out->iterations = r.iters + e.iters;
+    return st2 != CT_OK ? st2 : st;
+}

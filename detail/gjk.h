@@ -1,0 +1,342 @@
+/* contact.h detail: >>gjk - GJK distance with the signed-volume subalgorithm.
+
+   GJK (Gilbert, Johnson & Keerthi 1988) in van den Bergen's formulation ("A fast and robust
+   GJK implementation for collision detection of convex objects", JGT 1999): v is the point of
+   the current simplex closest to the origin, w = s_{A-B}(-v) the next support point; stop when
+   ||v||^2 - v.w <= eps ||v||^2 (the lower bound v.w/||v|| and the upper bound ||v|| agree).
+   The closest point of a simplex comes from Montanari, Petrinic & Barbieri, "Improving the GJK
+   algorithm for faster and more reliable distance queries between convex objects", ACM TOG
+   36(3) 2017: barycentric coordinates as ratios of signed volumes (S3D), of signed areas in
+   the best-conditioned coordinate plane (S2D, sec. 3.2) and of signed lengths on the
+   best-conditioned axis (S1D); a sub-simplex is searched only when a sign test fails.
+
+   Everything runs in A's local frame (B is mapped by the relative transform), so translating
+   the whole scene does not cost precision beyond that of the relative placement itself. */
+
+/* Tolerances, all relative (see contact.h TOLERANCES):
+   CT__GJK_REL    relative gap of the distance bounds at convergence (van den Bergen's eps);
+   CT__GJK_NOISE  rounding floor of v.w, in units of |v| * max|w|;
+   CT__GJK_ZERO   |v| below this times max|w| counts as the origin touching the simplex. */
+#define CT__GJK_REL   ((ct_real)1e3 * CT__EPS)
+#define CT__GJK_NOISE ((ct_real)16 * CT__EPS)
+#define CT__GJK_ZERO  ((ct_real)64 * CT__EPS)
+
+/* A vertex of A - B: w = a - b, with a and b in A's frame and their support ids. */
+typedef struct ct__sv { ct_vec3 w, a, b; int ia, ib; } ct__sv;
+typedef struct ct__simplex { int n; ct__sv v[4]; ct_real l[4]; } ct__simplex;
+
+/* The Minkowski difference A - B in A's local frame. */
+typedef struct ct__mink {
+    const ct_shape *a, *b;
+    ct_xform rel;          /* x_A = rel.r x_B + rel.p */
+    ct_vec3 ab;            /* from A's centre to B's centre: a first guess of the normal */
+    int hint_a, hint_b;    /* hill-climbing starts, updated by every support call */
+    int bad;               /* a support point was not finite */
+} ct__mink;
+
+/* Support point of A - B in direction d (A's frame). */
+CT__PRIVATE void ct__mink_support(ct__mink *m, ct_vec3 d, ct__sv *out) {
+    int ia = m->hint_a, ib = m->hint_b;
+    ct_vec3 pa = ct__shape_support(m->a, d, &ia);
+    const ct_xform *rel = &m->rel;
+    ct_vec3 pb = ct__xf_point(rel, ct__shape_support(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib));
+    if (ia >= 0) m->hint_a = ia;
+    if (ib >= 0) m->hint_b = ib;
+    out->a = pa;
+    out->b = pb;
+    out->ia = ia;
+    out->ib = ib;
+    out->w = ct__sub(pa, pb);
+    if (!ct__finite3(out->w)) m->bad = 1;
+}
+
+/* The vertex of A - B made of vertex ia of A and ib of B (both valid ids). */
+CT__PRIVATE void ct__mink_vertex(const ct__mink *m, int ia, int ib, ct__sv *out) {
+    out->a = ct__shape_vertex(m->a, ia);
+    out->b = ct__xf_point(&m->rel, ct__shape_vertex(m->b, ib));
+    out->ia = ia;
+    out->ib = ib;
+    out->w = ct__sub(out->a, out->b);
+}
+
+/* ---- signed-volume subalgorithm (Montanari et al. 2017, sec. 3) -------------------------- */
+CT__INLINE int ct__same_sign(ct_real a, ct_real b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
+
+/* Component k of cross(u, v). */
+CT__INLINE ct_real ct__cross_k(ct_vec3 u, ct_vec3 v, int k) {
+    return k == 0 ? u.y * v.z - u.z * v.y : (k == 1 ? u.z * v.x - u.x * v.z : u.x * v.y - u.y * v.x);
+}
+
+/* Each S*D writes barycentric weights into l[] (indices of p[]; l is zero on entry) and returns
+   the squared distance of the closest point. */
+CT__PRIVATE ct_real ct__s1d(const ct_vec3 *p, int i, int j, ct_real *l) {
+    ct_vec3 a = p[i], b = p[j], t = ct__sub(b, a), p0;
+    ct_real tt = ct__dot(t, t), mu, ci, cj;
+    int k;
+    if (!(tt > 0)) { l[j] = 1; return ct__len2(b); }
+    /* origin projected on the line, then the ratio of signed lengths on the longest axis */
+    p0 = ct__madd(a, t, -ct__dot(a, t) / tt);
+    k = ct__argmaxabs(t);
+    mu = ct__vget(a, k) - ct__vget(b, k);
+    ci = ct__vget(p0, k) - ct__vget(b, k);
+    cj = ct__vget(a, k) - ct__vget(p0, k);
+    if (ct__same_sign(mu, ci) && ct__same_sign(mu, cj)) {
+        l[i] = ci / mu;
+        l[j] = cj / mu;
+        return ct__len2(ct__add(ct__scale(a, l[i]), ct__scale(b, l[j])));
+    }
+    if (!ct__same_sign(mu, ci)) { l[j] = 1; return ct__len2(b); }
+    l[i] = 1;
+    return ct__len2(a);
+}
+
+CT__PRIVATE ct_real ct__s2d(const ct_vec3 *p, int i, int j, int k, ct_real *l) {
+    const int id[3] = { i, j, k };
+    ct_vec3 a = p[i], b = p[j], c = p[k];
+    ct_vec3 n = ct__cross(ct__sub(b, a), ct__sub(c, a));
+    ct_real nn = ct__dot(n, n), best = -1;
+    int e, ok[3] = { 0, 0, 0 };
+    if (nn > 0) {
+        /* origin projected on the plane; signed areas in the coordinate plane where the
+           triangle's projection is largest (Montanari et al., eq. 12-14) */
+        ct_vec3 p0 = ct__scale(n, ct__dot(a, n) / nn);
+        int ax = ct__argmaxabs(n);
+        ct_real mu = ct__vget(n, ax), cc[3];
+        cc[0] = ct__cross_k(ct__sub(b, p0), ct__sub(c, p0), ax);
+        cc[1] = ct__cross_k(ct__sub(c, p0), ct__sub(a, p0), ax);
+        cc[2] = ct__cross_k(ct__sub(a, p0), ct__sub(b, p0), ax);
+        for (e = 0; e < 3; ++e) ok[e] = ct__same_sign(mu, cc[e]);
+        if (ok[0] && ok[1] && ok[2]) {
+            ct_vec3 v;
+            for (e = 0; e < 3; ++e) l[id[e]] = cc[e] / mu;
+            v = ct__add(ct__add(ct__scale(a, l[i]), ct__scale(b, l[j])), ct__scale(c, l[k]));
+            return ct__len2(v);
+        }
+    }
+    /* the closest point lies on an edge opposite a vertex that failed the sign test */
+    for (e = 0; e < 3; ++e) {
+        ct_real t[4] = { 0, 0, 0, 0 }, d2;
+        if (ok[e]) continue;
+        d2 = ct__s1d(p, id[(e + 1) % 3], id[(e + 2) % 3], t);
+        if (best < 0 || d2 < best) {
+            best = d2;
+            l[i] = t[i]; l[j] = t[j]; l[k] = t[k];
+        }
+    }
+    return best;
+}
+
+CT__PRIVATE ct_real ct__s3d(const ct_vec3 *p, ct_real *l) {
+    ct_vec3 a = p[0], ab = ct__sub(p[1], a), ac = ct__sub(p[2], a), ad = ct__sub(p[3], a);
+    ct_real det = ct__dot(ab, ct__cross(ac, ad)), c[4], best = -1;
+    int f, ok[4];
+    static const int face[4][3] = { { 1, 2, 3 }, { 0, 2, 3 }, { 0, 1, 3 }, { 0, 1, 2 } };
+    /* c[j] = signed volume of the tetrahedron with vertex j replaced by the origin */
+    c[0] = ct__dot(p[1], ct__cross(p[2], p[3]));
+    c[1] = -ct__dot(a, ct__cross(ac, ad));
+    c[2] = -ct__dot(ab, ct__cross(a, ad));
+    c[3] = -ct__dot(ab, ct__cross(ac, a));
+    for (f = 0; f < 4; ++f) ok[f] = ct__same_sign(det, c[f]);
+    if (ok[0] && ok[1] && ok[2] && ok[3]) {
+        for (f = 0; f < 4; ++f) l[f] = c[f] / det;
+        return 0;
+    }
+    for (f = 0; f < 4; ++f) {
+        ct_real t[4] = { 0, 0, 0, 0 }, d2;
+        if (ok[f]) continue;
+        d2 = ct__s2d(p, face[f][0], face[f][1], face[f][2], t);
+        if (best < 0 || d2 < best) {
+            best = d2;
+            memcpy(l, t, sizeof t);
+        }
+    }
+    return best;
+}
+
+/* The closest point to the origin of simplex in (its newest vertex last); out (may be in)
+   gets the support set of that point with its weights in out->l. */
+CT__PRIVATE ct_vec3 ct__simplex_solve(const ct__simplex *in, ct__simplex *out) {
+    ct_vec3 p[4], v = ct__v3(0, 0, 0);
+    ct_real l[4] = { 0, 0, 0, 0 }, sum = 0;
+    int i, n = 0, m = in->n;
+    for (i = 0; i < m; ++i) p[i] = in->v[i].w;
+    switch (m) {
+    case 1: l[0] = 1; break;
+    case 2: ct__s1d(p, 0, 1, l); break;
+    case 3: ct__s2d(p, 0, 1, 2, l); break;
+    default: ct__s3d(p, l); break;
+    }
+    for (i = 0; i < m; ++i) sum += l[i] > 0 ? l[i] : 0;
+    if (!(sum > 0)) { l[m - 1] = 1; sum = 1; } /* cannot happen for finite input */
+    for (i = 0; i < m; ++i) {
+        if (!(l[i] > 0)) continue;
+        if (out != in || n != i) out->v[n] = in->v[i];
+        out->l[n] = l[i] / sum;
+        v = ct__madd(v, in->v[i].w, out->l[n]);
+        ++n;
+    }
+    out->n = n;
+    return v;
+}
+
+/* Witness points (A's frame) of the simplex's closest point. */
+CT__PRIVATE void ct__simplex_witness(const ct__simplex *s, ct_vec3 *pa, ct_vec3 *pb) {
+    int i;
+    *pa = *pb = ct__v3(0, 0, 0);
+    for (i = 0; i < s->n; ++i) {
+        *pa = ct__madd(*pa, s->v[i].a, s->l[i]);
+        *pb = ct__madd(*pb, s->v[i].b, s->l[i]);
+    }
+}
+
+/* ---- the GJK iteration ------------------------------------------------------------------- */
+typedef struct ct__gjk_run {
+    ct__mink m;
+    ct__simplex *s;        /* the current simplex: one of buf[] (double-buffered, no copies) */
+    ct__simplex buf[2];
+    ct_vec3 v;             /* closest point of A - B found (A's frame) */
+    ct_real wmax;          /* largest |w| seen: the scale of A - B */
+    int overlap;           /* the origin is in (or within rounding of) A - B */
+    int iters;
+} ct__gjk_run;
+
+/* Iterates from the solved simplex r->s / r->v. CT_INVALID when a support point is not finite,
+   CT_NO_CONVERGENCE at the cap (r holds the best simplex). */
+CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
+    ct_vec3 v = r->v;
+    int i;
+    for (r->iters = 0; r->iters < CT_GJK_MAX_ITERS; ++r->iters) {
+        ct__simplex *s = r->s, *next = s == &r->buf[0] ? &r->buf[1] : &r->buf[0];
+        ct__sv *w = &s->v[s->n];
+        ct_real vv = ct__len2(v), vw, wmax = r->wmax;
+        int dup = 0;
+        if (s->n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) { r->overlap = 1; break; }
+        ct__mink_support(&r->m, ct__neg(v), w); /* into the free slot: s is unchanged if rejected */
+        if (r->m.bad) return CT_INVALID;
+        r->wmax = ct__max(wmax, ct__len(w->w));
+        vw = ct__dot(v, w->w);
+        /* van den Bergen's termination test, with a floor for the rounding of v.w */
+        if (vv - vw <= CT__GJK_REL * vv + CT__GJK_NOISE * ct__sqrt(vv) * r->wmax) break;
+        for (i = 0; i < s->n; ++i)
+            if (w->w.x == s->v[i].w.x && w->w.y == s->v[i].w.y && w->w.z == s->v[i].w.z) dup = 1;
+        if (dup) break;
+        s->n++;
+        v = ct__simplex_solve(s, next);
+        s->n--;
+        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; break; } /* no progress: rounding */
+        r->s = next;
+        r->v = v;
+    }
+    r->v = v;
+    return r->iters >= CT_GJK_MAX_ITERS ? CT_NO_CONVERGENCE : CT_OK;
+}
+
+/* Checks the arguments, sets up A - B, warm-starts from the cache, runs GJK and updates the
+   cache. */
+CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
+                                    const ct_xform *xb, ct_gjk_cache *cache, ct__gjk_run *r) {
+    ct_status st;
+    int i, na, nb, warm = 0;
+    r->s = &r->buf[0];
+    r->s->n = 0;
+    r->wmax = 0;
+    r->overlap = r->iters = 0;
+    r->m.bad = 0;
+    r->v = ct__v3(0, 0, 0);
+    if (!ct__shape_valid(a) || !ct__shape_valid(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb))
+        return CT_INVALID;
+    r->m.a = a;
+    r->m.b = b;
+    r->m.rel = ct__xf_rel(xa, xb);
+    r->m.ab = ct__sub(ct__xf_point(&r->m.rel, ct__shape_center(b)), ct__shape_center(a));
+    na = ct__shape_nids(a);
+    nb = ct__shape_nids(b);
+    r->m.hint_a = r->m.hint_b = -1;
+    if (cache) { /* hints are stored + 1 so that a zeroed cache means "none" */
+        r->m.hint_a = cache->ct__hint_a - 1;
+        r->m.hint_b = cache->ct__hint_b - 1;
+        if (cache->count >= 1 && cache->count <= 4 && na > 0 && nb > 0) {
+            warm = 1;
+            for (i = 0; i < cache->count; ++i)
+                if (cache->ct__ia[i] < 0 || cache->ct__ia[i] >= na || cache->ct__ib[i] < 0 || cache->ct__ib[i] >= nb)
+                    warm = 0;
+        }
+    }
+    if (warm) { /* Box2D's simplex cache: the same vertex pairs under the new transforms */
+        r->s->n = cache->count;
+        for (i = 0; i < cache->count; ++i) ct__mink_vertex(&r->m, cache->ct__ia[i], cache->ct__ib[i], &r->s->v[i]);
+    } else {
+        ct_vec3 d = r->m.ab; /* towards B's centre: a guess of the closest direction */
+        if (cache && cache->count > 0) {
+            ct_vec3 c = ct__v3(cache->ct__dir[0], cache->ct__dir[1], cache->ct__dir[2]);
+            if (ct__finite3(c) && ct__len2(c) > 0) d = ct__neg(c);
+        }
+        if (!(ct__len2(d) > 0)) d = ct__v3(1, 0, 0);
+        r->s->n = 1;
+        ct__mink_support(&r->m, d, &r->s->v[0]);
+        if (r->m.bad) return CT_INVALID;
+    }
+    for (i = 0; i < r->s->n; ++i) r->wmax = ct__max(r->wmax, ct__len(r->s->v[i].w));
+    r->v = ct__simplex_solve(r->s, r->s);
+    st = ct__gjk_iterate(r);
+    if (st == CT_INVALID) return st;
+    if (cache) {
+        cache->count = r->s->n;
+        for (i = 0; i < 4; ++i) {
+            cache->ct__ia[i] = i < r->s->n ? r->s->v[i].ia : -1;
+            cache->ct__ib[i] = i < r->s->n ? r->s->v[i].ib : -1;
+        }
+        cache->ct__hint_a = r->m.hint_a + 1;
+        cache->ct__hint_b = r->m.hint_b + 1;
+        cache->ct__dir[0] = r->v.x;
+        cache->ct__dir[1] = r->v.y;
+        cache->ct__dir[2] = r->v.z;
+    }
+    return st;
+}
+
+/* Fills out from a separated GJK result (cores apart): the core distance minus the radii. */
+CT__PRIVATE void ct__gjk_separated(const ct__gjk_run *r, const ct_xform *xa, int clamp, ct_distance *out) {
+    ct_vec3 pa, pb, n;
+    ct_real d = ct__len(r->v), ra = r->m.a->radius, rb = r->m.b->radius;
+    ct__simplex_witness(r->s, &pa, &pb);
+    n = ct__normalize(ct__neg(r->v), NULL);
+    pa = ct__madd(pa, n, ra);
+    pb = ct__madd(pb, n, -rb);
+    out->distance = d - (ra + rb);
+    if (clamp && out->distance < 0) out->distance = 0;
+    out->normal = ct__xf_dir(xa, n);
+    out->pa = ct__xf_point(xa, pa);
+    out->pb = ct__xf_point(xa, pb);
+    out->iterations = r->iters;
+}
+
+CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
+                       ct_gjk_cache *cache, ct_distance *out) {
+    ct__gjk_run r;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    st = ct__gjk_query(a, xa, b, xb, cache, &r);
+    if (st == CT_INVALID) return st;
+    if (!r.overlap) {
+        ct__gjk_separated(&r, xa, 1, out);
+    } else { /* cores overlap: distance 0, normal unspecified (zero), witnesses coincide */
+        ct_vec3 pa, pb;
+        ct__simplex_witness(r.s, &pa, &pb);
+        out->pa = ct__xf_point(xa, pa);
+        out->pb = ct__xf_point(xa, pb);
+        out->iterations = r.iters;
+    }
+    return st;
+}
+
+CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, ct_vec3 *pa, ct_vec3 *pb) {
+    ct_shape sa = ct_shape_points(a, na), sb = ct_shape_points(b, nb);
+    ct_distance d;
+    ct_status st = ct_gjk(&sa, NULL, &sb, NULL, NULL, &d);
+    if (st == CT_INVALID) return -1;
+    if (pa) *pa = d.pa;
+    if (pb) *pb = d.pb;
+    return d.distance;
+}

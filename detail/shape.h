@@ -1,0 +1,244 @@
+/* contact.h detail: >>gjk shapes - constructors, validation and support functions.
+
+   Every shape is a convex core plus a rounding radius (Minkowski sum with a ball). Support
+   functions here return the support point of the CORE in the shape's local frame; the radius
+   is handled by GJK/EPA (the distance of the rounded shapes is the core distance minus the
+   radii, and the penetration depth of overlapping cores is the core depth plus the radii:
+   for convex D, the inner distance from a point of D to the boundary of D + ball(r) is the
+   distance to the boundary of D plus r).
+
+   Support vertex ids (*id) let GJK rebuild a cached simplex under new transforms (Box2D's
+   simplex cache): point and hull vertex index, box corner (bit i = sign of axis i), triangle
+   corner; -1 for smooth shapes. For hulls *id is also the hill-climbing start. */
+
+CT__INLINE ct_shape ct__shape_zero(ct_shape_type t) {
+    ct_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = t;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_points(const ct_vec3 *pts, int n) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_POINTS);
+    s.ct__pts = pts;
+    s.ct__n = n;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_hull(const ct_hull *h) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_HULL);
+    s.ct__hull = h;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_sphere(ct_real radius) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_SPHERE);
+    s.radius = radius;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_ellipsoid(ct_vec3 semi_axes) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_ELLIPSOID);
+    s.ct__v[0] = semi_axes;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_box(ct_vec3 half_extents) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_BOX);
+    s.ct__v[0] = half_extents;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_triangle(ct_vec3 a, ct_vec3 b, ct_vec3 c) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_TRIANGLE);
+    s.ct__v[0] = a;
+    s.ct__v[1] = b;
+    s.ct__v[2] = c;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_support(void (*support)(const void *user, const ct_vec3 *dir, ct_vec3 *out),
+                                const void *user) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_SUPPORT);
+    s.ct__fn = support;
+    s.ct__user = user;
+    return s;
+}
+
+CTDEF ct_shape ct_shape_rounded(ct_shape s, ct_real radius) {
+    s.radius += radius;
+    return s;
+}
+
+CT__INLINE int ct__nonneg3(ct_vec3 v) { return ct__finite3(v) && v.x >= 0 && v.y >= 0 && v.z >= 0; }
+
+/* 1 when the shape can be queried. Point clouds are checked in full (their support is a full
+   scan anyway); hulls are trusted to satisfy ct_hull_build's invariants (an O(n) check per
+   query would defeat hill climbing), but every support point is checked finite by the caller. */
+CT__PRIVATE int ct__shape_valid(const ct_shape *s) {
+    int i;
+    if (!s || !ct__finite(s->radius) || s->radius < 0) return 0;
+    switch (s->type) {
+    case CT_SHAPE_POINTS:
+        if (!s->ct__pts || s->ct__n < 1) return 0;
+        for (i = 0; i < s->ct__n; ++i)
+            if (!ct__finite3(s->ct__pts[i])) return 0;
+        return 1;
+    case CT_SHAPE_HULL:
+        return s->ct__hull && s->ct__hull->nverts >= 1 && s->ct__hull->verts &&
+               (s->ct__hull->nverts <= CT_HULL_SCAN_MAX ||
+                (s->ct__hull->vert_first && s->ct__hull->vert_adj));
+    case CT_SHAPE_SPHERE: return 1;
+    case CT_SHAPE_ELLIPSOID:
+    case CT_SHAPE_BOX: return ct__nonneg3(s->ct__v[0]);
+    case CT_SHAPE_TRIANGLE:
+        return ct__finite3(s->ct__v[0]) && ct__finite3(s->ct__v[1]) && ct__finite3(s->ct__v[2]);
+    case CT_SHAPE_SUPPORT: return s->ct__fn != NULL;
+    }
+    return 0;
+}
+
+/* Number of support vertex ids of a shape (0: ids are not meaningful). */
+CT__INLINE int ct__shape_nids(const ct_shape *s) {
+    switch (s->type) {
+    case CT_SHAPE_POINTS: return s->ct__n;
+    case CT_SHAPE_HULL: return s->ct__hull->nverts;
+    case CT_SHAPE_BOX: return 8;
+    case CT_SHAPE_TRIANGLE: return 3;
+    default: return 0;
+    }
+}
+
+/* The core point with vertex id k (0 <= k < ct__shape_nids). */
+CT__INLINE ct_vec3 ct__shape_vertex(const ct_shape *s, int k) {
+    switch (s->type) {
+    case CT_SHAPE_POINTS: return s->ct__pts[k];
+    case CT_SHAPE_HULL: return s->ct__hull->verts[k];
+    case CT_SHAPE_BOX: {
+        ct_vec3 h = s->ct__v[0];
+        return ct__v3(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z);
+    }
+    case CT_SHAPE_TRIANGLE: return s->ct__v[k];
+    default: return ct__v3(0, 0, 0);
+    }
+}
+
+/* Index of the point of p[0..n) with the largest dot with d (first on ties). Four
+   independent running maxima break the compare-and-select dependency chain of a plain scan. */
+CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
+    int i, k, bi[4] = { 0, 1, 2, 3 }, best;
+    ct_real bd[4], t;
+    if (n < 8) {
+        best = 0;
+        bd[0] = ct__dot(p[0], d);
+        for (i = 1; i < n; ++i) {
+            t = ct__dot(p[i], d);
+            if (t > bd[0]) { bd[0] = t; best = i; }
+        }
+        return best;
+    }
+    for (k = 0; k < 4; ++k) bd[k] = ct__dot(p[k], d);
+    for (i = 4; i + 4 <= n; i += 4)
+        for (k = 0; k < 4; ++k) {
+            t = ct__dot(p[i + k], d);
+            if (t > bd[k]) { bd[k] = t; bi[k] = i + k; }
+        }
+    for (; i < n; ++i) {
+        t = ct__dot(p[i], d);
+        if (t > bd[i & 3] || (t == bd[i & 3] && i < bi[i & 3])) { bd[i & 3] = t; bi[i & 3] = i; }
+    }
+    best = 0;
+    for (k = 1; k < 4; ++k)
+        if (bd[k] > bd[best] || (bd[k] == bd[best] && bi[k] < bi[best])) best = k;
+    return bi[best];
+}
+
+/* Hill climbing over the vertex adjacency (steepest ascent), from vertex *id. On a convex
+   polytope a vertex with no neighbour strictly higher along d is a global maximiser, so this
+   returns an exact support vertex; the dot strictly increases, so it ends. Warm-started from
+   the previous support vertex it takes O(1) steps for coherent directions, and O(sqrt n)
+   cold on round hulls (Cameron 1997, "Enhancing GJK"). */
+CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
+    int v = start, k;
+    ct_real best;
+    if (v < 0 || v >= h->nverts) { /* cold: small hulls are scanned, large ones climbed from
+                                       the best of 16 spread-out vertices */
+        int step = h->nverts / 16;
+        if (h->nverts <= 64) return ct__argmax_dot(h->verts, h->nverts, d);
+        v = 0;
+        best = ct__dot(h->verts[0], d);
+        for (k = step; k < h->nverts; k += step) {
+            ct_real t = ct__dot(h->verts[k], d);
+            if (t > best) { best = t; v = k; }
+        }
+    }
+    best = ct__dot(h->verts[v], d);
+    for (;;) {
+        int next = v, end = h->vert_first[v + 1];
+        for (k = h->vert_first[v]; k < end; ++k) {
+            int u = h->vert_adj[k];
+            ct_real t = ct__dot(h->verts[u], d);
+            if (t > best) { best = t; next = u; }
+        }
+        if (next == v) return v;
+        v = next;
+    }
+}
+
+/* Support point of the core of s (local frame) in direction d (any length, finite). *id: in,
+   the hill-climbing start (hulls; -1: none); out, the support vertex id or -1. */
+CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
+    switch (s->type) {
+    case CT_SHAPE_POINTS:
+        *id = ct__argmax_dot(s->ct__pts, s->ct__n, d);
+        return s->ct__pts[*id];
+    case CT_SHAPE_HULL: {
+        const ct_hull *h = s->ct__hull;
+        *id = h->nverts <= CT_HULL_SCAN_MAX ? ct__argmax_dot(h->verts, h->nverts, d)
+                                            : ct__hull_climb(h, d, *id);
+        return h->verts[*id];
+    }
+    case CT_SHAPE_BOX:
+        *id = (d.x >= 0 ? 1 : 0) | (d.y >= 0 ? 2 : 0) | (d.z >= 0 ? 4 : 0);
+        return ct__shape_vertex(s, *id);
+    case CT_SHAPE_TRIANGLE:
+        *id = ct__argmax_dot(s->ct__v, 3, d);
+        return s->ct__v[*id];
+    case CT_SHAPE_ELLIPSOID: {
+        /* x = A^2 d / |A d| with A = diag(semi-axes): the maximiser of d.x on x^T A^-2 x = 1.
+           d is scaled by its largest component first so |A d| neither under- nor overflows. */
+        ct_vec3 a = s->ct__v[0], t;
+        ct_real m = ct__maxabs(d), l;
+        *id = -1;
+        if (!(m > 0)) return ct__v3(a.x, 0, 0);
+        t = ct__mul(a, ct__scale(d, 1 / m));
+        l = ct__len(t);
+        if (!(l > 0)) return ct__v3(0, 0, 0); /* d is orthogonal to every non-zero axis */
+        return ct__mul(a, ct__scale(t, 1 / l));
+    }
+    case CT_SHAPE_SUPPORT: {
+        ct_vec3 out = ct__v3(0, 0, 0);
+        *id = -1;
+        s->ct__fn(s->ct__user, &d, &out);
+        return out;
+    }
+    case CT_SHAPE_SPHERE:
+    default:
+        *id = -1;
+        return ct__v3(0, 0, 0);
+    }
+}
+
+/* A point inside the core (local frame), for a first search direction: the hull's vertex
+   mean, the triangle's centroid, else the local origin (point clouds are not averaged: O(n)). */
+CT__INLINE ct_vec3 ct__shape_center(const ct_shape *s) {
+    if (s->type == CT_SHAPE_HULL) return s->ct__hull->center;
+    if (s->type == CT_SHAPE_TRIANGLE)
+        return ct__scale(ct__add(ct__add(s->ct__v[0], s->ct__v[1]), s->ct__v[2]), (ct_real)1 / 3);
+    return ct__v3(0, 0, 0);
+}
+
+/* 1 for cores with curved boundaries (GJK/EPA converge only to a tolerance there). */
+CT__INLINE int ct__shape_smooth(const ct_shape *s) {
+    return s->type == CT_SHAPE_ELLIPSOID || s->type == CT_SHAPE_SUPPORT;
+}
