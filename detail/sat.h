@@ -474,16 +474,23 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
 
 /* The incident face: among the faces around the incident hull's deepest vertex v, the most
    anti-parallel to the reference normal (dir, in the incident frame). The globally most
-   anti-parallel face can be far from the contact on a wedge; the faces at v cannot. */
-CT__PRIVATE int ct__sat_incident(const ct_hull *h, int v, ct_vec3 dir) {
-    int e0 = h->vert_edge[v], e = e0, best = h->he_face[e0], guard = h->face_first[h->nfaces];
-    ct_real bd = ct__dot(h->planes[best].n, dir);
+   anti-parallel face can be far from the contact on a wedge; the faces at v cannot. Faces are
+   ranked by (dot, index); this returns the first one ranked after (*pd, *pf) (pass *pf = -1
+   for the best), or -1 when none is left. */
+CT__PRIVATE int ct__sat_incident(const ct_hull *h, int v, ct_vec3 dir, ct_real *pd, int *pf) {
+    int e0 = h->vert_edge[v], e = e0, best = -1, guard = h->face_first[h->nfaces];
+    ct_real bd = 0;
     do {
         int f = h->he_face[e];
         ct_real x = ct__dot(h->planes[f].n, dir);
-        if (x < bd || (x == bd && f < best)) { bd = x; best = f; }
+        if ((*pf < 0 || x > *pd || (x == *pd && f > *pf)) && (best < 0 || x < bd || (x == bd && f < best))) {
+            bd = x;
+            best = f;
+        }
         e = h->he_next[h->he_twin[e]];
     } while (e != e0 && --guard > 0);
+    *pd = bd;
+    *pf = best;
     return best;
 }
 
@@ -495,6 +502,7 @@ CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 n
         for (j = i; j > 0 && pts[j - 1].id > t.id; --j) pts[j] = pts[j - 1];
         pts[j] = t;
     }
+    if (n == 0) return; /* no contact: the manifold stays zero */
     out->normal = ct__xf_dir(x, normal);
     out->count = n;
     for (i = 0; i < n; ++i) {
@@ -504,25 +512,38 @@ CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 n
     }
 }
 
-/* Face contact with the reference face on A (ref_a) or on B. */
+/* Face contact with the reference face on A (ref_a) or on B. The incident face is tried in
+   the order of ct__sat_incident: when the best one misses the reference face's prism (the
+   deepest vertex sits just outside it), a neighbour around that vertex crosses it. If none
+   does and the hulls overlap, the deepest vertex alone is the contact; hulls apart whose
+   faces do not face each other have no contact yet. */
 CT__PRIVATE void ct__sat_face_contact(const ct__sat *s, const ct__satq *q, int ref_a, const ct_xform *xa,
                                       const ct_xform *xb, ct_manifold *out) {
     ct__clip c;
     ct__cand pts[CT_MANIFOLD_MAX];
     ct_xform inv;
-    int n, fi;
-    if (ref_a) {
-        fi = ct__sat_incident(s->b, q->vb, ct__sat_irot(&s->rel, s->a->planes[q->fa].n));
-        ct__clip_init(&c, s->a, q->fa, s->b, fi, &s->rel, 1, s->spec);
+    const ct_hull *ref = ref_a ? s->a : s->b, *inc = ref_a ? s->b : s->a;
+    const ct_xform *x = ref_a ? &s->rel : &inv;
+    int n = 0, fi = -1, fr = ref_a ? q->fa : q->fb, v = ref_a ? q->vb : q->va;
+    ct_real pd = 0;
+    ct_vec3 dir;
+    ct_plane pr = ref->planes[fr];
+    if (!ref_a) inv = ct__sat_inverse(&s->rel);
+    dir = ct__sat_irot(x, ref->planes[fr].n);
+    while (n == 0 && ct__sat_incident(inc, v, dir, &pd, &fi) >= 0) {
+        ct__clip_init(&c, ref, fr, inc, fi, x, ref_a, s->spec);
         n = ct__clip_reduce(&c, s->L, pts);
-        ct__sat_emit(pts, n, xa, c.pr.n, out);
-    } else {
-        inv = ct__sat_inverse(&s->rel);
-        fi = ct__sat_incident(s->a, q->va, ct__sat_rot(&s->rel, s->b->planes[q->fb].n));
-        ct__clip_init(&c, s->b, q->fb, s->a, fi, &inv, 0, s->spec);
-        n = ct__clip_reduce(&c, s->L, pts);
-        ct__sat_emit(pts, n, xb, ct__neg(c.pr.n), out);
     }
+    if (n == 0 && (ref_a ? q->sa : q->sb) <= 0) {
+        ct_vec3 p = ct__xf_point(x, inc->verts[v]);
+        unsigned kf = ct__sat_key(CT__KEY_FACE, fr), kv = ct__sat_key(CT__KEY_VERT, v);
+        pts[0].s = ct__dot(pr.n, p) + pr.d;
+        if (!(pts[0].s <= s->spec)) return;
+        pts[0].p = ct__madd(p, pr.n, -pts[0].s / 2);
+        pts[0].id = ref_a ? ct__sat_id(kf, kv) : ct__sat_id(kv, kf);
+        n = 1;
+    }
+    ct__sat_emit(pts, n, ref_a ? xa : xb, ref_a ? pr.n : ct__neg(pr.n), out);
 }
 
 /* Edge contact: one point midway between the closest points of the two edges (Ericson 5.1.9
@@ -596,7 +617,10 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
     ct__sat_query(&s, htype, hia, hib, &q);
     if (!q.separated) {
         int done = 0;
-        if (q.type == CT__SAT_EDGE) done = ct__sat_edge_contact(&s, &q, xa, out);
+        /* Edge closest points outside the segments: hulls apart along an edge axis whose
+           closest features are not these edges have no contact yet; overlapping ones (only by
+           round-off) fall back to the face. */
+        if (q.type == CT__SAT_EDGE) done = ct__sat_edge_contact(&s, &q, xa, out) || q.se > 0;
         if (!done) {
             int ref_a = !(q.fb >= 0 && q.sb > q.sa + ct__sat_face_tol(&s, q.sa));
             ct__sat_face_contact(&s, &q, ref_a, xa, xb, out);
