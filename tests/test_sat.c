@@ -171,6 +171,20 @@ static ct_xform xf(double ax, double ay, double az, double angle, double px, dou
     return ct_xform_from_axis_angle(tu_vec(ax, ay, az), (ct_real)angle, tu_vec(px, py, pz));
 }
 
+/* Rotation r1 * r2, translation p. */
+static ct_xform compose(const ct_xform *r1, const ct_xform *r2, ct_vec3 p) {
+    ct_xform o;
+    int i, j, k;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            double s = 0;
+            for (k = 0; k < 3; ++k) s += (double)r1->r[i][k] * r2->r[k][j];
+            o.r[i][j] = (ct_real)s;
+        }
+    o.p = p;
+    return o;
+}
+
 static void check_finite(const ct_manifold *m) {
     int i;
     cr_assert(isfinite((double)m->normal.x) && isfinite((double)m->normal.y) && isfinite((double)m->normal.z));
@@ -274,16 +288,10 @@ Test(sat, rotated_45_and_tilted_keeps_deepest) {
     ct_xform r1 = xf(0, 0, 1, M_PI / 4, 0, 0, 0), r2 = xf(1, 0.3, 0, 0.01, 0, 0, 0), xb;
     ct_manifold m;
     double deepest = 1e300;
-    int i, j, k;
+    int i;
     th_box(&a, 1, 1, 1);
     th_box(&b, 1, 1, 1);
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) {
-            double s = 0;
-            for (k = 0; k < 3; ++k) s += (double)r2.r[i][k] * r1.r[k][j];
-            xb.r[i][j] = (ct_real)s;
-        }
-    xb.p = tu_vec(0, 0, 2 - 0.1);
+    xb = compose(&r2, &r1, tu_vec(0, 0, 2 - 0.1));
     cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0, NULL, &m), CT_OK);
     cr_assert_eq(m.count, 4);
     /* the clipped octagon's deepest vertex: a B vertex inside A's top face or a crossing;
@@ -467,14 +475,7 @@ Test(sat, swap_symmetry) {
     /* rotated about the normal: crossings of edges */
     {
         ct_xform r = xf(0, 0, 1, 0.5, 0, 0, 0);
-        int i, j, k;
-        for (i = 0; i < 3; ++i)
-            for (j = 0; j < 3; ++j) {
-                double s = 0;
-                for (k = 0; k < 3; ++k) s += (double)xa.r[i][k] * r.r[k][j];
-                xb.r[i][j] = (ct_real)s;
-            }
-        xb.p = wpt(&xa, tu_vec(0.9, 0.1, 0.8 + 0.6 - 0.03));
+        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.9, 0.1, 0.8 + 0.6 - 0.03)));
         check_swap(&a.h, &xa, &b.h, &xb, TOL(8));
     }
     /* edge on edge */
@@ -489,23 +490,15 @@ static void check_transformed(double scale, double shift) {
     th a, b, as, bs;
     ct_xform xa = xf(0.3, 0.2, 1, 0.4, 0, 0, 0), xb, xas, xbs;
     ct_manifold m, ms;
-    int i, k;
+    int i;
     th_box(&a, 1, 1, 1);
     th_box(&b, 0.5, 0.3, 0.4);
     th_box(&as, scale, scale, scale);
     th_box(&bs, 0.5 * scale, 0.3 * scale, 0.4 * scale);
-    xb = xa;
     {
         ct_xform r = xf(0.1, 0.3, 1, 0.6, 0, 0, 0);
-        int i2, j2;
-        for (i2 = 0; i2 < 3; ++i2)
-            for (j2 = 0; j2 < 3; ++j2) {
-                double s = 0;
-                for (k = 0; k < 3; ++k) s += (double)xa.r[i2][k] * r.r[k][j2];
-                xb.r[i2][j2] = (ct_real)s;
-            }
+        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.2, 0.1, 1.25)));
     }
-    xb.p = wpt(&xa, tu_vec(0.2, 0.1, 1.25));
     xas = xa; xbs = xb;
     xas.p = tu_vec(xa.p.x * scale + shift, xa.p.y * scale + shift, xa.p.z * scale - shift);
     xbs.p = tu_vec(xb.p.x * scale + shift, xb.p.y * scale + shift, xb.p.z * scale - shift);
@@ -707,15 +700,9 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
         memset(&cache, 0, sizeof cache);
         for (f = 0; f < 30; ++f) {
             ct_manifold cold, warm, sw;
-            ct_xform dx = xf(v.y, v.z, v.x, 0.02 * f, 0.02 * f * v.x, 0.02 * f * v.y, 0.02 * f * v.z), x2 = xb;
-            int i, j, kk;
-            for (i = 0; i < 3; ++i)
-                for (j = 0; j < 3; ++j) {
-                    double s = 0;
-                    for (kk = 0; kk < 3; ++kk) s += (double)dx.r[i][kk] * xb.r[kk][j];
-                    x2.r[i][j] = (ct_real)s;
-                }
-            x2.p = tu_vec(xb.p.x + dx.p.x, xb.p.y + dx.p.y, xb.p.z + dx.p.z);
+            ct_xform dx = xf(v.y, v.z, v.x, 0.02 * f, 0.02 * f * v.x, 0.02 * f * v.y, 0.02 * f * v.z);
+            ct_xform x2 = compose(&dx, &xb, tu_vec(xb.p.x + dx.p.x, xb.p.y + dx.p.y, xb.p.z + dx.p.z));
+            int i;
             cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, NULL, &cold), CT_OK);
             cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, &cache, &warm), CT_OK);
             cr_assert(same_manifold(&cold, &warm), "pair %d frame %d: cache changed the result", k, f);
