@@ -35,6 +35,12 @@
 #define CT__SAT_CLIMB 64
 /* Face vertices and side planes cached on the stack while clipping (more are recomputed). */
 #define CT__SAT_FC 16
+/* B edges listed for the edge-pair loop after pruning (hulls with more are scanned whole). */
+#define CT__SAT_COLS 128
+/* Clipped candidates kept from the first pass; more make the reduction re-enumerate them. */
+#define CT__SAT_KEEP 16
+/* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
+#define CT__SAT_FT 64
 
 enum { CT__SAT_NONE = 0, CT__SAT_FACE_A = 1, CT__SAT_FACE_B = 2, CT__SAT_EDGE = 3 };
 
@@ -102,7 +108,6 @@ typedef struct ct__sat {
     ct_real L;             /* scale: extent_a + extent_b */
     ct_real margin;        /* absolute slack of the pruning bounds */
     ct_real spec;          /* speculative distance */
-    ct_real mb_min;        /* min over faces of B of the depth of B's centre below the face */
 } ct__sat;
 
 /* Face i of A: the deepest vertex of B below its plane. Returns the separation. */
@@ -127,29 +132,64 @@ CT__PRIVATE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
    the arc and orients the axis without any centroid. */
 typedef struct ct__sat_row {
     ct_vec3 na, nb, u, o, p;   /* in B's frame */
-    ct_real bound;             /* upper bound of the separation of any pair in this row */
 } ct__sat_row;
 
+/* 1 when no edge pair that involves edge k of hull h can separate by more than thr. Bound:
+   with n on the edge's Gauss arc (A's edges) or -n on it (B's edges, then the roles swap),
+   separation <= n.dc - depth_own - depth_other, dc = the other hull's centre minus this one's
+   (in h's frame), depth_own = the smaller depth of h's centre below the edge's two faces,
+   depth_other = the smallest depth of the other centre below any face of its hull (the
+   supports along n lie at least that far beyond the centres). Over the arc, n.dc is at most
+   max(xa, xb) / cos(half angle) and |dc| when positive, max(xa, xb) when not (xa, xb: the
+   face normals' dots with dc). No square root. */
+/* Per-face numbers of one hull, in its own frame: x = n.dc (dc: the other hull's centre minus
+   this one's) and d = depth of this hull's centre below the face; tabulated for the first
+   CT__SAT_FT faces, computed on demand beyond. m = the smallest d. */
+typedef struct ct__sat_ft {
+    const ct_hull *h;
+    ct_vec3 c, dc;
+    ct_real m, x[CT__SAT_FT], d[CT__SAT_FT];
+} ct__sat_ft;
+
+CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
+    int f;
+    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->m = CT__MAXR;
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
+        if (f < CT__SAT_FT) { t->x[f] = x; t->d[f] = d; }
+        t->m = ct__min(t->m, d);
+    }
+}
+CT__INLINE ct_real ct__sat_ft_x(const ct__sat_ft *t, int f) { return f < CT__SAT_FT ? t->x[f] : ct__dot(t->h->planes[f].n, t->dc); }
+CT__INLINE ct_real ct__sat_ft_d(const ct__sat_ft *t, int f) {
+    return f < CT__SAT_FT ? t->d[f] : -(ct__dot(t->h->planes[f].n, t->c) + t->h->planes[f].d);
+}
+
+CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_real thr) {
+    const ct_hull *h = t->h;
+    int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
+    ct_real mx = ct__max(ct__sat_ft_x(t, fa), ct__sat_ft_x(t, fb)), ch2;
+    ct_real tt = thr + ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
+    if (mx <= 0) return mx <= tt;
+    if (tt <= 0) return 0;
+    if (ct__len2(t->dc) <= tt * tt) return 1;
+    ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
+    return mx * mx <= tt * tt * ch2;
+}
+
+/* Edge k of A in B's frame, for the pair loop. Gauss map (Gregorius): the edge is the arc
+   from na to nb (its two face normals); u is parallel to nb x na (taken from the edge vector,
+   so it exists for flat hulls whose two faces are opposite); o points to the middle of the
+   arc and orients the axis without any centroid. */
 CT__PRIVATE void ct__sat_row_make(const ct__sat *s, int k, ct__sat_row *r) {
     const ct_hull *A = s->a;
-    int tw = A->he_twin[k];
     ct_vec3 p = A->verts[A->face_verts[k]], q = A->verts[A->face_verts[A->he_next[k]]];
-    ct_plane fa = A->planes[A->he_face[k]], fb = A->planes[A->he_face[tw]];
-    ct_vec3 e = ct__sub(q, p), dc = ct__sub(s->cb, s->ca);
-    ct_real xa = ct__dot(fa.n, dc), xb = ct__dot(fb.n, dc), mx = ct__max(xa, xb), um;
-    ct_real ma = ct__min(-(ct__dot(fa.n, s->ca) + fa.d), -(ct__dot(fb.n, s->ca) + fb.d));
-    /* max of n.dc over the arc: <= max(xa, xb) / cos(half angle) and <= |dc| when positive,
-       <= max(xa, xb) when negative. Separation <= n.dc - depth_a - depth_b (the supports of A
-       and B along n lie at least that deep beyond their centres). */
-    if (mx > 0) {
-        ct_real ch = ct__sqrt(ct__max((1 + ct__dot(fa.n, fb.n)) / 2, 0)), len = ct__len(dc);
-        um = ch * len > mx ? mx / ch : len;
-    } else um = mx;
-    r->bound = um - ma - s->mb_min;
-    r->na = ct__sat_irot(&s->rel, fa.n);
-    r->nb = ct__sat_irot(&s->rel, fb.n);
+    ct_vec3 na = A->planes[A->he_face[k]].n, nb = A->planes[A->he_face[A->he_twin[k]]].n;
+    ct_vec3 e = ct__sub(q, p);
+    r->na = ct__sat_irot(&s->rel, na);
+    r->nb = ct__sat_irot(&s->rel, nb);
     r->u = ct__sat_irot(&s->rel, ct__neg(e));
-    r->o = ct__sat_irot(&s->rel, ct__cross(e, ct__sub(fa.n, fb.n)));
+    r->o = ct__sat_irot(&s->rel, ct__cross(e, ct__sub(na, nb)));
     r->p = ct__xf_inv_point(&s->rel, p);
 }
 
@@ -208,7 +248,10 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     ct_real x, thr;
     int i, j, v, nhe_a = A->face_first[A->nfaces], nhe_b = B->face_first[B->nfaces];
     ct__sat_row row;
+    ct__sat_ft ta, tb;
     memset(q, 0, sizeof *q);
+    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
+    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
 
@@ -230,22 +273,45 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         }
     }
 
-    /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d (the centre is a vertex mean) */
+    /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d (the centre is a vertex mean).
+       Without a cached face, the face of largest bound goes first: it usually prunes the rest. */
+    if (q->fa < 0) {
+        int i0 = 0;
+        ct_real b0 = -CT__MAXR;
+        for (i = 0; i < A->nfaces; ++i) {
+            x = ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i);
+            if (x > b0) { b0 = x; i0 = i; }
+        }
+        x = ct__sat_face_a(s, i0, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i0, 0); return; }
+        q->sa = x; q->fa = i0; q->vb = v;
+    }
     for (i = 0; i < A->nfaces; ++i) {
-        ct_plane pl = A->planes[i];
         if (i == q->fa) continue;
-        if (q->fa >= 0 && ct__dot(pl.n, s->cb) + pl.d + s->margin < q->sa) continue;
+        if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) + s->margin < q->sa) continue;
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i, 0); return; }
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
     thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
+    if (q->fb < 0) {
+        int j0 = 0;
+        ct_real b0 = -CT__MAXR;
+        for (j = 0; j < B->nfaces; ++j) {
+            x = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j);
+            if (x > b0) { b0 = x; j0 = j; }
+        }
+        if (b0 + s->margin > thr) {
+            x = ct__sat_face_b(s, j0, &v);
+            if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j0); return; }
+            q->sb = x; q->fb = j0; q->va = v;
+        }
+    }
     for (j = 0; j < B->nfaces; ++j) {
-        ct_plane pl = B->planes[j];
         ct_real ub;
         if (j == q->fb) continue;
-        ub = ct__dot(pl.n, ca_in_b) + pl.d + s->margin;
+        ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) + s->margin;
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j); return; }
@@ -257,17 +323,28 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     /* edge pairs: one matters only if it beats the face by the tolerance, or separates */
     thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
     if (q->ea >= 0 && !(q->se > thr)) { q->ea = q->eb = -1; q->se = -CT__MAXR; }
-    for (i = 0; i < nhe_a; ++i) {
-        if (A->he_twin[i] < i) continue;
-        ct__sat_row_make(s, i, &row);
-        if (row.bound + s->margin <= thr || (q->ea >= 0 && row.bound + s->margin < q->se)) continue;
-        for (j = 0; j < nhe_b; ++j) {
-            ct_vec3 n;
-            if (B->he_twin[j] < j || (i == q->ea && j == q->eb)) continue;
-            if (!ct__sat_edge(s, &row, j, &x, &n) || !(x > thr)) continue;
-            if (x > s->spec) { ct__sat_separated(q, CT__SAT_EDGE, i, j); return; }
-            if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
-                q->se = x; q->ea = i; q->eb = j; q->ne = n;
+    {
+        /* columns: B's edges that can matter (a list when B has few enough edges) */
+        int cols[CT__SAT_COLS], ncols = 0, all = 0, c;
+        ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+        for (j = 0; j < nhe_b && !all; ++j) {
+            if (B->he_twin[j] < j || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+            if (ncols == CT__SAT_COLS) all = 1;
+            else cols[ncols++] = j;
+        }
+        for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
+            if (A->he_twin[i] < i) continue;
+            if (ct__sat_arc_skip(&ta, i, tb.m, (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin)) continue;
+            ct__sat_row_make(s, i, &row);
+            for (c = 0; c < (all ? nhe_b : ncols); ++c) {
+                ct_vec3 n;
+                j = all ? c : cols[c];
+                if ((all && B->he_twin[j] < j) || (i == q->ea && j == q->eb)) continue;
+                if (!ct__sat_edge(s, &row, j, &x, &n) || !(x > thr)) continue;
+                if (x > s->spec) { ct__sat_separated(q, CT__SAT_EDGE, i, j); return; }
+                if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
+                    q->se = x; q->ea = i; q->eb = j; q->ne = n;
+                }
             }
         }
     }
@@ -342,7 +419,7 @@ typedef struct ct__red {
     int mode, count;
     ct_vec3 n;
     ct_real tol;           /* lengths below this count as zero */
-    ct__cand first[CT_MANIFOLD_MAX], pick[CT_MANIFOLD_MAX], best;
+    ct__cand first[CT__SAT_KEEP], pick[CT_MANIFOLD_MAX], best;
     ct_real score;
     int have, npick;
     ct_real sign;
@@ -373,7 +450,7 @@ CT__PRIVATE void ct__red_visit(ct__red *r, const ct__cand *k) {
     ct_real sc;
     int i;
     if (r->mode == 0) {
-        if (r->count < CT_MANIFOLD_MAX) r->first[r->count] = *k;
+        if (r->count < CT__SAT_KEEP) r->first[r->count] = *k;
         r->count++;
     } else {
         for (i = 0; i < r->npick; ++i)
@@ -385,39 +462,65 @@ CT__PRIVATE void ct__red_visit(ct__red *r, const ct__cand *k) {
     }
 }
 
-/* Visits every candidate of the clipped polygon. */
+/* Side-plane distance of reference edge j to point p (not normalised: only signs and ratios
+   are used). */
+CT__INLINE ct_real ct__clip_sd(const ct__clip *c, int j, ct_vec3 p) {
+    return ct__dot(ct__clip_side(c, j), ct__sub(p, ct__clip_rv(c, j)));
+}
+/* The distances of p to all side planes: the first CT__SAT_FC stored, the rest on demand. */
+CT__INLINE void ct__clip_row(const ct__clip *c, ct_vec3 p, ct_real *d) {
+    int j;
+    for (j = 0; j < c->nr && j < CT__SAT_FC; ++j) d[j] = ct__clip_sd(c, j, p);
+}
+CT__INLINE ct_real ct__clip_get(const ct__clip *c, const ct_real *d, int j, ct_vec3 p) {
+    return j < CT__SAT_FC ? d[j] : ct__clip_sd(c, j, p);
+}
+
+/* Visits every candidate of the clipped polygon. Each incident vertex's side distances are
+   computed once; a crossing point's distances to the other planes are interpolated along
+   its edge (the distances are affine). */
 CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
     const ct_hull *R = c->ref, *I = c->inc;
     int i, j, k, fir = R->face_first[c->fr], fii = I->face_first[c->fi];
-    ct_vec3 n = c->pr.n;
+    ct_vec3 n = c->pr.n, p0, p1;
+    ct_real da[CT__SAT_FC], db[CT__SAT_FC], *d0 = da, *d1 = db, den;
     ct__cand cd;
-    ct_real den;
-    /* (0) incident vertices inside the reference face's prism */
+    p1 = ct__clip_iv(c, 0);
+    ct__clip_row(c, p1, d1);
     for (i = 0; i < c->ni; ++i) {
-        ct_vec3 p = ct__clip_iv(c, i);
+        ct_real *t = d0;
+        d0 = d1; d1 = t;
+        p0 = p1;
+        p1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
+        ct__clip_row(c, p1, d1);
+        /* (0) incident vertex i inside the reference face's prism */
         for (j = 0; j < c->nr; ++j)
-            if (ct__dot(ct__clip_side(c, j), ct__sub(p, ct__clip_rv(c, j))) > 0) break;
-        if (j < c->nr) continue;
-        cd.s = ct__dot(n, p) + c->pr.d;
-        if (cd.s > c->spec) continue;
-        cd.p = ct__madd(p, n, -cd.s / 2);
-        cd.id = ct__clip_id(c, ct__sat_key(CT__KEY_FACE, c->fr), ct__sat_key(CT__KEY_VERT, I->face_verts[fii + i]));
-        ct__red_visit(r, &cd);
-    }
-    /* (1) incident edges crossing a side plane, inside the other side planes */
-    for (i = 0; i < c->ni; ++i) {
-        ct_vec3 p0 = ct__clip_iv(c, i), p1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
+            if (ct__clip_get(c, d0, j, p0) > 0) break;
+        if (j == c->nr) {
+            cd.s = ct__dot(n, p0) + c->pr.d;
+            if (cd.s <= c->spec) {
+                cd.p = ct__madd(p0, n, -cd.s / 2);
+                cd.id = ct__clip_id(c, ct__sat_key(CT__KEY_FACE, c->fr), ct__sat_key(CT__KEY_VERT, I->face_verts[fii + i]));
+                ct__red_visit(r, &cd);
+            }
+        }
+        /* (1) incident edge i crossing side plane j, inside the other side planes */
         for (j = 0; j < c->nr; ++j) {
-            ct_vec3 sj = ct__clip_side(c, j), rj = ct__clip_rv(c, j), x;
-            ct_real d0 = ct__dot(sj, ct__sub(p0, rj)), d1 = ct__dot(sj, ct__sub(p1, rj));
-            if ((d0 <= 0) == (d1 <= 0)) continue;
-            x = ct__lerp(p0, p1, d0 / (d0 - d1));
-            for (k = 0; k < c->nr; ++k)
-                if (k != j && ct__dot(ct__clip_side(c, k), ct__sub(x, ct__clip_rv(c, k))) > 0) break;
+            ct_real a0 = ct__clip_get(c, d0, j, p0), a1 = ct__clip_get(c, d1, j, p1), tt;
+            if ((a0 <= 0) == (a1 <= 0)) continue;
+            tt = a0 / (a0 - a1);
+            for (k = 0; k < c->nr; ++k) {
+                ct_real b0, b1;
+                if (k == j) continue;
+                b0 = ct__clip_get(c, d0, k, p0);
+                b1 = ct__clip_get(c, d1, k, p1);
+                if (b0 + tt * (b1 - b0) > 0) break;
+            }
             if (k < c->nr) continue;
-            cd.s = ct__dot(n, x) + c->pr.d;
+            cd.p = ct__lerp(p0, p1, tt);
+            cd.s = ct__dot(n, cd.p) + c->pr.d;
             if (cd.s > c->spec) continue;
-            cd.p = ct__madd(x, n, -cd.s / 2);
+            cd.p = ct__madd(cd.p, n, -cd.s / 2);
             cd.id = ct__clip_id(c, ct__sat_edge_key(R, fir + j), ct__sat_edge_key(I, fii + i));
             ct__red_visit(r, &cd);
         }
@@ -429,8 +532,8 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
     for (j = 0; j < c->nr; ++j) {
         ct_vec3 v = ct__clip_rv(c, j);
         for (i = 0; i < c->ni; ++i) {
-            ct_vec3 p0 = ct__clip_iv(c, i), p1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
-            if (ct__dot(ct__cross(n, ct__sub(p1, p0)), ct__sub(v, p0)) > 0) break;
+            ct_vec3 q0 = ct__clip_iv(c, i), q1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
+            if (ct__dot(ct__cross(n, ct__sub(q1, q0)), ct__sub(v, q0)) > 0) break;
         }
         if (i < c->ni) continue;
         cd.s = -(ct__dot(c->pi.n, v) + c->pi.d) / den;
@@ -458,7 +561,10 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
     for (r.mode = 1; r.mode < CT_MANIFOLD_MAX; ++r.mode) {
         ct_real need;
         r.have = 0;
-        ct__clip_enum(c, &r);
+        if (r.count <= CT__SAT_KEEP)
+            for (i = 0; i < r.count; ++i) ct__red_visit(&r, &r.first[i]);
+        else
+            ct__clip_enum(c, &r);
         if (r.mode == 1) need = r.tol * r.tol;
         else need = r.tol * ct__len(ct__sub(r.pick[1].p, r.pick[0].p));
         if (!r.have || !(r.score > need)) break;
@@ -587,7 +693,7 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
                                   ct_sat_cache *cache, ct_manifold *out) {
     ct__sat s;
     ct__satq q;
-    int htype = CT__SAT_NONE, hia = 0, hib = 0, j;
+    int htype = CT__SAT_NONE, hia = 0, hib = 0;
     if (out) memset(out, 0, sizeof *out);
     if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
         !ct__finite(speculative) || speculative < 0)
@@ -602,9 +708,6 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
     s.L = a->extent + b->extent;
     s.margin = CT__SAT_MARGIN * CT__EPS * (s.L + ct__len(s.rel.p));
     s.spec = speculative;
-    s.mb_min = CT__MAXR;
-    for (j = 0; j < b->nfaces; ++j)
-        s.mb_min = ct__min(s.mb_min, -(ct__dot(b->planes[j].n, b->center) + b->planes[j].d));
 
     if (cache) {
         int t = cache->type, ia = cache->index_a, ib = cache->index_b;
