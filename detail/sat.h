@@ -165,6 +165,18 @@ CT__INLINE ct_real ct__sat_ft_d(const ct__sat_ft *t, int f) {
     return f < CT__SAT_FT ? t->d[f] : -(ct__dot(t->h->planes[f].n, t->c) + t->h->planes[f].d);
 }
 
+/* The face whose separation bound (n.other_centre + d = x - d) is largest, and that bound. */
+CT__PRIVATE int ct__sat_seed(const ct__sat_ft *t, ct_real *bound) {
+    int f, best = 0;
+    ct_real b = -CT__MAXR;
+    for (f = 0; f < t->h->nfaces; ++f) {
+        ct_real x = ct__sat_ft_x(t, f) - ct__sat_ft_d(t, f);
+        if (x > b) { b = x; best = f; }
+    }
+    *bound = b;
+    return best;
+}
+
 CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_real thr) {
     const ct_hull *h = t->h;
     int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
@@ -276,12 +288,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d (the centre is a vertex mean).
        Without a cached face, the face of largest bound goes first: it usually prunes the rest. */
     if (q->fa < 0) {
-        int i0 = 0;
-        ct_real b0 = -CT__MAXR;
-        for (i = 0; i < A->nfaces; ++i) {
-            x = ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i);
-            if (x > b0) { b0 = x; i0 = i; }
-        }
+        int i0 = ct__sat_seed(&ta, &x);
         x = ct__sat_face_a(s, i0, &v);
         if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
@@ -296,12 +303,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
     thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
     if (q->fb < 0) {
-        int j0 = 0;
-        ct_real b0 = -CT__MAXR;
-        for (j = 0; j < B->nfaces; ++j) {
-            x = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j);
-            if (x > b0) { b0 = x; j0 = j; }
-        }
+        ct_real b0;
+        int j0 = ct__sat_seed(&tb, &b0);
         if (b0 + s->margin > thr) {
             x = ct__sat_face_b(s, j0, &v);
             if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j0); return; }
