@@ -36,7 +36,7 @@
 /* Face vertices and side planes cached on the stack while clipping (more are recomputed). */
 #define CT__SAT_FC 16
 /* B edges listed for the edge-pair loop after pruning (hulls with more are scanned whole). */
-#define CT__SAT_COLS 128
+#define CT__SAT_COLS 64
 /* Clipped candidates kept from the first pass; more make the reduction re-enumerate them. */
 #define CT__SAT_KEEP 16
 /* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
@@ -205,26 +205,37 @@ CT__PRIVATE void ct__sat_row_make(const ct__sat *s, int k, ct__sat_row *r) {
     r->p = ct__xf_inv_point(&s->rel, p);
 }
 
-/* Edge pair (row of A, half-edge j of B). Returns 1 when the pair builds a face of the
-   Minkowski difference A - B and is not near-parallel; then *sep and *n (unit, in B's frame,
-   pointing from A to B) hold the separation along that face's normal. */
-CT__PRIVATE int ct__sat_edge(const ct__sat *s, const ct__sat_row *r, int j, ct_real *sep, ct_vec3 *n) {
-    const ct_hull *B = s->b;
-    int tw = B->he_twin[j];
-    ct_vec3 pb = B->verts[B->face_verts[j]], qb = B->verts[B->face_verts[B->he_next[j]]];
-    ct_vec3 c = ct__neg(B->planes[B->he_face[j]].n), d = ct__neg(B->planes[B->he_face[tw]].n);
-    ct_vec3 w = ct__sub(pb, qb), x;
+/* Edge j of B for the pair loop, in B's frame: the arc (c, d) of the Gauss map of -B (its
+   negated face normals), w parallel to d x c (from the edge vector) and a point pb. */
+typedef struct ct__sat_col { ct_vec3 c, d, w, pb; int j; } ct__sat_col;
+
+CT__PRIVATE void ct__sat_col_make(const ct_hull *B, int j, ct__sat_col *col) {
+    ct_vec3 qb = B->verts[B->face_verts[B->he_next[j]]];
+    col->pb = B->verts[B->face_verts[j]];
+    col->c = ct__neg(B->planes[B->he_face[j]].n);
+    col->d = ct__neg(B->planes[B->he_face[B->he_twin[j]]].n);
+    col->w = ct__sub(col->pb, qb);
+    col->j = j;
+}
+
+/* Edge pair (row of A, column of B). Returns 1 when the pair builds a face of the Minkowski
+   difference A - B and is not near-parallel; then *sep and *n (unit, in B's frame, pointing
+   from A to B) hold the separation along that face's normal. */
+CT__PRIVATE int ct__sat_edge(const ct__sat_row *r, const ct__sat_col *col, ct_real *sep, ct_vec3 *n) {
     /* Gregorius' arc test: arcs (na, nb) and (c, d) of the Gauss maps of A and of -B cross. */
-    ct_real cba = ct__dot(c, r->u), dba = ct__dot(d, r->u);
-    ct_real adc = ct__dot(r->na, w), bdc = ct__dot(r->nb, w), x2, l;
-    if (!(cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0)) return 0;
-    x = ct__cross(r->u, w);
+    ct_real cba = ct__dot(col->c, r->u), dba = ct__dot(col->d, r->u), adc, bdc, x2, l;
+    ct_vec3 x;
+    if (!(cba * dba < 0)) return 0;
+    adc = ct__dot(r->na, col->w);
+    bdc = ct__dot(r->nb, col->w);
+    if (!(adc * bdc < 0 && cba * bdc > 0)) return 0;
+    x = ct__cross(r->u, col->w);
     x2 = ct__len2(x);
-    if (!(x2 > CT__SAT_PARALLEL * CT__SAT_PARALLEL * ct__len2(r->u) * ct__len2(w))) return 0;
+    if (!(x2 > CT__SAT_PARALLEL * CT__SAT_PARALLEL * ct__len2(r->u) * ct__len2(col->w))) return 0;
     l = ct__sqrt(x2);
     x = ct__scale(x, (ct__dot(x, r->o) < 0 ? -1 : 1) / l);
     *n = x;
-    *sep = ct__dot(x, ct__sub(pb, r->p));
+    *sep = ct__dot(x, ct__sub(col->pb, r->p));
     return 1;
 }
 
@@ -278,14 +289,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         q->sb = x; q->fb = hib; q->va = v;
     } else if (htype == CT__SAT_EDGE) {
         ct_vec3 n;
+        ct__sat_col col;
         ct__sat_row_make(s, hia, &row);
-        if (ct__sat_edge(s, &row, hib, &x, &n)) {
+        ct__sat_col_make(B, hib, &col);
+        if (ct__sat_edge(&row, &col, &x, &n)) {
             if (x > s->spec) { ct__sat_separated(q, htype, hia, hib); return; }
             q->se = x; q->ea = hia; q->eb = hib; q->ne = n;
         }
     }
 
-    /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d (the centre is a vertex mean).
+    /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d - m_b, since B holds the ball of
+       radius m_b (the smallest depth of its centre below its faces) around its centre.
        Without a cached face, the face of largest bound goes first: it usually prunes the rest. */
     if (q->fa < 0) {
         int i0 = ct__sat_seed(&ta, &x);
@@ -295,7 +309,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     }
     for (i = 0; i < A->nfaces; ++i) {
         if (i == q->fa) continue;
-        if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) + s->margin < q->sa) continue;
+        if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i, 0); return; }
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
@@ -305,7 +319,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     if (q->fb < 0) {
         ct_real b0;
         int j0 = ct__sat_seed(&tb, &b0);
-        if (b0 + s->margin > thr) {
+        if (b0 - ta.m + s->margin > thr) {
             x = ct__sat_face_b(s, j0, &v);
             if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j0); return; }
             q->sb = x; q->fb = j0; q->va = v;
@@ -314,7 +328,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     for (j = 0; j < B->nfaces; ++j) {
         ct_real ub;
         if (j == q->fb) continue;
-        ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) + s->margin;
+        ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j); return; }
@@ -327,23 +341,29 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
     if (q->ea >= 0 && !(q->se > thr)) { q->ea = q->eb = -1; q->se = -CT__MAXR; }
     {
-        /* columns: B's edges that can matter (a list when B has few enough edges) */
-        int cols[CT__SAT_COLS], ncols = 0, all = 0, c;
+        /* columns: B's edges that can matter, prepared once (a list when few enough) */
+        ct__sat_col cols[CT__SAT_COLS], one;
+        int ncols = 0, all = 0, c;
         ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
         for (j = 0; j < nhe_b && !all; ++j) {
             if (B->he_twin[j] < j || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
             if (ncols == CT__SAT_COLS) all = 1;
-            else cols[ncols++] = j;
+            else ct__sat_col_make(B, j, &cols[ncols++]);
         }
         for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
             if (A->he_twin[i] < i) continue;
             if (ct__sat_arc_skip(&ta, i, tb.m, (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin)) continue;
             ct__sat_row_make(s, i, &row);
             for (c = 0; c < (all ? nhe_b : ncols); ++c) {
+                const ct__sat_col *col = &one;
                 ct_vec3 n;
-                j = all ? c : cols[c];
-                if ((all && B->he_twin[j] < j) || (i == q->ea && j == q->eb)) continue;
-                if (!ct__sat_edge(s, &row, j, &x, &n) || !(x > thr)) continue;
+                if (all) {
+                    if (B->he_twin[c] < c) continue;
+                    ct__sat_col_make(B, c, &one);
+                } else col = &cols[c];
+                j = col->j;
+                if (i == q->ea && j == q->eb) continue;
+                if (!ct__sat_edge(&row, col, &x, &n) || !(x > thr)) continue;
                 if (x > s->spec) { ct__sat_separated(q, CT__SAT_EDGE, i, j); return; }
                 if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
                     q->se = x; q->ea = i; q->eb = j; q->ne = n;
