@@ -148,12 +148,12 @@ typedef struct ct__sat_row {
 typedef struct ct__sat_ft {
     const ct_hull *h;
     ct_vec3 c, dc;
-    ct_real m, x[CT__SAT_FT], d[CT__SAT_FT];
+    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT];
 } ct__sat_ft;
 
 CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
     int f;
-    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->m = CT__MAXR;
+    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc); t->m = CT__MAXR;
     for (f = 0; f < h->nfaces; ++f) {
         ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
         if (f < CT__SAT_FT) { t->x[f] = x; t->d[f] = d; }
@@ -184,7 +184,7 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
     ct_real tt = thr + ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
     if (mx <= 0) return mx <= tt;
     if (tt <= 0) return 0;
-    if (ct__len2(t->dc) <= tt * tt) return 1;
+    if (t->dc2 <= tt * tt) return 1;
     ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
     return mx * mx <= tt * tt * ch2;
 }

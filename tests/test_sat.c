@@ -614,7 +614,7 @@ Test(sat, bad_input_is_invalid) {
 
 /* ---- random hull pairs against the brute-force SAT ------------------------------------------ */
 static int random_hull(ct_hull *h, unsigned long long *seed, int n, double scale) {
-    ct_vec3 p[64];
+    ct_vec3 p[128];
     int i;
     double ax = 0.6 + 0.8 * tu_uniform(seed), ay = 0.6 + 0.8 * tu_uniform(seed);
     for (i = 0; i < n; ++i) {
@@ -635,55 +635,80 @@ static void random_pair(unsigned long long *seed, ct_xform *xa, ct_xform *xb, do
     xb->p = tu_vec(shift + r * d.x, -shift + r * d.y, shift + r * d.z);
 }
 
+typedef struct pair_stats { int contacts, separated, single, multi, exact_deepest; } pair_stats;
+
+/* One pair against the brute-force SAT (see the assertions). */
+static void check_pair(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, int k, pair_stats *st) {
+    ct_manifold m;
+    double L = (double)a->extent + (double)b->extent, spec = 0.05 * L, tol = TOL(4 * L), sat, satf, along, deepest = 1e300;
+    int i;
+    cr_assert_eq(ct_manifold_hulls(a, xa, b, xb, (ct_real)spec, NULL, &m), CT_OK);
+    check_finite(&m);
+    /* Over every face normal and edge cross product the largest separation is exact (minus
+       the penetration depth) when the hulls overlap; when they are apart it is a lower bound
+       of the distance that may exceed the SAT's (only the Minkowski-face edge pairs count
+       there), while the face normals are always in the SAT's set. */
+    sat = sat_oracle(a, xa, b, xb, 0);
+    satf = sat_oracle(a, xa, b, xb, 1);
+    if (satf > spec + tol) cr_assert_eq(m.count, 0, "pair %d: separated by %g > %g but %d points", k, satf, spec, m.count);
+    if (sat < -tol) cr_assert(m.count >= 1, "pair %d: overlapping by %g but no point", k, -sat);
+    if (m.count == 0) { ++st->separated; return; }
+    ++st->contacts;
+    cr_assert(fabs(dot3(m.normal, m.normal) - 1) <= tol);
+    along = sep_along(a, xa, b, xb, m.normal);
+    /* the chosen axis is the least-penetration one, up to the face preferences */
+    if (sat <= 0) cr_assert(along >= sat - (0.03 * fabs(sat) + 7.5e-4 * L) - tol, "pair %d: axis separation %g, best %g", k, along, sat);
+    else cr_assert(along >= -tol && along >= satf - (0.03 * fabs(satf) + 7.5e-4 * L) - tol, "pair %d: apart, axis separation %g", k, along);
+    for (i = 0; i < m.count; ++i) {
+        cr_assert(m.points[i].separation >= along - tol, "pair %d: point deeper than the SAT", k);
+        cr_assert(m.points[i].separation <= spec + tol);
+        if (m.points[i].separation < deepest) deepest = m.points[i].separation;
+    }
+    check_surfaces(a, xa, b, xb, &m, tol);
+    if (m.count == 1) ++st->single; else ++st->multi;
+    if (fabs(deepest - along) <= tol) ++st->exact_deepest;
+}
+
 Test(sat, random_pairs_against_brute_force_sat) {
     unsigned long long seed = 2024;
-    int k, contacts = 0, separated = 0, edges = 0, exact_deepest = 0, faces = 0;
-    for (k = 0; k < 400; ++k) {
+    pair_stats st;
+    int k;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 300; ++k) {
         ct_hull a, b;
         ct_xform xa, xb;
-        ct_manifold m;
-        double L, spec, sat, satf, along, tol;
-        int i, nv = 8 + (int)(tu_uniform(&seed) * 24);
-        cr_assert(random_hull(&a, &seed, nv, 1));
+        cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
         cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
         random_pair(&seed, &xa, &xb, 1, 0);
-        L = (double)a.extent + (double)b.extent;
-        spec = 0.05 * L;
-        tol = TOL(4 * L);
-        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)spec, NULL, &m), CT_OK);
-        check_finite(&m);
-        /* Over every face normal and edge cross product the largest separation is exact (minus
-           the penetration depth) when the hulls overlap; when they are apart it is a lower bound
-           of the distance that may exceed the SAT's (only the Minkowski-face edge pairs count
-           there), while the face normals are always in the SAT's set. */
-        sat = sat_oracle(&a, &xa, &b, &xb, 0);
-        satf = sat_oracle(&a, &xa, &b, &xb, 1);
-        if (satf > spec + tol) cr_assert_eq(m.count, 0, "pair %d: separated by %g > %g but %d points", k, satf, spec, m.count);
-        if (sat < -tol) cr_assert(m.count >= 1, "pair %d: overlapping by %g but no point", k, -sat);
-        if (m.count == 0) { ++separated; continue; }
-        ++contacts;
-        cr_assert(fabs(dot3(m.normal, m.normal) - 1) <= tol);
-        along = sep_along(&a, &xa, &b, &xb, m.normal);
-        /* the chosen axis is the least-penetration one, up to the face preferences */
-        if (sat <= 0) cr_assert(along >= sat - (0.03 * fabs(sat) + 7.5e-4 * L) - tol, "pair %d: axis separation %g, best %g", k, along, sat);
-        else cr_assert(along >= -tol && along >= satf - (0.03 * fabs(satf) + 7.5e-4 * L) - tol, "pair %d: apart, axis separation %g", k, along);
-        for (i = 0; i < m.count; ++i) {
-            cr_assert(m.points[i].separation >= along - tol, "pair %d: point deeper than the SAT", k);
-            cr_assert(m.points[i].separation <= spec + tol);
-        }
-        check_surfaces(&a, &xa, &b, &xb, &m, tol);
-        if (m.count == 1) ++edges; else ++faces;
-        {
-            double deepest = 1e300;
-            for (i = 0; i < m.count; ++i) if (m.points[i].separation < deepest) deepest = m.points[i].separation;
-            if (fabs(deepest - along) <= tol) ++exact_deepest;
-        }
+        check_pair(&a, &xa, &b, &xb, k, &st);
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
     cr_log_info("random pairs: %d contacts (%d single-point, %d multi), %d separated; deepest point at the SAT depth in %d",
-                contacts, edges, faces, separated, exact_deepest);
-    cr_assert(contacts > 100 && separated > 50);
+                st.contacts, st.single, st.multi, st.separated, st.exact_deepest);
+    cr_assert(st.contacts > 100 && st.separated > 50);
+}
+
+Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
+    /* more than CT__SAT_CLIMB vertices: supports by hill climbing; scaled and shifted */
+    unsigned long long seed = 77;
+    pair_stats st;
+    int k;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 6; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        double sc = k % 3 == 0 ? 1e-3 : (k % 3 == 1 ? 1 : 1e3);
+        cr_assert(random_hull(&a, &seed, 72, sc));
+        cr_assert(random_hull(&b, &seed, 72, sc));
+        cr_assert(a.nverts > 64 && b.nverts > 64);
+        random_pair(&seed, &xa, &xb, sc, 1e3 * sc);
+        check_pair(&a, &xa, &b, &xb, k, &st);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("large hulls: %d contacts, %d separated", st.contacts, st.separated);
+    cr_assert(st.contacts >= 2);
 }
 
 Test(sat, random_pairs_cache_equals_cold_and_swap) {
@@ -722,4 +747,34 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
     cr_log_info("swap: %d of %d contacts identical under A/B swap", swap_same, swaps);
     /* a near-tie between a face of A and one of B goes to A both ways, so a few differ */
     cr_assert(swap_same >= 0.8 * swaps, "swap: %d of %d", swap_same, swaps);
+}
+
+Test(sat, built_box_matches_fixture_box) {
+    /* the same configuration with boxes from ct_hull_box (the library's half-edge layout)
+       and from the fixture: the same manifold up to feature numbering */
+    th fa, fb;
+    ct_hull a, b;
+    ct_xform xb = xf(0.3, -0.2, 1, 0.4, 0.2, -0.1, 1 + 0.4 - 0.03);
+    ct_manifold m1, m2;
+    int i, j;
+    th_box(&fa, 1, 1, 1);
+    th_box(&fb, 0.5, 0.7, 0.4);
+    cr_assert_eq(ct_hull_box(&a, tu_vec(1, 1, 1), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(&b, tu_vec(0.5, 0.7, 0.4), NULL), CT_OK);
+    cr_assert_eq(ct_manifold_hulls(&fa.h, NULL, &fb.h, &xb, 0.05, NULL, &m1), CT_OK);
+    cr_assert_eq(ct_manifold_hulls(&a, NULL, &b, &xb, 0.05, NULL, &m2), CT_OK);
+    cr_assert(m1.count >= 3);
+    cr_assert_eq(m1.count, m2.count);
+    cr_assert(fabs(m1.normal.z - m2.normal.z) <= TOL(1));
+    for (i = 0; i < m1.count; ++i) {
+        int found = 0;
+        for (j = 0; j < m2.count; ++j)
+            found |= fabs(m1.points[i].point.x - m2.points[j].point.x) + fabs(m1.points[i].point.y - m2.points[j].point.y) +
+                     fabs(m1.points[i].point.z - m2.points[j].point.z) <= TOL(4) &&
+                     fabs(m1.points[i].separation - m2.points[j].separation) <= TOL(4);
+        cr_assert(found, "point %d of the fixture boxes not found with ct_hull_box", i);
+    }
+    check_surfaces(&a, NULL, &b, &xb, &m2, TOL(2));
+    ct_hull_free(&a);
+    ct_hull_free(&b);
 }
