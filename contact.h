@@ -247,6 +247,13 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
                                   const ct_xform *xb, ct_real speculative,
                                   ct_sat_cache *cache /* may be NULL */, ct_manifold *out);
 
+/* Extra: a hull A against a sphere B (centre in world coordinates, radius >= 0): one point,
+   the normal from A to B. Outside the hull the point comes from the hull's closest point to
+   the centre (exact: face, edge or vertex); inside, from the face of least penetration.
+   Same conventions as above (midway point, separation, speculative, symmetric id). */
+CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                        ct_real speculative, ct_manifold *out);
+
 /* >>ellipsoid ------------------------------------------------------------------------- */
 /* (Perram-Wertheim: declared by the ellipsoid part) */
 

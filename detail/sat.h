@@ -760,3 +760,85 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
     }
     return CT_OK;
 }
+
+/* ---- a hull against a sphere ----------------------------------------------------------------- */
+/* Closest point of the hull (A's frame) to c outside it: the projection onto a face plane when
+   it falls inside that face (the plane supports the hull there), else the nearest point over
+   all edges (which covers the vertices). Returns the squared distance; *key is the feature. */
+CT__PRIVATE ct_real ct__sat_closest(const ct_hull *h, ct_vec3 c, ct_vec3 *p, unsigned *key) {
+    ct_real best = CT__MAXR;
+    int f, k, n = h->face_first[h->nfaces];
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_plane pl = h->planes[f];
+        ct_real d = ct__dot(pl.n, c) + pl.d;
+        ct_vec3 q;
+        if (!(d > 0)) continue;
+        q = ct__madd(c, pl.n, -d);
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) {
+            ct_vec3 a = h->verts[h->face_verts[k]], b = h->verts[h->face_verts[h->he_next[k]]];
+            if (ct__dot(ct__cross(ct__sub(b, a), pl.n), ct__sub(q, a)) > 0) break;
+        }
+        if (k == h->face_first[f + 1] && d * d < best) {
+            best = d * d; *p = q; *key = ct__sat_key(CT__KEY_FACE, f);
+        }
+    }
+    if (best < CT__MAXR) return best;
+    for (k = 0; k < n; ++k) {
+        ct_vec3 a, e, q;
+        ct_real t, l2, d2;
+        if (h->he_twin[k] < k) continue;
+        a = h->verts[h->face_verts[k]];
+        e = ct__sub(h->verts[h->face_verts[h->he_next[k]]], a);
+        l2 = ct__len2(e);
+        t = l2 > 0 ? ct__clamp(ct__dot(ct__sub(c, a), e) / l2, 0, 1) : 0;
+        q = ct__madd(a, e, t);
+        d2 = ct__len2(ct__sub(c, q));
+        if (d2 < best) {
+            best = d2; *p = q;
+            *key = t <= 0 ? ct__sat_key(CT__KEY_VERT, h->face_verts[k])
+                 : (t >= 1 ? ct__sat_key(CT__KEY_VERT, h->face_verts[h->he_next[k]]) : ct__sat_edge_key(h, k));
+        }
+    }
+    return best;
+}
+
+CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                        ct_real speculative, ct_manifold *out) {
+    ct_vec3 c, n, p;
+    ct_real dmax = -CT__MAXR, sep;
+    unsigned key = 0;
+    int f, fm = 0;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__xf_valid(xa) || !ct__finite3(center) || !ct__finite(radius) ||
+        radius < 0 || !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    c = ct__xf_inv_point(xa, center);
+    for (f = 0; f < a->nfaces; ++f) {
+        ct_real d = ct__dot(a->planes[f].n, c) + a->planes[f].d;
+        if (d > dmax) { dmax = d; fm = f; }
+    }
+    /* Inside (or on) the hull: the face of least penetration, as the SAT does. Outside: the
+       closest point; when it is too close to give a direction, the face of dmax does. */
+    n = a->planes[fm].n;
+    p = ct__madd(c, n, -dmax);
+    sep = dmax - radius;
+    key = ct__sat_key(CT__KEY_FACE, fm);
+    if (dmax > 0) {
+        ct_real d2 = ct__sat_closest(a, c, &p, &key), d = ct__sqrt(d2);
+        if (d > CT__SAT_MARGIN * CT__EPS * (a->extent + ct__len(ct__sub(c, a->center)))) {
+            n = ct__scale(ct__sub(c, p), 1 / d);
+            sep = d - radius;
+        } else {
+            p = ct__madd(c, n, -dmax);
+            key = ct__sat_key(CT__KEY_FACE, fm);
+        }
+    }
+    if (!(sep <= speculative)) return CT_OK;
+    out->normal = ct__xf_dir(xa, n);
+    out->count = 1;
+    /* midway between the hull point p and the sphere point c - radius n */
+    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(p, ct__madd(c, n, -radius)), (ct_real)0.5));
+    out->points[0].separation = sep;
+    out->points[0].id = ct__sat_id(key, ct__sat_key(CT__KEY_FACE, 0));
+    return CT_OK;
+}

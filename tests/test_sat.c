@@ -778,3 +778,86 @@ Test(sat, built_box_matches_fixture_box) {
     ct_hull_free(&a);
     ct_hull_free(&b);
 }
+
+/* ---- hull against sphere ---------------------------------------------------------------------- */
+Test(sat, hull_sphere_closed_forms) {
+    th a;
+    ct_manifold m;
+    double r3 = 1 / sqrt(3.0), s2 = sqrt(2.0);
+    th_box(&a, 1, 1, 1);
+    /* above the top face */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(0.3, 0.2, 1.5), (ct_real)0.6, 0, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs(m.normal.z - 1) <= TOL(1) && fabs(m.points[0].separation + 0.1) <= TOL(2));
+    cr_assert(fabs(m.points[0].point.x - 0.3) <= TOL(2) && fabs(m.points[0].point.z - 0.95) <= TOL(2));
+    /* off a corner, within the speculative distance */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(1 + 0.5 * r3, 1 + 0.5 * r3, 1 + 0.5 * r3), (ct_real)0.4, (ct_real)0.2, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs(m.normal.x - r3) <= TOL(2) && fabs(m.normal.y - r3) <= TOL(2) && fabs(m.normal.z - r3) <= TOL(2));
+    cr_assert(fabs(m.points[0].separation - 0.1) <= TOL(2));
+    /* ... but not beyond it */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(1 + 0.5 * r3, 1 + 0.5 * r3, 1 + 0.5 * r3), (ct_real)0.4, (ct_real)0.05, &m), CT_OK);
+    cr_assert_eq(m.count, 0);
+    /* at an edge */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(1.3, 1.3, 0.2), (ct_real)0.5, 0, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs(m.normal.x - 1 / s2) <= TOL(2) && fabs(m.normal.y - 1 / s2) <= TOL(2) && fabs(m.normal.z) <= TOL(2));
+    cr_assert(fabs(m.points[0].separation - (0.3 * s2 - 0.5)) <= TOL(2));
+    /* centre inside: the face of least penetration */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(0.2, 0.5, 0.1), (ct_real)0.3, 0, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs(m.normal.y - 1) <= TOL(1) && fabs(m.points[0].separation + 0.8) <= TOL(2));
+    /* centre exactly on the surface, radius 0: no direction from the closest point */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(0.5, 1, 0.5), 0, 0, &m), CT_OK);
+    check_finite(&m);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs(m.normal.y - 1) <= TOL(1) && fabs(m.points[0].separation) <= TOL(2));
+    /* bad input */
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(NAN, 0, 0), 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(0, 0, 0), -1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_sphere(NULL, NULL, tu_vec(0, 0, 0), 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_sphere(&a.h, NULL, tu_vec(0, 0, 0), 1, 0, NULL), CT_INVALID);
+}
+
+Test(sat, hull_sphere_random_against_projection_certificate) {
+    /* outside: p (hull side) is on the surface, is a support point along n, and the centre
+       is p + (separation + radius) n, which together certify p as the projection of the
+       centre; inside: separation + radius is the largest plane distance. */
+    unsigned long long seed = 31;
+    int k, outside = 0;
+    for (k = 0; k < 200; ++k) {
+        ct_hull a;
+        ct_xform xa;
+        ct_manifold m;
+        ct_vec3 c, n, pa;
+        double r, dmax = -1e300, hmax = -1e300, L = 1, tol = TOL(8);
+        int i;
+        cr_assert(random_hull(&a, &seed, 6 + (int)(tu_uniform(&seed) * 30), 1));
+        xa = tu_random_xform(&seed, 3);
+        n = tu_random_unit(&seed);
+        r = 0.5 * tu_uniform(&seed);
+        c = wpt(&xa, tu_vec(n.x * 2 * tu_uniform(&seed), n.y * 2 * tu_uniform(&seed), n.z * 2 * tu_uniform(&seed)));
+        cr_assert_eq(ct_manifold_hull_sphere(&a, &xa, c, (ct_real)r, 10, &m), CT_OK);
+        cr_assert_eq(m.count, 1);
+        n = m.normal;
+        pa = tu_vec(m.points[0].point.x - m.points[0].separation / 2 * n.x, m.points[0].point.y - m.points[0].separation / 2 * n.y,
+                    m.points[0].point.z - m.points[0].separation / 2 * n.z);
+        for (i = 0; i < a.nfaces; ++i) {
+            ct_vec3 wn = wdir(&xa, a.planes[i].n);
+            double d = dot3(wn, sub3(c, wpt(&xa, tu_vec(0, 0, 0)))) + a.planes[i].d;
+            if (d > dmax) dmax = d;
+        }
+        for (i = 0; i < a.nverts; ++i) { double h = dot3(n, wpt(&xa, a.verts[i])); if (h > hmax) hmax = h; }
+        if (dmax > tol) {
+            ++outside;
+            cr_assert(fabs(plane_dist(&a, &xa, pa)) <= tol * L, "sphere %d: hull point off the surface", k);
+            cr_assert(fabs(hmax - dot3(n, pa)) <= tol * L, "sphere %d: hull point is not a support point", k);
+            cr_assert(fabs(pa.x + (m.points[0].separation + r) * n.x - c.x) + fabs(pa.y + (m.points[0].separation + r) * n.y - c.y) +
+                      fabs(pa.z + (m.points[0].separation + r) * n.z - c.z) <= 3 * tol, "sphere %d: centre off the normal line", k);
+        } else if (dmax < -tol) {
+            cr_assert(fabs(m.points[0].separation + r - dmax) <= tol, "sphere %d: inside depth", k);
+        }
+        ct_hull_free(&a);
+    }
+    cr_assert(outside > 50);
+}
