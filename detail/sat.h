@@ -1,5 +1,5 @@
 /* contact.h detail: >>sat - contact manifolds of two convex hulls by the separating axis test
-   and clipping (ct_manifold_hulls).
+   and clipping (ct_manifold_hulls), and of a hull and a sphere (ct_manifold_hull_sphere).
 
    References
    - D. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013: face queries,
@@ -126,10 +126,7 @@ CT__PRIVATE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
     return ct__dot(pl.n, s->a->verts[v]) + pl.d;
 }
 
-/* An edge of A prepared for the pair loop, in B's frame. Gauss map (Gregorius): the edge is
-   the arc from na to nb (its two face normals); u is parallel to nb x na (taken from the edge
-   vector, so it exists for flat hulls whose two faces are opposite); o points to the middle of
-   the arc and orients the axis without any centroid. */
+/* An edge of A prepared for the pair loop (see ct__sat_row_make). */
 typedef struct ct__sat_row {
     ct_vec3 na, nb, u, o, p;   /* in B's frame */
 } ct__sat_row;
@@ -191,8 +188,10 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
 
 /* Edge k of A in B's frame, for the pair loop. Gauss map (Gregorius): the edge is the arc
    from na to nb (its two face normals); u is parallel to nb x na (taken from the edge vector,
-   so it exists for flat hulls whose two faces are opposite); o points to the middle of the
-   arc and orients the axis without any centroid. */
+   so it exists for flat hulls whose two faces are opposite); o = e x (na - nb) points to the
+   middle of the arc and orients the axis without any centroid: with e = k (na x nb), k > 0,
+   o = k (1 - na.nb)(na + nb), and for a flat hull (nb = -na) o = 2 e x na, the outward
+   direction in the plane. */
 CT__PRIVATE void ct__sat_row_make(const ct__sat *s, int k, ct__sat_row *r) {
     const ct_hull *A = s->a;
     ct_vec3 p = A->verts[A->face_verts[k]], q = A->verts[A->face_verts[A->he_next[k]]];
