@@ -861,3 +861,44 @@ Test(sat, hull_sphere_random_against_projection_certificate) {
     }
     cr_assert(outside > 50);
 }
+
+Test(sat, degenerate_box_arrangements_fuzz) {
+    /* boxes on a half-unit lattice, rotated by multiples of 45 degrees: faces touching exactly,
+       coincident edges and vertices, parallel edges everywhere. No NaN, the oracle's
+       invariants, and the cache gives the cold answer. */
+    unsigned long long seed = 4242;
+    int k, contacts = 0;
+    for (k = 0; k < 300; ++k) {
+        th a, b;
+        ct_xform xa, xb, r1, r2;
+        ct_manifold m, mc;
+        ct_sat_cache cache;
+        int ax = (int)(tu_uniform(&seed) * 3), q = (int)(tu_uniform(&seed) * 8);
+        double L, sat, tol;
+        th_box(&a, 1, 0.5 + 0.5 * (int)(tu_uniform(&seed) * 3), 1);
+        th_box(&b, 0.5 * (1 + (int)(tu_uniform(&seed) * 2)), 0.5, 0.5 * (1 + (int)(tu_uniform(&seed) * 3)));
+        r1 = xf(ax == 0, ax == 1, ax == 2, q * M_PI / 4, 0, 0, 0);
+        r2 = xf(ax != 0, ax == 0, 0, (int)(tu_uniform(&seed) * 4) * M_PI / 2, 0, 0, 0);
+        xa = ct_xform_identity();
+        xb = compose(&r1, &r2, tu_vec(0.5 * (int)(tu_uniform(&seed) * 7 - 3), 0.5 * (int)(tu_uniform(&seed) * 7 - 3),
+                                      0.5 * (int)(tu_uniform(&seed) * 7 - 3)));
+        L = (double)a.h.extent + (double)b.h.extent;
+        tol = TOL(4 * L);
+        cr_assert_eq(ct_manifold_hulls(&a.h, &xa, &b.h, &xb, 0.1, NULL, &m), CT_OK);
+        check_finite(&m);
+        cr_assert(m.count >= 0 && m.count <= CT_MANIFOLD_MAX);
+        sat = sat_oracle(&a.h, &xa, &b.h, &xb, 0);
+        if (sat < -tol) cr_assert(m.count >= 1, "arrangement %d: overlap %g but no point", k, -sat);
+        if (sat_oracle(&a.h, &xa, &b.h, &xb, 1) > 0.1 + tol) cr_assert_eq(m.count, 0);
+        if (m.count > 0) {
+            ++contacts;
+            if (sat <= 0) cr_assert(sep_along(&a.h, &xa, &b.h, &xb, m.normal) >= sat - (0.03 * fabs(sat) + 7.5e-4 * L) - tol);
+            check_surfaces(&a.h, &xa, &b.h, &xb, &m, tol);
+        }
+        memset(&cache, 0, sizeof cache);
+        cr_assert_eq(ct_manifold_hulls(&a.h, &xa, &b.h, &xb, 0.1, &cache, &mc), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a.h, &xa, &b.h, &xb, 0.1, &cache, &mc), CT_OK);
+        cr_assert(same_manifold(&m, &mc), "arrangement %d: cached differs", k);
+    }
+    cr_assert(contacts > 50);
+}
