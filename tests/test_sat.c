@@ -902,3 +902,36 @@ Test(sat, degenerate_box_arrangements_fuzz) {
     }
     cr_assert(contacts > 50);
 }
+
+Test(sat, feature_ids_stable_across_frames) {
+    /* a box sliding and turning slowly on a larger one: the same features touch, so the
+       same ids come back every frame (points move, ids do not); then it slides over the edge
+       of the top face and only the points that changed feature get new ids */
+    th a, b;
+    ct_manifold m0, m;
+    int f, i, j, kept;
+    th_box(&a, 2, 2, 1);
+    th_box(&b, 0.5, 0.3, 0.4);
+    {
+        ct_xform xb = xf(0, 0, 1, 0.1, 0, 0, 1 + 0.4 - 0.01);
+        cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.02, NULL, &m0), CT_OK);
+        cr_assert_eq(m0.count, 4);
+    }
+    for (f = 1; f < 60; ++f) {
+        ct_xform xb = xf(0, 0, 1, 0.1 + 0.005 * f, 0.01 * f, -0.005 * f, 1 + 0.4 - 0.01 + 0.0001 * f);
+        cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.02, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 4);
+        for (i = 0; i < 4; ++i) cr_assert_eq(m.points[i].id, m0.points[i].id, "frame %d point %d", f, i);
+    }
+    /* past the edge of A's top face (x = 2): two corners hang over, the clip makes new points
+       on the edge; the two corners still on the face keep their ids */
+    {
+        ct_xform xb = xf(0, 0, 1, 0.1, 1.9, 0, 1 + 0.4 - 0.01);
+        cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.02, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 4);
+        kept = 0;
+        for (i = 0; i < 4; ++i)
+            for (j = 0; j < 4; ++j) kept += m.points[i].id == m0.points[j].id;
+        cr_assert_eq(kept, 2);
+    }
+}
