@@ -45,10 +45,6 @@
 enum { CT__SAT_NONE = 0, CT__SAT_FACE_A = 1, CT__SAT_FACE_B = 2, CT__SAT_EDGE = 3 };
 
 /* ---- small helpers ----------------------------------------------------------------------- */
-/* Rotation part only (the xform's p is ignored). */
-CT__INLINE ct_vec3 ct__sat_rot(const ct_xform *x, ct_vec3 v) { return ct__m3_mul(x->r, v); }
-CT__INLINE ct_vec3 ct__sat_irot(const ct_xform *x, ct_vec3 v) { return ct__m3_tmul(x->r, v); }
-
 /* Inverse of a rigid transform. */
 CT__INLINE ct_xform ct__sat_inverse(const ct_xform *x) {
     ct_xform o;
@@ -113,7 +109,7 @@ typedef struct ct__sat {
 /* Face i of A: the deepest vertex of B below its plane. Returns the separation. */
 CT__PRIVATE ct_real ct__sat_face_a(const ct__sat *s, int i, int *vb) {
     ct_plane pl = s->a->planes[i];
-    int v = ct__sat_support(s->b, ct__sat_irot(&s->rel, ct__neg(pl.n)));
+    int v = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(pl.n)));
     *vb = v;
     return ct__dot(pl.n, ct__xf_point(&s->rel, s->b->verts[v])) + pl.d;
 }
@@ -197,10 +193,10 @@ CT__PRIVATE void ct__sat_row_make(const ct__sat *s, int k, ct__sat_row *r) {
     ct_vec3 p = A->verts[A->face_verts[k]], q = A->verts[A->face_verts[A->he_next[k]]];
     ct_vec3 na = A->planes[A->he_face[k]].n, nb = A->planes[A->he_face[A->he_twin[k]]].n;
     ct_vec3 e = ct__sub(q, p);
-    r->na = ct__sat_irot(&s->rel, na);
-    r->nb = ct__sat_irot(&s->rel, nb);
-    r->u = ct__sat_irot(&s->rel, ct__neg(e));
-    r->o = ct__sat_irot(&s->rel, ct__cross(e, ct__sub(na, nb)));
+    r->na = ct__xf_inv_dir(&s->rel, na);
+    r->nb = ct__xf_inv_dir(&s->rel, nb);
+    r->u = ct__xf_inv_dir(&s->rel, ct__neg(e));
+    r->o = ct__xf_inv_dir(&s->rel, ct__cross(e, ct__sub(na, nb)));
     r->p = ct__xf_inv_point(&s->rel, p);
 }
 
@@ -372,7 +368,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     }
     if (q->ea >= 0) {
         q->type = CT__SAT_EDGE;
-        q->ne = ct__sat_rot(&s->rel, q->ne);
+        q->ne = ct__xf_dir(&s->rel, q->ne);
     }
     q->ctype = q->type;
     q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
@@ -657,7 +653,7 @@ CT__PRIVATE void ct__sat_face_contact(const ct__sat *s, const ct__satq *q, int r
     ct_vec3 dir;
     ct_plane pr = ref->planes[fr];
     if (!ref_a) inv = ct__sat_inverse(&s->rel);
-    dir = ct__sat_irot(x, ref->planes[fr].n);
+    dir = ct__xf_inv_dir(x, ref->planes[fr].n);
     while (n == 0 && ct__sat_incident(inc, v, dir, &pd, &fi) >= 0) {
         ct__clip_init(&c, ref, fr, inc, fi, x, ref_a, s->spec);
         n = ct__clip_reduce(&c, s->L, pts);
