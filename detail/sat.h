@@ -45,16 +45,6 @@
 enum { CT__SAT_NONE = 0, CT__SAT_FACE_A = 1, CT__SAT_FACE_B = 2, CT__SAT_EDGE = 3 };
 
 /* ---- small helpers ----------------------------------------------------------------------- */
-/* Inverse of a rigid transform. */
-CT__INLINE ct_xform ct__sat_inverse(const ct_xform *x) {
-    ct_xform o;
-    int i, j;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) o.r[i][j] = x->r[j][i];
-    o.p = ct__neg(ct__m3_tmul(x->r, x->p));
-    return o;
-}
-
 /* Index of the vertex of h with the largest dot with d (first index on ties). Brute force on
    small hulls; hill climbing on the vertex graph (from vertex 0, so the answer does not depend
    on earlier calls) for large ones: a vertex no neighbour of which is higher is a maximum of a
@@ -652,7 +642,7 @@ CT__PRIVATE void ct__sat_face_contact(const ct__sat *s, const ct__satq *q, int r
     ct_real pd = 0;
     ct_vec3 dir;
     ct_plane pr = ref->planes[fr];
-    if (!ref_a) inv = ct__sat_inverse(&s->rel);
+    if (!ref_a) inv = ct__xf_rel(&s->rel, NULL); /* the inverse */
     dir = ct__xf_inv_dir(x, ref->planes[fr].n);
     while (n == 0 && ct__sat_incident(inc, v, dir, &pd, &fi) >= 0) {
         ct__clip_init(&c, ref, fr, inc, fi, x, ref_a, s->spec);
