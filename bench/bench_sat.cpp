@@ -203,7 +203,9 @@ struct Scene {
     std::vector<ct_hull> hulls;   // 0: box A, 1: box B, 2..: 20-vertex hulls
 };
 
-void build_cases(Work &w, const Scene &s, bool boxes, bool rotated, unsigned long long seed) {
+// mixed: depths uniform in [-0.1, 0.05] (negative: a gap), so about half the pairs are apart
+// by more than the speculative distance (the early-out and the cached separating axis).
+void build_cases(Work &w, const Scene &s, bool boxes, bool rotated, bool mixed, unsigned long long seed) {
     w.cases.clear();
     for (int k = 0; k < kCases; ++k) {
         Case c;
@@ -225,7 +227,7 @@ void build_cases(Work &w, const Scene &s, bool boxes, bool rotated, unsigned lon
             c.xa.p.x = (ct_real)(-0.4 * (bench_uniform(&seed) - 0.5));
             c.xa.p.y = (ct_real)(-0.4 * (bench_uniform(&seed) - 0.5));
         }
-        place(c, d, 0.02);
+        place(c, d, mixed ? 0.05 - 0.15 * bench_uniform(&seed) : 0.02);
         w.cases.push_back(c);
     }
     w.caches.assign(w.cases.size(), ct_sat_cache());
@@ -260,9 +262,11 @@ int main() {
     bench_table("Contact manifold (SAT + clipping)",
                 "64 pairs per row, cycled; speculative 0.02; ours double, Bullet float (btPolyhedralContactClipping: "
                 "findSeparatingAxis + clipHullAgainstHull); cached = a warm ct_sat_cache per pair.");
-    const char *names[4] = { "box-box resting", "box-box rotated", "20-vertex hulls resting", "20-vertex hulls rotated" };
-    for (int r = 0; r < 4; ++r) {
-        build_cases(w, s, r < 2, r % 2 == 1, 1000 + r);
+    const char *names[6] = { "box-box resting", "box-box rotated", "20-vertex hulls resting", "20-vertex hulls rotated",
+                             "box-box rotated, mixed gaps", "20-vertex hulls rotated, mixed gaps" };
+    for (int r = 0; r < 6; ++r) {
+        bool boxes = r < 2 || r == 4, rotated = r % 2 == 1 || r >= 4;
+        build_cases(w, s, boxes, rotated, r >= 4, 1000 + r);
         int contacts = 0;
         for (size_t k = 0; k < w.cases.size(); ++k) {
             ct_manifold m;
