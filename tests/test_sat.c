@@ -562,10 +562,10 @@ Test(sat, flat_plate_on_box_and_edge_on) {
     }
 }
 
-Test(sat, wedge_incident_face_from_support_vertex) {
-    /* a thin wedge (triangular prism) pressed edge-first into a box face. Its face most
-       anti-parallel to the box's top face would be its flat back, away from the contact; the
-       incident face must be one at the supporting edge, so the points lie on the wedge's edge. */
+Test(sat, wedge_apex_edge_gives_its_two_ends) {
+    /* a thin wedge (triangular prism) pressed apex-edge first into a box face: the deepest
+       vertex is on the apex edge, the incident face is taken among the faces around it (a
+       slanted side, not an end cap), so exactly the two ends of the apex edge are the points. */
     static const int f[] = { 0, 2, 1, -1, 3, 4, 5, -1, 0, 1, 4, 3, -1, 1, 2, 5, 4, -1, 2, 0, 3, 5, -1 };
     ct_vec3 v[6];
     th a, w;
