@@ -19,7 +19,7 @@
 #define CT_API_POLAR(X)
 
 /* SAT part */
-#define CT_API_SAT(X)
+#define CT_API_SAT(X) X(ct_manifold_hulls) X(ct_manifold_hull_sphere)
 
 /* ellipsoid part */
 #define CT_API_ELLIPSOID(X)

@@ -1,0 +1,829 @@
+/* contact.h detail: >>sat - contact manifolds of two convex hulls by the separating axis test
+   and clipping (ct_manifold_hulls), and of a hull and a sphere (ct_manifold_hull_sphere).
+
+   References
+   - D. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013: face queries,
+     edge queries restricted to the edge pairs that build a face of the Minkowski difference
+     (their arcs cross on the Gauss map), reference/incident faces and clipping.
+   - E. Catto, Box2D v3 / Box3D manifolds: speculative contacts, feature keys, the reduction of
+     a clipped polygon to four points (deepest point first, then largest area).
+   - C. Ericson, "Real-Time Collision Detection" (2005), 5.1.9: closest points of two segments.
+
+   Everything is computed in the local frame of A (B is brought in by the relative transform
+   xf_rel(xa, xb)), which keeps a scene translated far from the origin as precise as one at the
+   origin. Nothing is allocated; every buffer is a small fixed array on the stack and faces of
+   any size are handled (beyond the cached part their data is recomputed on demand).
+
+   Determinism and the cache. The query keeps, per group (faces of A, faces of B, edge pairs),
+   the exact argmax under a total order (larger separation, then the smaller index). Candidates
+   are skipped only by bounds that prove they cannot change that argmax or the final decision,
+   so visiting a cached candidate first (ct_sat_cache) changes the work, never the answer. */
+
+/* ---- tolerances (all relative: dimensionless or times the scale L = extent_a + extent_b) --- */
+/* Face versus edge: an edge axis wins only when it beats the best face by this much. */
+#define CT__SAT_EDGE_REL ((ct_real)0.02)
+#define CT__SAT_EDGE_ABS ((ct_real)5e-4)
+/* Face of B versus face of A: B is the reference only when clearly better (bias for A). */
+#define CT__SAT_FACE_REL ((ct_real)0.01)
+#define CT__SAT_FACE_ABS ((ct_real)2.5e-4)
+/* Edge pairs whose directions make a sine below this are skipped (the face axes cover them;
+   their normal would carry an error of eps / sine). About 16 sqrt(eps). */
+#define CT__SAT_PARALLEL (CT__FLOAT ? (ct_real)5.5e-3 : (ct_real)2.4e-7)
+/* Bounds used to skip candidates are widened by this many ulps of the coordinates. */
+#define CT__SAT_MARGIN ((ct_real)64)
+/* Hulls with more vertices than this find support points by hill climbing. */
+#define CT__SAT_CLIMB 64
+/* Face vertices and side planes cached on the stack while clipping (more are recomputed). */
+#define CT__SAT_FC 16
+/* B edges listed for the edge-pair loop after pruning (hulls with more are scanned whole). */
+#define CT__SAT_COLS 64
+/* Clipped candidates kept from the first pass; more make the reduction re-enumerate them. */
+#define CT__SAT_KEEP 16
+/* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
+#define CT__SAT_FT 64
+
+enum { CT__SAT_NONE = 0, CT__SAT_FACE_A = 1, CT__SAT_FACE_B = 2, CT__SAT_EDGE = 3 };
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+/* Index of the vertex of h with the largest dot with d (first index on ties). Brute force on
+   small hulls; hill climbing on the vertex graph (from vertex 0, so the answer does not depend
+   on earlier calls) for large ones: a vertex no neighbour of which is higher is a maximum of a
+   convex polytope. */
+CT__PRIVATE int ct__sat_support(const ct_hull *h, ct_vec3 d) {
+    int i, best = 0;
+    ct_real bd = ct__dot(h->verts[0], d);
+    if (h->nverts <= CT__SAT_CLIMB || !h->vert_first || !h->vert_adj) {
+        for (i = 1; i < h->nverts; ++i) {
+            ct_real v = ct__dot(h->verts[i], d);
+            if (v > bd) { bd = v; best = i; }
+        }
+        return best;
+    }
+    for (;;) {
+        int moved = 0, k;
+        for (k = h->vert_first[best]; k < h->vert_first[best + 1]; ++k) {
+            int n = h->vert_adj[k];
+            ct_real v = ct__dot(h->verts[n], d);
+            if (v > bd) { bd = v; best = n; moved = 1; }
+        }
+        if (!moved) return best;
+    }
+}
+
+/* Key of a feature: 2 bits of kind, 14 bits of index. Edges are keyed by their smaller
+   half-edge so both directions give one key. */
+#define CT__KEY_VERT 0u
+#define CT__KEY_EDGE 1u
+#define CT__KEY_FACE 2u
+CT__INLINE unsigned ct__sat_key(unsigned kind, int index) { return (kind << 14) | ((unsigned)index & 0x3FFFu); }
+CT__INLINE unsigned ct__sat_edge_key(const ct_hull *h, int he) {
+    int t = h->he_twin[he];
+    return ct__sat_key(CT__KEY_EDGE, he < t ? he : t);
+}
+/* The id of a contact between a feature of A and one of B: symmetric in A and B, so swapping
+   the hulls keeps the ids (see the header for the one collision this implies). */
+CT__INLINE unsigned ct__sat_id(unsigned ka, unsigned kb) {
+    return ka > kb ? (ka << 16) | kb : (kb << 16) | ka;
+}
+
+/* ---- the separating axis query ------------------------------------------------------------- */
+typedef struct ct__sat {
+    const ct_hull *a, *b;
+    ct_xform rel;          /* B local -> A local */
+    ct_vec3 ca, cb;        /* centres of A and B in A's frame */
+    ct_real L;             /* scale: extent_a + extent_b */
+    ct_real margin;        /* absolute slack of the pruning bounds */
+    ct_real spec;          /* speculative distance */
+} ct__sat;
+
+/* Face i of A: the deepest vertex of B below its plane. Returns the separation. */
+CT__PRIVATE ct_real ct__sat_face_a(const ct__sat *s, int i, int *vb) {
+    ct_plane pl = s->a->planes[i];
+    int v = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(pl.n)));
+    *vb = v;
+    return ct__dot(pl.n, ct__xf_point(&s->rel, s->b->verts[v])) + pl.d;
+}
+
+/* Face j of B (its plane brought to A's frame): the deepest vertex of A below it. */
+CT__PRIVATE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
+    ct_plane pl = ct__xf_plane(&s->rel, s->b->planes[j]);
+    int v = ct__sat_support(s->a, ct__neg(pl.n));
+    *va = v;
+    return ct__dot(pl.n, s->a->verts[v]) + pl.d;
+}
+
+/* An edge of A prepared for the pair loop (see ct__sat_row_make). */
+typedef struct ct__sat_row {
+    ct_vec3 na, nb, u, o, p;   /* in B's frame */
+} ct__sat_row;
+
+/* 1 when no edge pair that involves edge k of hull h can separate by more than thr. Bound:
+   with n on the edge's Gauss arc (A's edges) or -n on it (B's edges, then the roles swap),
+   separation <= n.dc - depth_own - depth_other, dc = the other hull's centre minus this one's
+   (in h's frame), depth_own = the smaller depth of h's centre below the edge's two faces,
+   depth_other = the smallest depth of the other centre below any face of its hull (the
+   supports along n lie at least that far beyond the centres). Over the arc, n.dc is at most
+   max(xa, xb) / cos(half angle) and |dc| when positive, max(xa, xb) when not (xa, xb: the
+   face normals' dots with dc). No square root. */
+/* Per-face numbers of one hull, in its own frame: x = n.dc (dc: the other hull's centre minus
+   this one's) and d = depth of this hull's centre below the face; tabulated for the first
+   CT__SAT_FT faces, computed on demand beyond. m = the smallest d. */
+typedef struct ct__sat_ft {
+    const ct_hull *h;
+    ct_vec3 c, dc;
+    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT];
+} ct__sat_ft;
+
+CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
+    int f;
+    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc); t->m = CT__MAXR;
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
+        if (f < CT__SAT_FT) { t->x[f] = x; t->d[f] = d; }
+        t->m = ct__min(t->m, d);
+    }
+}
+CT__INLINE ct_real ct__sat_ft_x(const ct__sat_ft *t, int f) { return f < CT__SAT_FT ? t->x[f] : ct__dot(t->h->planes[f].n, t->dc); }
+CT__INLINE ct_real ct__sat_ft_d(const ct__sat_ft *t, int f) {
+    return f < CT__SAT_FT ? t->d[f] : -(ct__dot(t->h->planes[f].n, t->c) + t->h->planes[f].d);
+}
+
+/* The face whose separation bound (n.other_centre + d = x - d) is largest, and that bound. */
+CT__PRIVATE int ct__sat_seed(const ct__sat_ft *t, ct_real *bound) {
+    int f, best = 0;
+    ct_real b = -CT__MAXR;
+    for (f = 0; f < t->h->nfaces; ++f) {
+        ct_real x = ct__sat_ft_x(t, f) - ct__sat_ft_d(t, f);
+        if (x > b) { b = x; best = f; }
+    }
+    *bound = b;
+    return best;
+}
+
+CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_real thr) {
+    const ct_hull *h = t->h;
+    int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
+    ct_real mx = ct__max(ct__sat_ft_x(t, fa), ct__sat_ft_x(t, fb)), ch2;
+    ct_real tt = thr + ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
+    if (mx <= 0) return mx <= tt;
+    if (tt <= 0) return 0;
+    if (t->dc2 <= tt * tt) return 1;
+    ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
+    return mx * mx <= tt * tt * ch2;
+}
+
+/* Edge k of A in B's frame, for the pair loop. Gauss map (Gregorius): the edge is the arc
+   from na to nb (its two face normals); u is parallel to nb x na (taken from the edge vector,
+   so it exists for flat hulls whose two faces are opposite); o = e x (na - nb) points to the
+   middle of the arc and orients the axis without any centroid: with e = k (na x nb), k > 0,
+   o = k (1 - na.nb)(na + nb), and for a flat hull (nb = -na) o = 2 e x na, the outward
+   direction in the plane. */
+CT__PRIVATE void ct__sat_row_make(const ct__sat *s, int k, ct__sat_row *r) {
+    const ct_hull *A = s->a;
+    ct_vec3 p = A->verts[A->face_verts[k]], q = A->verts[A->face_verts[A->he_next[k]]];
+    ct_vec3 na = A->planes[A->he_face[k]].n, nb = A->planes[A->he_face[A->he_twin[k]]].n;
+    ct_vec3 e = ct__sub(q, p);
+    r->na = ct__xf_inv_dir(&s->rel, na);
+    r->nb = ct__xf_inv_dir(&s->rel, nb);
+    r->u = ct__xf_inv_dir(&s->rel, ct__neg(e));
+    r->o = ct__xf_inv_dir(&s->rel, ct__cross(e, ct__sub(na, nb)));
+    r->p = ct__xf_inv_point(&s->rel, p);
+}
+
+/* Edge j of B for the pair loop, in B's frame: the arc (c, d) of the Gauss map of -B (its
+   negated face normals), w parallel to d x c (from the edge vector) and a point pb. */
+typedef struct ct__sat_col { ct_vec3 c, d, w, pb; int j; } ct__sat_col;
+
+CT__PRIVATE void ct__sat_col_make(const ct_hull *B, int j, ct__sat_col *col) {
+    ct_vec3 qb = B->verts[B->face_verts[B->he_next[j]]];
+    col->pb = B->verts[B->face_verts[j]];
+    col->c = ct__neg(B->planes[B->he_face[j]].n);
+    col->d = ct__neg(B->planes[B->he_face[B->he_twin[j]]].n);
+    col->w = ct__sub(col->pb, qb);
+    col->j = j;
+}
+
+/* Edge pair (row of A, column of B). Returns 1 when the pair builds a face of the Minkowski
+   difference A - B and is not near-parallel; then *sep and *n (unit, in B's frame, pointing
+   from A to B) hold the separation along that face's normal. */
+CT__PRIVATE int ct__sat_edge(const ct__sat_row *r, const ct__sat_col *col, ct_real *sep, ct_vec3 *n) {
+    /* Gregorius' arc test: arcs (na, nb) and (c, d) of the Gauss maps of A and of -B cross. */
+    ct_real cba = ct__dot(col->c, r->u), dba = ct__dot(col->d, r->u), adc, bdc, x2, l;
+    ct_vec3 x;
+    if (!(cba * dba < 0)) return 0;
+    adc = ct__dot(r->na, col->w);
+    bdc = ct__dot(r->nb, col->w);
+    if (!(adc * bdc < 0 && cba * bdc > 0)) return 0;
+    x = ct__cross(r->u, col->w);
+    x2 = ct__len2(x);
+    if (!(x2 > CT__SAT_PARALLEL * CT__SAT_PARALLEL * ct__len2(r->u) * ct__len2(col->w))) return 0;
+    l = ct__sqrt(x2);
+    x = ct__scale(x, (ct__dot(x, r->o) < 0 ? -1 : 1) / l);
+    *n = x;
+    *sep = ct__dot(x, ct__sub(col->pb, r->p));
+    return 1;
+}
+
+/* The outcome of the query. */
+typedef struct ct__satq {
+    int separated;         /* an axis separates by more than the speculative distance */
+    int type;              /* winning kind: CT__SAT_FACE_A, _FACE_B or _EDGE */
+    int fa, va, fb, vb;    /* best face of A and its deepest B vertex; best face of B, A vertex */
+    int ea, eb;            /* best edge pair (half-edges of A and of B), -1 if none */
+    ct_real sa, sb, se;    /* their separations */
+    ct_vec3 ne;            /* edge axis, A's frame */
+    int ctype, cia, cib;   /* what goes back into the cache */
+} ct__satq;
+
+CT__INLINE ct_real ct__sat_face_tol(const ct__sat *s, ct_real x) { return CT__SAT_FACE_REL * ct__abs(x) + CT__SAT_FACE_ABS * s->L; }
+CT__INLINE ct_real ct__sat_edge_tol(const ct__sat *s, ct_real x) { return CT__SAT_EDGE_REL * ct__abs(x) + CT__SAT_EDGE_ABS * s->L; }
+
+/* (x, i) beats (best, bi) in the total order: larger value, then smaller index. */
+CT__INLINE int ct__sat_better(ct_real x, int i, ct_real best, int bi) {
+    return x > best || (x == best && (bi < 0 || i < bi));
+}
+
+CT__PRIVATE void ct__sat_separated(ct__satq *q, int type, int ia, int ib) {
+    q->separated = 1;
+    q->ctype = type; q->cia = ia; q->cib = ib;
+}
+
+/* The query. hint: cached axis (type, ia, ib), already range-checked. Returns with
+   q->separated set as soon as an axis separates by more than the speculative distance. */
+CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q) {
+    const ct_hull *A = s->a, *B = s->b;
+    ct_vec3 ca_in_b = ct__xf_inv_point(&s->rel, s->ca);
+    ct_real x, thr;
+    int i, j, v, nhe_a = A->face_first[A->nfaces], nhe_b = B->face_first[B->nfaces];
+    ct__sat_row row;
+    ct__sat_ft ta, tb;
+    memset(q, 0, sizeof *q);
+    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
+    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
+    q->fa = q->fb = q->ea = q->eb = -1;
+    q->sa = q->sb = q->se = -CT__MAXR;
+
+    /* the cached axis first: it either separates (done) or seeds its group's best */
+    if (htype == CT__SAT_FACE_A) {
+        x = ct__sat_face_a(s, hia, &v);
+        if (x > s->spec) { ct__sat_separated(q, htype, hia, 0); return; }
+        q->sa = x; q->fa = hia; q->vb = v;
+    } else if (htype == CT__SAT_FACE_B) {
+        x = ct__sat_face_b(s, hib, &v);
+        if (x > s->spec) { ct__sat_separated(q, htype, 0, hib); return; }
+        q->sb = x; q->fb = hib; q->va = v;
+    } else if (htype == CT__SAT_EDGE) {
+        ct_vec3 n;
+        ct__sat_col col;
+        ct__sat_row_make(s, hia, &row);
+        ct__sat_col_make(B, hib, &col);
+        if (ct__sat_edge(&row, &col, &x, &n)) {
+            if (x > s->spec) { ct__sat_separated(q, htype, hia, hib); return; }
+            q->se = x; q->ea = hia; q->eb = hib; q->ne = n;
+        }
+    }
+
+    /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d - m_b, since B holds the ball of
+       radius m_b (the smallest depth of its centre below its faces) around its centre.
+       Without a cached face, the face of largest bound goes first: it usually prunes the rest. */
+    if (q->fa < 0) {
+        int i0 = ct__sat_seed(&ta, &x);
+        x = ct__sat_face_a(s, i0, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i0, 0); return; }
+        q->sa = x; q->fa = i0; q->vb = v;
+    }
+    for (i = 0; i < A->nfaces; ++i) {
+        if (i == q->fa) continue;
+        if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
+        x = ct__sat_face_a(s, i, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i, 0); return; }
+        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
+    }
+    /* faces of B: one matters only if it beats A's face by the bias, or separates */
+    thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
+    if (q->fb < 0) {
+        ct_real b0;
+        int j0 = ct__sat_seed(&tb, &b0);
+        if (b0 - ta.m + s->margin > thr) {
+            x = ct__sat_face_b(s, j0, &v);
+            if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j0); return; }
+            q->sb = x; q->fb = j0; q->va = v;
+        }
+    }
+    for (j = 0; j < B->nfaces; ++j) {
+        ct_real ub;
+        if (j == q->fb) continue;
+        ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
+        if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
+        x = ct__sat_face_b(s, j, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j); return; }
+        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; }
+    }
+    q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+    x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
+
+    /* edge pairs: one matters only if it beats the face by the tolerance, or separates */
+    thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
+    if (q->ea >= 0 && !(q->se > thr)) { q->ea = q->eb = -1; q->se = -CT__MAXR; }
+    {
+        /* columns: B's edges that can matter, prepared once (a list when few enough) */
+        ct__sat_col cols[CT__SAT_COLS], one;
+        int ncols = 0, all = 0, c;
+        ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+        for (j = 0; j < nhe_b && !all; ++j) {
+            if (B->he_twin[j] < j || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+            if (ncols == CT__SAT_COLS) all = 1;
+            else ct__sat_col_make(B, j, &cols[ncols++]);
+        }
+        for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
+            if (A->he_twin[i] < i) continue;
+            if (ct__sat_arc_skip(&ta, i, tb.m, (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin)) continue;
+            ct__sat_row_make(s, i, &row);
+            for (c = 0; c < (all ? nhe_b : ncols); ++c) {
+                const ct__sat_col *col = &one;
+                ct_vec3 n;
+                if (all) {
+                    if (B->he_twin[c] < c) continue;
+                    ct__sat_col_make(B, c, &one);
+                } else col = &cols[c];
+                j = col->j;
+                if (i == q->ea && j == q->eb) continue;
+                if (!ct__sat_edge(&row, col, &x, &n) || !(x > thr)) continue;
+                if (x > s->spec) { ct__sat_separated(q, CT__SAT_EDGE, i, j); return; }
+                if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
+                    q->se = x; q->ea = i; q->eb = j; q->ne = n;
+                }
+            }
+        }
+    }
+    if (q->ea >= 0) {
+        q->type = CT__SAT_EDGE;
+        q->ne = ct__xf_dir(&s->rel, q->ne);
+    }
+    q->ctype = q->type;
+    q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
+    q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
+}
+
+/* ---- face contact: the incident face clipped by the reference face's side planes --------- */
+/* Computed in the reference hull's frame. The clipped polygon (Sutherland-Hodgman's result)
+   is enumerated directly, one candidate at a time, without buffers: its vertices are
+   (0) incident vertices inside every side plane, (1) crossings of an incident edge with a side
+   plane that lie inside the other side planes, (2) reference vertices inside the incident
+   face (seen along the reference normal). The reduction below visits them several times. */
+typedef struct ct__clip {
+    const ct_hull *ref, *inc;
+    int fr, fi, nr, ni, ref_is_a;
+    ct_xform x;            /* incident local -> reference local */
+    ct_plane pr, pi;       /* reference plane; incident plane in the reference frame */
+    ct_real spec;
+    ct_vec3 rv[CT__SAT_FC], side[CT__SAT_FC], iv[CT__SAT_FC];
+} ct__clip;
+
+typedef struct ct__cand { ct_vec3 p; ct_real s; unsigned id; } ct__cand;
+
+CT__INLINE ct_vec3 ct__clip_rv(const ct__clip *c, int k) {
+    if (k < CT__SAT_FC) return c->rv[k];
+    return c->ref->verts[c->ref->face_verts[c->ref->face_first[c->fr] + k]];
+}
+CT__INLINE ct_vec3 ct__clip_iv(const ct__clip *c, int k) {
+    if (k < CT__SAT_FC) return c->iv[k];
+    return ct__xf_point(&c->x, c->inc->verts[c->inc->face_verts[c->inc->face_first[c->fi] + k]]);
+}
+/* Outward normal (not unit) of the side plane through reference edge k: for a face that is
+   counter-clockwise about n, edge x n points out of the face. */
+CT__INLINE ct_vec3 ct__clip_side(const ct__clip *c, int k) {
+    if (k < CT__SAT_FC) return c->side[k];
+    return ct__cross(ct__sub(ct__clip_rv(c, k + 1 == c->nr ? 0 : k + 1), ct__clip_rv(c, k)), c->pr.n);
+}
+
+CT__PRIVATE void ct__clip_init(ct__clip *c, const ct_hull *ref, int fr, const ct_hull *inc, int fi,
+                               const ct_xform *x, int ref_is_a, ct_real spec) {
+    int k;
+    c->ref = ref; c->inc = inc; c->fr = fr; c->fi = fi; c->x = *x;
+    c->ref_is_a = ref_is_a; c->spec = spec;
+    c->nr = ref->face_first[fr + 1] - ref->face_first[fr];
+    c->ni = inc->face_first[fi + 1] - inc->face_first[fi];
+    c->pr = ref->planes[fr];
+    c->pi = ct__xf_plane(x, inc->planes[fi]);
+    for (k = 0; k < c->nr && k < CT__SAT_FC; ++k) c->rv[k] = ref->verts[ref->face_verts[ref->face_first[fr] + k]];
+    for (k = 0; k < c->ni && k < CT__SAT_FC; ++k)
+        c->iv[k] = ct__xf_point(x, inc->verts[inc->face_verts[inc->face_first[fi] + k]]);
+    for (k = 0; k < c->nr && k < CT__SAT_FC; ++k)
+        c->side[k] = ct__cross(ct__sub(ct__clip_rv(c, k + 1 == c->nr ? 0 : k + 1), c->rv[k]), c->pr.n);
+}
+
+/* Feature keys as (A, B) whatever the reference side. */
+CT__INLINE unsigned ct__clip_id(const ct__clip *c, unsigned kref, unsigned kinc) {
+    return c->ref_is_a ? ct__sat_id(kref, kinc) : ct__sat_id(kinc, kref);
+}
+
+/* The reduction to CT_MANIFOLD_MAX points (Box3D's order): the deepest point, the point
+   farthest from it in the contact plane, the one making the largest triangle with both, the
+   one adding the most area outside that triangle. Every choice is an argmax under a total
+   order (score, then the smaller id), so it depends on the set of candidates, not on the
+   order in which they are visited. */
+typedef struct ct__red {
+    int mode, count;
+    ct_vec3 n;
+    ct_real tol;           /* lengths below this count as zero */
+    ct__cand first[CT__SAT_KEEP], pick[CT_MANIFOLD_MAX], best;
+    ct_real score;
+    int have, npick;
+    ct_real sign;
+} ct__red;
+
+CT__INLINE ct_real ct__red_score(const ct__red *r, const ct__cand *k) {
+    const ct__cand *p = r->pick;
+    ct_vec3 d, ba;
+    switch (r->mode) {
+    case 0: return -k->s;
+    case 1:
+        d = ct__sub(k->p, p[0].p);
+        return ct__len2(ct__madd(d, r->n, -ct__dot(d, r->n)));
+    case 2:
+        ba = ct__sub(p[1].p, p[0].p);
+        return ct__abs(ct__dot(r->n, ct__cross(ba, ct__sub(k->p, p[0].p))));
+    default: {
+        /* area added outside the triangle: the largest signed area over its three edges */
+        ct_real u1 = ct__dot(r->n, ct__cross(ct__sub(p[1].p, p[0].p), ct__sub(k->p, p[0].p)));
+        ct_real u2 = ct__dot(r->n, ct__cross(ct__sub(p[2].p, p[1].p), ct__sub(k->p, p[1].p)));
+        ct_real u3 = ct__dot(r->n, ct__cross(ct__sub(p[0].p, p[2].p), ct__sub(k->p, p[2].p)));
+        return ct__max(-r->sign * u1, ct__max(-r->sign * u2, -r->sign * u3));
+    }
+    }
+}
+
+CT__PRIVATE void ct__red_visit(ct__red *r, const ct__cand *k) {
+    ct_real sc;
+    int i;
+    if (r->mode == 0) {
+        if (r->count < CT__SAT_KEEP) r->first[r->count] = *k;
+        r->count++;
+    } else {
+        for (i = 0; i < r->npick; ++i)
+            if (r->pick[i].id == k->id) return;
+    }
+    sc = ct__red_score(r, k);
+    if (!r->have || sc > r->score || (sc == r->score && k->id < r->best.id)) {
+        r->have = 1; r->score = sc; r->best = *k;
+    }
+}
+
+/* Side-plane distance of reference edge j to point p (not normalised: only signs and ratios
+   are used). */
+CT__INLINE ct_real ct__clip_sd(const ct__clip *c, int j, ct_vec3 p) {
+    return ct__dot(ct__clip_side(c, j), ct__sub(p, ct__clip_rv(c, j)));
+}
+/* The distances of p to all side planes: the first CT__SAT_FC stored, the rest on demand. */
+CT__INLINE void ct__clip_row(const ct__clip *c, ct_vec3 p, ct_real *d) {
+    int j;
+    for (j = 0; j < c->nr && j < CT__SAT_FC; ++j) d[j] = ct__clip_sd(c, j, p);
+}
+CT__INLINE ct_real ct__clip_get(const ct__clip *c, const ct_real *d, int j, ct_vec3 p) {
+    return j < CT__SAT_FC ? d[j] : ct__clip_sd(c, j, p);
+}
+
+/* Visits every candidate of the clipped polygon. Each incident vertex's side distances are
+   computed once; a crossing point's distances to the other planes are interpolated along
+   its edge (the distances are affine). */
+CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
+    const ct_hull *R = c->ref, *I = c->inc;
+    int i, j, k, fir = R->face_first[c->fr], fii = I->face_first[c->fi];
+    ct_vec3 n = c->pr.n, p0, p1;
+    ct_real da[CT__SAT_FC], db[CT__SAT_FC], *d0 = da, *d1 = db, den;
+    ct__cand cd;
+    p1 = ct__clip_iv(c, 0);
+    ct__clip_row(c, p1, d1);
+    for (i = 0; i < c->ni; ++i) {
+        ct_real *t = d0;
+        d0 = d1; d1 = t;
+        p0 = p1;
+        p1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
+        ct__clip_row(c, p1, d1);
+        /* (0) incident vertex i inside the reference face's prism */
+        for (j = 0; j < c->nr; ++j)
+            if (ct__clip_get(c, d0, j, p0) > 0) break;
+        if (j == c->nr) {
+            cd.s = ct__dot(n, p0) + c->pr.d;
+            if (cd.s <= c->spec) {
+                cd.p = ct__madd(p0, n, -cd.s / 2);
+                cd.id = ct__clip_id(c, ct__sat_key(CT__KEY_FACE, c->fr), ct__sat_key(CT__KEY_VERT, I->face_verts[fii + i]));
+                ct__red_visit(r, &cd);
+            }
+        }
+        /* (1) incident edge i crossing side plane j, inside the other side planes */
+        for (j = 0; j < c->nr; ++j) {
+            ct_real a0 = ct__clip_get(c, d0, j, p0), a1 = ct__clip_get(c, d1, j, p1), tt;
+            if ((a0 <= 0) == (a1 <= 0)) continue;
+            tt = a0 / (a0 - a1);
+            for (k = 0; k < c->nr; ++k) {
+                ct_real b0, b1;
+                if (k == j) continue;
+                b0 = ct__clip_get(c, d0, k, p0);
+                b1 = ct__clip_get(c, d1, k, p1);
+                if (b0 + tt * (b1 - b0) > 0) break;
+            }
+            if (k < c->nr) continue;
+            cd.p = ct__lerp(p0, p1, tt);
+            cd.s = ct__dot(n, cd.p) + c->pr.d;
+            if (cd.s > c->spec) continue;
+            cd.p = ct__madd(cd.p, n, -cd.s / 2);
+            cd.id = ct__clip_id(c, ct__sat_edge_key(R, fir + j), ct__sat_edge_key(I, fii + i));
+            ct__red_visit(r, &cd);
+        }
+    }
+    /* (2) reference vertices inside the incident face, projected onto it along n. The incident
+       face is counter-clockwise about its own normal, i.e. about -n, so n x edge points out. */
+    den = ct__dot(c->pi.n, n);
+    if (!(den < 0)) return;
+    for (j = 0; j < c->nr; ++j) {
+        ct_vec3 v = ct__clip_rv(c, j);
+        for (i = 0; i < c->ni; ++i) {
+            ct_vec3 q0 = ct__clip_iv(c, i), q1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
+            if (ct__dot(ct__cross(n, ct__sub(q1, q0)), ct__sub(v, q0)) > 0) break;
+        }
+        if (i < c->ni) continue;
+        cd.s = -(ct__dot(c->pi.n, v) + c->pi.d) / den;
+        if (!(cd.s <= c->spec)) continue;
+        cd.p = ct__madd(v, n, cd.s / 2);
+        cd.id = ct__clip_id(c, ct__sat_key(CT__KEY_VERT, R->face_verts[fir + j]), ct__sat_key(CT__KEY_FACE, c->fi));
+        ct__red_visit(r, &cd);
+    }
+}
+
+/* Runs the reduction; returns the number of points kept (ref frame) in pts. */
+CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
+    ct__red r;
+    int i;
+    memset(&r, 0, sizeof r);
+    r.n = c->pr.n;
+    r.tol = 1e3 * CT__EPS * L;
+    ct__clip_enum(c, &r);
+    if (r.count <= CT_MANIFOLD_MAX) {
+        for (i = 0; i < r.count; ++i) pts[i] = r.first[i];
+        return r.count;
+    }
+    r.pick[0] = r.best;
+    r.npick = 1;
+    for (r.mode = 1; r.mode < CT_MANIFOLD_MAX; ++r.mode) {
+        ct_real need;
+        r.have = 0;
+        if (r.count <= CT__SAT_KEEP)
+            for (i = 0; i < r.count; ++i) ct__red_visit(&r, &r.first[i]);
+        else
+            ct__clip_enum(c, &r);
+        if (r.mode == 1) need = r.tol * r.tol;
+        else need = r.tol * ct__len(ct__sub(r.pick[1].p, r.pick[0].p));
+        if (!r.have || !(r.score > need)) break;
+        if (r.mode == 2) {
+            ct_vec3 ba = ct__sub(r.pick[1].p, r.pick[0].p);
+            r.sign = ct__dot(r.n, ct__cross(ba, ct__sub(r.best.p, r.pick[0].p))) < 0 ? -1 : 1;
+        }
+        r.pick[r.npick++] = r.best;
+    }
+    for (i = 0; i < r.npick; ++i) pts[i] = r.pick[i];
+    return r.npick;
+}
+
+/* The incident face: among the faces around the incident hull's deepest vertex v, the most
+   anti-parallel to the reference normal (dir, in the incident frame). The globally most
+   anti-parallel face can be far from the contact on a wedge; the faces at v cannot. Faces are
+   ranked by (dot, index); this returns the first one ranked after (*pd, *pf) (pass *pf = -1
+   for the best), or -1 when none is left. */
+CT__PRIVATE int ct__sat_incident(const ct_hull *h, int v, ct_vec3 dir, ct_real *pd, int *pf) {
+    int e0 = h->vert_edge[v], e = e0, best = -1, guard = h->face_first[h->nfaces];
+    ct_real bd = 0;
+    do {
+        int f = h->he_face[e];
+        ct_real x = ct__dot(h->planes[f].n, dir);
+        if ((*pf < 0 || x > *pd || (x == *pd && f > *pf)) && (best < 0 || x < bd || (x == bd && f < best))) {
+            bd = x;
+            best = f;
+        }
+        e = h->he_next[h->he_twin[e]];
+    } while (e != e0 && --guard > 0);
+    *pd = bd;
+    *pf = best;
+    return best;
+}
+
+/* Sorts by id (insertion sort, at most CT_MANIFOLD_MAX entries) and writes world output. */
+CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 normal, ct_manifold *out) {
+    int i, j;
+    for (i = 1; i < n; ++i) {
+        ct__cand t = pts[i];
+        for (j = i; j > 0 && pts[j - 1].id > t.id; --j) pts[j] = pts[j - 1];
+        pts[j] = t;
+    }
+    if (n == 0) return; /* no contact: the manifold stays zero */
+    out->normal = ct__xf_dir(x, normal);
+    out->count = n;
+    for (i = 0; i < n; ++i) {
+        out->points[i].point = ct__xf_point(x, pts[i].p);
+        out->points[i].separation = pts[i].s;
+        out->points[i].id = pts[i].id;
+    }
+}
+
+/* Face contact with the reference face on A (ref_a) or on B. The incident face is tried in
+   the order of ct__sat_incident: when the best one misses the reference face's prism (the
+   deepest vertex sits just outside it), a neighbour around that vertex crosses it. If none
+   does and the hulls overlap, the deepest vertex alone is the contact; hulls apart whose
+   faces do not face each other have no contact yet. */
+CT__PRIVATE void ct__sat_face_contact(const ct__sat *s, const ct__satq *q, int ref_a, const ct_xform *xa,
+                                      const ct_xform *xb, ct_manifold *out) {
+    ct__clip c;
+    ct__cand pts[CT_MANIFOLD_MAX];
+    ct_xform inv;
+    const ct_hull *ref = ref_a ? s->a : s->b, *inc = ref_a ? s->b : s->a;
+    const ct_xform *x = ref_a ? &s->rel : &inv;
+    int n = 0, fi = -1, fr = ref_a ? q->fa : q->fb, v = ref_a ? q->vb : q->va;
+    ct_real pd = 0;
+    ct_vec3 dir;
+    ct_plane pr = ref->planes[fr];
+    if (!ref_a) inv = ct__xf_rel(&s->rel, NULL); /* the inverse */
+    dir = ct__xf_inv_dir(x, ref->planes[fr].n);
+    while (n == 0 && ct__sat_incident(inc, v, dir, &pd, &fi) >= 0) {
+        ct__clip_init(&c, ref, fr, inc, fi, x, ref_a, s->spec);
+        n = ct__clip_reduce(&c, s->L, pts);
+    }
+    if (n == 0 && (ref_a ? q->sa : q->sb) <= 0) {
+        ct_vec3 p = ct__xf_point(x, inc->verts[v]);
+        unsigned kf = ct__sat_key(CT__KEY_FACE, fr), kv = ct__sat_key(CT__KEY_VERT, v);
+        pts[0].s = ct__dot(pr.n, p) + pr.d;
+        if (!(pts[0].s <= s->spec)) return;
+        pts[0].p = ct__madd(p, pr.n, -pts[0].s / 2);
+        pts[0].id = ref_a ? ct__sat_id(kf, kv) : ct__sat_id(kv, kf);
+        n = 1;
+    }
+    ct__sat_emit(pts, n, ref_a ? xa : xb, ref_a ? pr.n : ct__neg(pr.n), out);
+}
+
+/* Edge contact: one point midway between the closest points of the two edges (Ericson 5.1.9
+   for lines; the SAT guarantees they are not parallel). Returns 0 when the closest points
+   fall outside either segment (then the caller uses the face contact). */
+CT__PRIVATE int ct__sat_edge_contact(const ct__sat *s, const ct__satq *q, const ct_xform *xa, ct_manifold *out) {
+    const ct_hull *A = s->a, *B = s->b;
+    ct_vec3 p1 = A->verts[A->face_verts[q->ea]], q1 = A->verts[A->face_verts[A->he_next[q->ea]]];
+    ct_vec3 p2 = ct__xf_point(&s->rel, B->verts[B->face_verts[q->eb]]);
+    ct_vec3 q2 = ct__xf_point(&s->rel, B->verts[B->face_verts[B->he_next[q->eb]]]);
+    ct_vec3 d1 = ct__sub(q1, p1), d2 = ct__sub(q2, p2), r = ct__sub(p1, p2), c1, c2;
+    ct_real a = ct__dot(d1, d1), e = ct__dot(d2, d2), f = ct__dot(d2, r), c = ct__dot(d1, r);
+    ct_real b = ct__dot(d1, d2), den = a * e - b * b, t1, t2, tol = CT__SAT_MARGIN * CT__EPS;
+    ct__cand pt;
+    if (!(den > 0) || !(e > 0)) return 0;
+    t1 = (b * f - c * e) / den;
+    t2 = (b * t1 + f) / e;
+    if (!(t1 >= -tol && t1 <= 1 + tol && t2 >= -tol && t2 <= 1 + tol)) return 0;
+    t1 = ct__clamp(t1, 0, 1);
+    t2 = ct__clamp(t2, 0, 1);
+    c1 = ct__madd(p1, d1, t1);
+    c2 = ct__madd(p2, d2, t2);
+    pt.s = ct__dot(q->ne, ct__sub(c2, c1));
+    pt.p = ct__scale(ct__add(c1, c2), (ct_real)0.5);
+    pt.id = ct__sat_id(ct__sat_edge_key(A, q->ea), ct__sat_edge_key(B, q->eb));
+    ct__sat_emit(&pt, 1, xa, q->ne, out);
+    return 1;
+}
+
+/* A hull as ct_hull_build / ct__hull_assemble make it: the contents are trusted, the shape of
+   the struct is checked (a zeroed or half-filled struct is rejected, not dereferenced). */
+CT__PRIVATE int ct__sat_hull_ok(const ct_hull *h) {
+    return h && h->nverts >= 3 && h->nfaces >= 2 && h->nedges >= 3 && h->verts && h->planes &&
+           h->face_first && h->face_verts && h->he_twin && h->he_next && h->he_face && h->vert_edge &&
+           h->face_first[h->nfaces] == 2 * h->nedges && ct__finite3(h->center) && ct__finite(h->extent) &&
+           h->extent > 0;
+}
+
+CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_real speculative,
+                                  ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat s;
+    ct__satq q;
+    int htype = CT__SAT_NONE, hia = 0, hib = 0;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
+        !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    s.a = a; s.b = b;
+    {
+        ct_xform ia = ct__xf_identity(), ib = ct__xf_identity();
+        s.rel = ct__xf_rel(xa ? xa : &ia, xb ? xb : &ib);
+    }
+    s.ca = a->center;
+    s.cb = ct__xf_point(&s.rel, b->center);
+    s.L = a->extent + b->extent;
+    s.margin = CT__SAT_MARGIN * CT__EPS * (s.L + ct__len(s.rel.p));
+    s.spec = speculative;
+
+    if (cache) {
+        int t = cache->type, ia = cache->index_a, ib = cache->index_b;
+        int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
+        if ((t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
+            (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib)) {
+            htype = t; hia = ia; hib = ib;
+        }
+    }
+    ct__sat_query(&s, htype, hia, hib, &q);
+    if (!q.separated) {
+        int done = 0;
+        /* Edge closest points outside the segments: hulls apart along an edge axis whose
+           closest features are not these edges have no contact yet; overlapping ones (only by
+           round-off) fall back to the face. */
+        if (q.type == CT__SAT_EDGE) done = ct__sat_edge_contact(&s, &q, xa, out) || q.se > 0;
+        if (!done) {
+            int ref_a = !(q.fb >= 0 && q.sb > q.sa + ct__sat_face_tol(&s, q.sa));
+            ct__sat_face_contact(&s, &q, ref_a, xa, xb, out);
+            if (q.type == CT__SAT_EDGE) { q.ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q.cia = q.fa; q.cib = q.fb; }
+        }
+    }
+    if (cache) {
+        cache->type = q.ctype;
+        cache->index_a = q.cia;
+        cache->index_b = q.cib;
+    }
+    return CT_OK;
+}
+
+/* ---- a hull against a sphere ----------------------------------------------------------------- */
+/* Closest point of the hull (A's frame) to c outside it: the projection onto a face plane when
+   it falls inside that face (the plane supports the hull there), else the nearest point over
+   all edges (which covers the vertices). Returns the squared distance; *key is the feature. */
+CT__PRIVATE ct_real ct__sat_closest(const ct_hull *h, ct_vec3 c, ct_vec3 *p, unsigned *key) {
+    ct_real best = CT__MAXR;
+    int f, k, n = h->face_first[h->nfaces];
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_plane pl = h->planes[f];
+        ct_real d = ct__dot(pl.n, c) + pl.d;
+        ct_vec3 q;
+        if (!(d > 0)) continue;
+        q = ct__madd(c, pl.n, -d);
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) {
+            ct_vec3 a = h->verts[h->face_verts[k]], b = h->verts[h->face_verts[h->he_next[k]]];
+            if (ct__dot(ct__cross(ct__sub(b, a), pl.n), ct__sub(q, a)) > 0) break;
+        }
+        if (k == h->face_first[f + 1] && d * d < best) {
+            best = d * d; *p = q; *key = ct__sat_key(CT__KEY_FACE, f);
+        }
+    }
+    if (best < CT__MAXR) return best;
+    for (k = 0; k < n; ++k) {
+        ct_vec3 a, e, q;
+        ct_real t, l2, d2;
+        if (h->he_twin[k] < k) continue;
+        a = h->verts[h->face_verts[k]];
+        e = ct__sub(h->verts[h->face_verts[h->he_next[k]]], a);
+        l2 = ct__len2(e);
+        t = l2 > 0 ? ct__clamp(ct__dot(ct__sub(c, a), e) / l2, 0, 1) : 0;
+        q = ct__madd(a, e, t);
+        d2 = ct__len2(ct__sub(c, q));
+        if (d2 < best) {
+            best = d2; *p = q;
+            *key = t <= 0 ? ct__sat_key(CT__KEY_VERT, h->face_verts[k])
+                 : (t >= 1 ? ct__sat_key(CT__KEY_VERT, h->face_verts[h->he_next[k]]) : ct__sat_edge_key(h, k));
+        }
+    }
+    return best;
+}
+
+CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                        ct_real speculative, ct_manifold *out) {
+    ct_vec3 c, n, p;
+    ct_real dmax = -CT__MAXR, sep;
+    unsigned key = 0;
+    int f, fm = 0;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__xf_valid(xa) || !ct__finite3(center) || !ct__finite(radius) ||
+        radius < 0 || !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    c = ct__xf_inv_point(xa, center);
+    for (f = 0; f < a->nfaces; ++f) {
+        ct_real d = ct__dot(a->planes[f].n, c) + a->planes[f].d;
+        if (d > dmax) { dmax = d; fm = f; }
+    }
+    /* Inside (or on) the hull: the face of least penetration, as the SAT does. Outside: the
+       closest point; when it is too close to give a direction, the face of dmax does. */
+    n = a->planes[fm].n;
+    p = ct__madd(c, n, -dmax);
+    sep = dmax - radius;
+    key = ct__sat_key(CT__KEY_FACE, fm);
+    if (dmax > 0) {
+        ct_real d2 = ct__sat_closest(a, c, &p, &key), d = ct__sqrt(d2);
+        if (d > CT__SAT_MARGIN * CT__EPS * (a->extent + ct__len(ct__sub(c, a->center)))) {
+            n = ct__scale(ct__sub(c, p), 1 / d);
+            sep = d - radius;
+        } else {
+            p = ct__madd(c, n, -dmax);
+            key = ct__sat_key(CT__KEY_FACE, fm);
+        }
+    }
+    if (!(sep <= speculative)) return CT_OK;
+    out->normal = ct__xf_dir(xa, n);
+    out->count = 1;
+    /* midway between the hull point p and the sphere point c - radius n */
+    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(p, ct__madd(c, n, -radius)), (ct_real)0.5));
+    out->points[0].separation = sep;
+    out->points[0].id = ct__sat_id(key, ct__sat_key(CT__KEY_FACE, 0));
+    return CT_OK;
+}
