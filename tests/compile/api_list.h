@@ -12,7 +12,7 @@
 #define CT_API_GJK(X)
 
 /* polar part */
-#define CT_API_POLAR(X)
+#define CT_API_POLAR(X) X(ct_intersect) X(ct_contact_hulls) X(ct_sparsify)
 
 /* SAT part */
 #define CT_API_SAT(X)

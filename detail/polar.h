@@ -1,0 +1,443 @@
+/* contact.h detail: >>polar - intersection of two convex polyhedra by polar duality.
+
+   Method: D. E. Muller and F. P. Preparata, "Finding the intersection of two convex
+   polyhedra", Theoretical Computer Science 7 (1978) 217-236, in the form Solfec's cvi.c
+   uses it (T. Koziara, 2008), made scale-free:
+
+     1. Work in A's local frame, translated to A's centre and scaled by the larger extent,
+        so every quantity is O(1) and every tolerance is a multiple of CT__EPS.
+     2. Interior point: the Chebyshev centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over
+        the unit face planes of both bodies (h_i = -d_i). Its LP dual has four equality rows,
+        min sum h_i y_i s.t. sum y_i n_i = 0, sum y_i = 1, y >= 0, and is solved here by a
+        dense two-phase simplex (Dantzig pricing, Bland's rule once pivots stall). The
+        optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
+        For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
+        separating normal (Farkas certificate).
+     3. Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
+        polar (dual) points are n_i / s_i with n_i kept unit (Muller-Preparata Sec. 3).
+     4. Convex hull of the dual points (ct__quickhull). A dual vertex is a face of A n B (its
+        plane is the tag); a dual face is a vertex of A n B: the point where the planes of its
+        dual vertices meet, solved from the best-conditioned triple (Cramer) rather than from
+        the dual plane, so the vertex is exact to rounding in primal space.
+     5. The faces around each dual vertex, walked counter-clockwise, are the vertices of the
+        primal face counter-clockwise seen from outside (polarity preserves the orientation
+        of the normal fan).
+   Coincident planes of A and B (flush stacking) give identical dual points; quickhull keeps
+   one, and the face is then tagged with A's plane whenever an A plane coincides with it.
+
+   Private helpers here that are general enough for math.h: ct__solve4 (4x4 solve with
+   partial pivoting). */
+
+/* Tolerances in the working frame (unit = the larger extent of the two bodies). */
+#define CT__POLAR_TOUCH   (256 * CT__EPS)   /* |Chebyshev radius| below this: touching */
+#define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex pivot / reduced-cost threshold */
+#define CT__POLAR_SAME    (64 * CT__EPS)    /* planes of A and B this close are the same plane */
+
+enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
+
+/* The state of one intersection, everything in the working frame:
+   local_A = origin + scale * x. Arrays live in the scratch of the call. */
+typedef struct ct__polar {
+    ct_vec3 origin;
+    ct_real scale;
+    int na, nb, m;          /* planes: A's faces 0..na-1, then B's faces na..m-1 */
+    ct_plane *pl;
+    ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
+    ct_real r;              /* its radius (depth of c in A n B) */
+    ct_vec3 sep;            /* unit A->B normal from the LP dual (touching) */
+    int sep_ok;
+    int state;              /* CT__POLAR_DISJOINT / TOUCHING / OVERLAP */
+    /* the polyhedron A n B (state OVERLAP): vertices relative to c */
+    int nv, nf;
+    ct_vec3 *v;
+    int *face_first, *face_verts;
+    int *face_plane;        /* index into pl */
+} ct__polar;
+
+/* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
+   relative to the largest entry. */
+CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
+    int i, j, k;
+    ct_real big = 0;
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < 4; ++j) big = ct__max(big, ct__abs(M[i][j]));
+    if (!(big > 0)) return 0;
+    for (k = 0; k < 4; ++k) {
+        int p = k;
+        ct_real t;
+        for (i = k + 1; i < 4; ++i)
+            if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
+        if (!(ct__abs(M[p][k]) > 16 * CT__EPS * big)) return 0;
+        if (p != k) {
+            for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
+            t = b[k]; b[k] = b[p]; b[p] = t;
+        }
+        for (i = k + 1; i < 4; ++i) {
+            ct_real f = M[i][k] / M[k][k];
+            for (j = k; j < 4; ++j) M[i][j] -= f * M[k][j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (k = 3; k >= 0; --k) {
+        ct_real sum = b[k];
+        for (j = k + 1; j < 4; ++j) sum -= M[k][j] * x[j];
+        x[k] = sum / M[k][k];
+    }
+    return 1;
+}
+
+/* ---- Chebyshev centre: the dual LP by a dense two-phase simplex ------------------------ */
+typedef struct ct__lp {
+    int m, w;               /* structural columns, row width (m + 4 artificials + rhs) */
+    ct_real *t;             /* 6 rows: 4 constraints, phase-2 costs, phase-1 costs */
+    int basis[4];
+} ct__lp;
+
+#define CT__LP(lp, i, j) ((lp)->t[(size_t)(i) * (size_t)(lp)->w + (size_t)(j)])
+
+CT__PRIVATE void ct__lp_pivot(ct__lp *lp, int pr, int pc) {
+    int i, j, w = lp->w;
+    ct_real *row = &CT__LP(lp, pr, 0), inv = 1 / row[pc];
+    for (j = 0; j < w; ++j) row[j] *= inv;
+    row[pc] = 1;
+    for (i = 0; i < 6; ++i) {
+        ct_real *o, f;
+        if (i == pr) continue;
+        o = &CT__LP(lp, i, 0);
+        f = o[pc];
+        if (f == 0) continue;
+        for (j = 0; j < w; ++j) o[j] -= f * row[j];
+        o[pc] = 0;
+    }
+    lp->basis[pr] = pc;
+}
+
+/* Runs the simplex on cost row `cost` (4: phase 2, 5: phase 1) over structural columns.
+   Returns 1 optimal, 0 iteration cap or unbounded. */
+CT__PRIVATE int ct__lp_run(ct__lp *lp, int cost) {
+    int iter, stall = 0, cap = 20 * (lp->m + 8);
+    ct_real tol = CT__POLAR_PIVOT;
+    for (iter = 0; iter < cap; ++iter) {
+        int j, i, pc = -1, pr = -1, bland = stall > 8;
+        ct_real best = -tol, ratio = 0;
+        for (j = 0; j < lp->m; ++j) {
+            ct_real rc = CT__LP(lp, cost, j);
+            if (rc < best) {
+                pc = j;
+                if (bland) break;
+                best = rc;
+            }
+        }
+        if (pc < 0) return 1;
+        for (i = 0; i < 4; ++i) {
+            ct_real a = CT__LP(lp, i, pc), q;
+            if (!(a > tol)) continue;
+            q = ct__max(CT__LP(lp, i, lp->w - 1), 0) / a;
+            if (pr < 0 || q < ratio || (q == ratio && lp->basis[i] < lp->basis[pr])) { pr = i; ratio = q; }
+        }
+        if (pr < 0) return 0;
+        stall = ratio == 0 ? stall + 1 : 0;
+        ct__lp_pivot(lp, pr, pc);
+    }
+    return 0;
+}
+
+/* Chebyshev centre of {x : n_i.x + d_i <= 0}. On success fills p->c, p->r and the
+   separating normal p->sep from the dual. Returns CT_OK, CT_NO_MEMORY, or
+   CT_NO_CONVERGENCE (the caller then falls back to a heuristic point). */
+CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+    ct__lp lp;
+    int i, j, m = p->m, ok;
+    ct_real M[4][4], b[4], x[4];
+    ct_vec3 w;
+    lp.m = m;
+    lp.w = m + 5;
+    lp.t = CT__SALLOC(s, ct_real, 6 * (long long)lp.w);
+    if (!lp.t) return CT_NO_MEMORY;
+    memset(lp.t, 0, sizeof(ct_real) * 6 * (size_t)lp.w);
+    for (j = 0; j < m; ++j) {
+        ct_vec3 n = p->pl[j].n;
+        CT__LP(&lp, 0, j) = n.x; CT__LP(&lp, 1, j) = n.y; CT__LP(&lp, 2, j) = n.z; CT__LP(&lp, 3, j) = 1;
+        CT__LP(&lp, 4, j) = -p->pl[j].d;                 /* h_j */
+        CT__LP(&lp, 5, j) = -(n.x + n.y + n.z + 1);      /* phase 1: minimise the artificials */
+    }
+    for (i = 0; i < 4; ++i) { CT__LP(&lp, i, m + i) = 1; lp.basis[i] = m + i; }
+    CT__LP(&lp, 3, lp.w - 1) = 1;
+    CT__LP(&lp, 5, lp.w - 1) = -1;
+    ok = ct__lp_run(&lp, 5);
+    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= 16 * CT__POLAR_PIVOT)) ok = 0;
+    /* artificials still basic (at zero level) leave on any usable structural column */
+    for (i = 0; ok && i < 4; ++i) {
+        int best = -1;
+        if (lp.basis[i] < m) continue;
+        for (j = 0; j < m; ++j)
+            if (ct__abs(CT__LP(&lp, i, j)) > CT__POLAR_PIVOT &&
+                (best < 0 || ct__abs(CT__LP(&lp, i, j)) > ct__abs(CT__LP(&lp, i, best)))) best = j;
+        if (best < 0) ok = 0; else ct__lp_pivot(&lp, i, best);
+    }
+    if (ok) ok = ct__lp_run(&lp, 4);
+    if (!ok) return CT_NO_CONVERGENCE;
+    /* primal point from the optimal basis: n_j.x + r = h_j for the four basic planes,
+       solved from the original data (the tableau's multipliers carry pivoting error) */
+    for (i = 0; i < 4; ++i) {
+        ct_plane q = p->pl[lp.basis[i]];
+        M[i][0] = q.n.x; M[i][1] = q.n.y; M[i][2] = q.n.z; M[i][3] = 1; b[i] = -q.d;
+    }
+    if (!ct__solve4(M, b, x))
+        for (i = 0; i < 4; ++i) x[i] = -CT__LP(&lp, 4, m + i);   /* multipliers: pi = -rc */
+    p->c = ct__v3(x[0], x[1], x[2]);
+    /* separating normal: A's share of the dual combination (sum y n = 0 overall) */
+    w = ct__v3(0, 0, 0);
+    for (i = 0; i < 4; ++i)
+        if (lp.basis[i] < p->na) w = ct__madd(w, p->pl[lp.basis[i]].n, ct__max(CT__LP(&lp, i, lp.w - 1), 0));
+    p->sep = ct__normalize(w, &p->sep_ok);
+    if (p->sep_ok && ct__len(w) < CT__POLAR_PIVOT) p->sep_ok = 0;
+    return CT_OK;
+}
+
+/* Depth of x in A n B: min over planes of -(n.x + d). */
+CT__INLINE ct_real ct__polar_depth(const ct__polar *p, ct_vec3 x) {
+    int j;
+    ct_real r = CT__MAXR;
+    for (j = 0; j < p->m; ++j) r = ct__min(r, -(ct__dot(p->pl[j].n, x) + p->pl[j].d));
+    return r;
+}
+
+/* Validates a hull handed to the public entry points (cheap checks; the hull is assumed to
+   come from ct_hull_build or ct__hull_assemble). */
+CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
+    int i;
+    if (!h || h->nfaces < 4 || h->nverts < 4 || !h->planes || !h->verts) return 0;
+    if (!ct__finite3(h->center) || !ct__finite(h->extent) || !(h->extent > 0)) return 0;
+    for (i = 0; i < h->nfaces; ++i)
+        if (!ct__finite3(h->planes[i].n) || !ct__finite(h->planes[i].d)) return 0;
+    return 1;
+}
+
+/* Step 1: planes of A and B in the working frame; rel = B's frame in A's frame. */
+CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_hull *b,
+                                      const ct_xform *rel, ct__polar *p) {
+    int j;
+    ct_real inv;
+    p->na = a->nfaces;
+    p->nb = b->nfaces;
+    p->m = p->na + p->nb;
+    p->origin = a->center;
+    p->scale = ct__max(a->extent, b->extent);
+    inv = 1 / p->scale;
+    p->pl = CT__SALLOC(s, ct_plane, p->m);
+    if (!p->pl) return CT_NO_MEMORY;
+    for (j = 0; j < p->m; ++j) {
+        ct_plane q = j < p->na ? a->planes[j] : ct__xf_plane(rel, b->planes[j - p->na]);
+        int ok;
+        q.n = ct__normalize(q.n, &ok);
+        if (!ok) return CT_INVALID;
+        q.d = (q.d + ct__dot(q.n, p->origin)) * inv;
+        p->pl[j] = q;
+    }
+    return CT_OK;
+}
+
+/* Step 2: the interior point and the classification. */
+CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p) {
+    ct__mark mk = ct__scratch_mark(s);
+    ct_status st = ct__polar_centre(s, p);
+    ct__scratch_reset(s, mk);
+    if (st == CT_NO_MEMORY) return st;
+    if (st != CT_OK) {
+        /* iteration cap (never seen in practice): A's centre is the fallback point */
+        p->c = ct__v3(0, 0, 0);
+        p->sep_ok = 0;
+    }
+    p->r = ct__polar_depth(p, p->c);
+    p->state = p->r > CT__POLAR_TOUCH ? CT__POLAR_OVERLAP
+             : (p->r >= -CT__POLAR_TOUCH ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT);
+    return CT_OK;
+}
+
+/* Vertex of A n B where the planes of one dual face meet (relative to c): Cramer on the
+   best-conditioned triple; the dual face plane (m.y + e = 0 -> x = -m/e) if all are poor. */
+CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, const int *idx,
+                                     int k, ct_plane dual) {
+    int a = idx[0], b = -1, c = -1, t;
+    ct_real best = 0, det;
+    ct_vec3 na = p->pl[a].n, nb, nc, out;
+    for (t = 1; t < k; ++t) {
+        ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
+        if (q > best) { best = q; b = idx[t]; }
+    }
+    if (b >= 0) {
+        ct_vec3 ab = ct__cross(na, p->pl[b].n);
+        best = 0;
+        for (t = 1; t < k; ++t) {
+            ct_real q = ct__abs(ct__dot(ab, p->pl[idx[t]].n));
+            if (q > best) { best = q; c = idx[t]; }
+        }
+    }
+    if (c >= 0 && best > 64 * CT__EPS) {
+        nb = p->pl[b].n;
+        nc = p->pl[c].n;
+        det = ct__dot(na, ct__cross(nb, nc));
+        out = ct__scale(ct__cross(nb, nc), slack[a]);
+        out = ct__madd(out, ct__cross(nc, na), slack[b]);
+        out = ct__madd(out, ct__cross(na, nb), slack[c]);
+        return ct__scale(out, 1 / det);
+    }
+    return ct__scale(dual.n, -1 / dual.d);
+}
+
+/* Steps 3-5: A n B as a polyhedron (state must be OVERLAP). CT_DEGENERATE when the dual
+   hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
+CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
+    int m = p->m, j, f, k, nhe, nvd;
+    ct_real *slack;
+    ct_vec3 *dual;
+    int *map, *he_face, *out_first, *out_he, *fill;
+    ct__qh qh;
+    ct_status st;
+    slack = CT__SALLOC(s, ct_real, m);
+    dual = CT__SALLOC(s, ct_vec3, m);
+    map = CT__SALLOC(s, int, m);
+    if (!slack || !dual || !map) return CT_NO_MEMORY;
+    for (j = 0; j < m; ++j) {
+        slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
+        dual[j] = ct__scale(p->pl[j].n, 1 / slack[j]);
+    }
+    st = ct__quickhull(s, dual, m, 0, &qh);
+    if (st != CT_OK) return st;
+    nvd = qh.nverts;
+    nhe = qh.face_first[qh.nfaces];
+    for (j = 0; j < m; ++j) map[j] = -1;
+    for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
+    /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
+       hull) takes A's plane; keeps flush stacking deterministic under argument order */
+    for (j = 0; j < nvd; ++j) {
+        int q = qh.verts[j], t;
+        if (q < p->na) continue;
+        for (t = 0; t < p->na; ++t)
+            if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
+                ct__abs(slack[t] - slack[q]) <= CT__POLAR_SAME * ct__max(1, slack[q])) {
+                map[t] = j; map[q] = -1; qh.verts[j] = t;
+                break;
+            }
+    }
+    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
+    he_face = CT__SALLOC(s, int, nhe);
+    out_first = CT__SALLOC(s, int, nvd + 1);
+    out_he = CT__SALLOC(s, int, nhe);
+    fill = CT__SALLOC(s, int, nvd);
+    p->v = CT__SALLOC(s, ct_vec3, qh.nfaces);
+    p->face_first = CT__SALLOC(s, int, nvd + 1);
+    p->face_verts = CT__SALLOC(s, int, nhe);
+    p->face_plane = CT__SALLOC(s, int, nvd);
+    if (!he_face || !out_first || !out_he || !fill || !p->v || !p->face_first || !p->face_verts ||
+        !p->face_plane)
+        return CT_NO_MEMORY;
+    /* primal vertices, and the outgoing half-edges of every dual vertex (CSR) */
+    for (j = 0; j <= nvd; ++j) out_first[j] = 0;
+    for (f = 0; f < qh.nfaces; ++f) {
+        int b0 = qh.face_first[f], e0 = qh.face_first[f + 1];
+        int idx[64], cnt = 0;
+        for (k = b0; k < e0; ++k) {
+            he_face[k] = f;
+            out_first[qh.face_verts[k] + 1]++;
+            if (cnt < 64) idx[cnt++] = qh.verts[qh.face_verts[k]];
+        }
+        if (e0 - b0 < 3) return CT_DEGENERATE;
+        p->v[f] = ct__polar_vertex(p, slack, idx, cnt, qh.planes[f]);
+    }
+    for (j = 0; j < nvd; ++j) { out_first[j + 1] += out_first[j]; fill[j] = out_first[j]; }
+    for (k = 0; k < nhe; ++k) out_he[fill[qh.face_verts[k]]++] = k;
+    /* primal face of dual vertex j: the dual faces around j, counter-clockwise */
+    p->face_first[0] = 0;
+    for (j = 0, k = 0; j < nvd; ++j) {
+        int h0 = out_he[out_first[j]], h = h0, guard = 0;
+        p->face_plane[j] = qh.verts[j];
+        do {
+            int fh = he_face[h], b0 = qh.face_first[fh], prev = h == b0 ? qh.face_first[fh + 1] - 1 : h - 1;
+            int u = qh.face_verts[prev], t, next = -1;
+            if (k >= nhe) return CT_DEGENERATE;
+            p->face_verts[k++] = fh;
+            for (t = out_first[j]; t < out_first[j + 1]; ++t) {
+                int g = out_he[t], gb = qh.face_first[he_face[g]];
+                int gn = g + 1 == qh.face_first[he_face[g] + 1] ? gb : g + 1;
+                if (qh.face_verts[gn] == u) { next = g; break; }
+            }
+            if (next < 0 || ++guard > out_first[j + 1] - out_first[j]) return CT_DEGENERATE;
+            h = next;
+        } while (h != h0);
+        p->face_first[j + 1] = k;
+        if (k - p->face_first[j] < 3) return CT_DEGENERATE;
+    }
+    p->nv = qh.nfaces;
+    p->nf = nvd;
+    return CT_OK;
+}
+
+/* Everything up to A n B for the public entry points. On CT_OK p->state says what was
+   found; an overlap too thin for the dual hull is reported as touching. */
+CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xform *xa,
+                                    const ct_hull *b, const ct_xform *xb, int build, ct__polar *p) {
+    ct_xform rel = ct__xf_rel(xa, xb);
+    ct_status st;
+    memset(p, 0, sizeof *p);
+    st = ct__polar_frame(s, a, b, &rel, p);
+    if (st != CT_OK) return st;
+    st = ct__polar_classify(s, p);
+    if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
+    {
+        ct__mark mk = ct__scratch_mark(s);
+        st = ct__polar_build(s, p);
+        if (st == CT_DEGENERATE) {
+            ct__scratch_reset(s, mk);
+            p->state = CT__POLAR_TOUCHING;
+            p->nv = p->nf = 0;
+            st = CT_OK;
+        }
+    }
+    return st;
+}
+
+CT__INLINE int ct__polar_args_ok(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb) {
+    return ct__polar_hull_ok(a) && ct__polar_hull_ok(b) && ct__xf_valid(xa) && ct__xf_valid(xb);
+}
+
+/* World position of a working-frame point given relative to c. */
+CT__INLINE ct_vec3 ct__polar_world(const ct__polar *p, const ct_xform *xa, ct_vec3 v) {
+    return ct__xf_point(xa, ct__madd(p->origin, ct__add(p->c, v), p->scale));
+}
+
+CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                             ct_scratch *user, const ct_allocator *alloc, ct_hull *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__polar p;
+    ct_status st;
+    ct_vec3 *verts = NULL;
+    int *src = NULL, *tag = NULL, j;
+    ct_plane *planes = NULL;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    s = ct__scratch_begin(user, &local, alloc);
+    mk = ct__scratch_mark(s);
+    st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+    if (st != CT_OK || p.state != CT__POLAR_OVERLAP) goto done;
+    verts = CT__SALLOC(s, ct_vec3, p.nv);
+    src = CT__SALLOC(s, int, p.nv);
+    tag = CT__SALLOC(s, int, p.nf);
+    planes = CT__SALLOC(s, ct_plane, p.nf);
+    if (!verts || !src || !tag || !planes) { st = CT_NO_MEMORY; goto done; }
+    for (j = 0; j < p.nv; ++j) { verts[j] = ct__polar_world(&p, xa, p.v[j]); src[j] = -1; }
+    for (j = 0; j < p.nf; ++j) {
+        int q = p.face_plane[j];
+        tag[j] = q < p.na ? q : -(q - p.na) - 1;
+        planes[j] = q < p.na ? ct__xf_plane(xa, a->planes[q]) : ct__xf_plane(xb, b->planes[q - p.na]);
+    }
+    st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, alloc);
+    if (st == CT_DEGENERATE) { memset(out, 0, sizeof *out); st = CT_OK; }
+done:
+    if (st != CT_OK) memset(out, 0, sizeof *out);
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
