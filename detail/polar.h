@@ -255,6 +255,132 @@ CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p) {
     return CT_OK;
 }
 
+/* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (Golub & Van Loan,
+   Alg. 8.4.3): on return a is diagonal (the eigenvalues) and the columns of v the vectors.
+   General enough for math.h. */
+CT__PRIVATE void ct__sym3_eigen(ct_real a[3][3], ct_real v[3][3]) {
+    static const int P[3] = { 0, 0, 1 }, Q[3] = { 1, 2, 2 };
+    int sweep, r, i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) v[i][j] = i == j;
+    for (sweep = 0; sweep < 16; ++sweep) {
+        ct_real off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        ct_real dia = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if (!(off > CT__EPS * CT__EPS * dia)) break;
+        for (r = 0; r < 3; ++r) {
+            int p = P[r], q = Q[r];
+            ct_real th, t, c, s;
+            if (a[p][q] == 0) continue;
+            th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+            t = (th >= 0 ? 1 : -1) / (ct__abs(th) + ct__sqrt(th * th + 1));
+            c = 1 / ct__sqrt(t * t + 1);
+            s = t * c;
+            for (i = 0; i < 3; ++i) {            /* a <- a J (columns p, q) */
+                ct_real ap = a[i][p], aq = a[i][q];
+                a[i][p] = c * ap - s * aq;
+                a[i][q] = s * ap + c * aq;
+            }
+            for (j = 0; j < 3; ++j) {            /* a <- J^T a (rows p, q) */
+                ct_real ap = a[p][j], aq = a[q][j];
+                a[p][j] = c * ap - s * aq;
+                a[q][j] = s * ap + c * aq;
+            }
+            for (i = 0; i < 3; ++i) {
+                ct_real vp = v[i][p], vq = v[i][q];
+                v[i][p] = c * vp - s * vq;
+                v[i][q] = s * vp + c * vq;
+            }
+        }
+    }
+}
+
+/* Rounds the dual point set in place: y <- W y with W symmetric positive, so that the second
+   moment sum y y^T is within a factor 256 of isotropic (widths within 16). A thin overlap
+   (flush faces, shallow edges) has dual points of size 1/thickness along its thin directions;
+   squeezing them makes the hull's predicates well-conditioned while its combinatorics, which
+   a linear map preserves, are all that is used. Eigenvalues below eps of the largest are
+   noise, so each round squeezes by at most 1/sqrt(eps) and the next round goes on. */
+CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
+    int round, i, j, k;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) W[i][j] = i == j;
+    for (round = 0; round < 4; ++round) {
+        ct_real M[3][3], E[3][3], beta[3], lmax, llo, T[3][3], nw[3][3];
+        memset(M, 0, sizeof M);
+        for (k = 0; k < m; ++k) {
+            ct_vec3 q = y[k];
+            M[0][0] += q.x * q.x; M[0][1] += q.x * q.y; M[0][2] += q.x * q.z;
+            M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
+        }
+        M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        ct__sym3_eigen(M, E);
+        lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
+        llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
+        if (!(lmax > 0) || llo * 256 >= lmax) break;
+        llo = ct__max(llo, lmax * 64 * CT__EPS);
+        for (k = 0; k < 3; ++k) beta[k] = ct__sqrt(llo / ct__max(M[k][k], llo));
+        for (i = 0; i < 3; ++i)               /* T = E diag(beta) E^T */
+            for (j = 0; j < 3; ++j)
+                T[i][j] = E[i][0] * beta[0] * E[j][0] + E[i][1] * beta[1] * E[j][1] + E[i][2] * beta[2] * E[j][2];
+        for (k = 0; k < m; ++k) y[k] = ct__m3_mul((const ct_real(*)[3])T, y[k]);
+        for (i = 0; i < 3; ++i)
+            for (j = 0; j < 3; ++j) nw[i][j] = T[i][0] * W[0][j] + T[i][1] * W[1][j] + T[i][2] * W[2][j];
+        memcpy(W, nw, sizeof nw);
+    }
+}
+
+/* Moves c towards the analytic centre of A n B (the minimiser of -sum log slack) by damped
+   Newton steps (Nesterov & Nemirovski: a step 1/(1+lambda) keeps a self-concordant barrier
+   finite, so c stays strictly inside). The gradient is the sum of the dual points and the
+   Hessian their second moment, both taken in the rounded dual frame so a slab 1e-12 thin
+   solves as well as a cube. The Chebyshev centre can sit against side walls of a thin slab;
+   the analytic centre cannot, and the dual hull about it is far better conditioned. */
+CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
+    ct__mark mk = ct__scratch_mark(s);
+    ct_vec3 *y = CT__SALLOC(s, ct_vec3, p->m);
+    int it, j;
+    if (!y) return CT_NO_MEMORY;
+    for (it = 0; it < 12; ++it) {
+        ct_real W[3][3], M[3][3], lam2, t, det;
+        ct_vec3 g = ct__v3(0, 0, 0), z, dx, cn;
+        int ok = 1;
+        for (j = 0; j < p->m; ++j) {
+            ct_real sl = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);
+            if (!(sl > 0)) { ok = 0; break; }
+            y[j] = ct__scale(p->pl[j].n, 1 / sl);
+        }
+        if (!ok) break;
+        ct__polar_whiten(y, p->m, W);
+        memset(M, 0, sizeof M);
+        for (j = 0; j < p->m; ++j) {
+            ct_vec3 q = y[j];
+            g = ct__add(g, q);
+            M[0][0] += q.x * q.x; M[0][1] += q.x * q.y; M[0][2] += q.x * q.z;
+            M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
+        }
+        M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        /* z = M^-1 g by Cramer (M is well-conditioned after rounding) */
+        {
+            ct_vec3 c0 = ct__v3(M[0][0], M[1][0], M[2][0]), c1 = ct__v3(M[0][1], M[1][1], M[2][1]),
+                    c2 = ct__v3(M[0][2], M[1][2], M[2][2]);
+            det = ct__dot(c0, ct__cross(c1, c2));
+            if (!(det > 0)) break;
+            z = ct__v3(ct__dot(g, ct__cross(c1, c2)), ct__dot(c0, ct__cross(g, c2)), ct__dot(c0, ct__cross(c1, g)));
+            z = ct__scale(z, 1 / det);
+        }
+        lam2 = ct__dot(g, z);
+        if (!(lam2 > 1)) break;                    /* close enough to centred */
+        t = 1 / (1 + ct__sqrt(lam2));
+        dx = ct__scale(ct__m3_tmul((const ct_real(*)[3])W, z), -t);
+        cn = ct__add(p->c, dx);
+        if (!ct__finite3(cn) || !(ct__polar_depth(p, cn) > 0)) break;
+        p->c = cn;
+    }
+    p->r = ct__polar_depth(p, p->c);
+    ct__scratch_reset(s, mk);
+    return CT_OK;
+}
+
 /* Vertex of A n B where the planes of one dual face meet (relative to c): Cramer on the
    best-conditioned triple; the dual face plane (m.y + e = 0 -> x = -m/e) if all are poor. */
 CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, const int *idx,
@@ -290,7 +416,7 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
    hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
 CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     int m = p->m, j, f, k, nhe, nvd;
-    ct_real *slack;
+    ct_real *slack, W[3][3];
     ct_vec3 *dual;
     int *map, *he_face, *out_first, *out_he, *fill;
     ct__qh qh;
@@ -303,12 +429,14 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
         dual[j] = ct__scale(p->pl[j].n, 1 / slack[j]);
     }
+    ct__polar_whiten(dual, m, W);
     st = ct__quickhull(s, dual, m, 0, &qh);
     if (st != CT_OK) return st;
     nvd = qh.nverts;
     nhe = qh.face_first[qh.nfaces];
     for (j = 0; j < m; ++j) map[j] = -1;
     for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
+    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
     /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
        hull) takes A's plane; keeps flush stacking deterministic under argument order */
     for (j = 0; j < nvd; ++j) {
@@ -317,11 +445,10 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         for (t = 0; t < p->na; ++t)
             if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
                 ct__abs(slack[t] - slack[q]) <= CT__POLAR_SAME * ct__max(1, slack[q])) {
-                map[t] = j; map[q] = -1; qh.verts[j] = t;
+                map[t] = j; qh.verts[j] = t;
                 break;
             }
     }
-    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
     he_face = CT__SALLOC(s, int, nhe);
     out_first = CT__SALLOC(s, int, nvd + 1);
     out_he = CT__SALLOC(s, int, nhe);
@@ -344,7 +471,11 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
             if (cnt < 64) idx[cnt++] = qh.verts[qh.face_verts[k]];
         }
         if (e0 - b0 < 3) return CT_DEGENERATE;
-        p->v[f] = ct__polar_vertex(p, slack, idx, cnt, qh.planes[f]);
+        {   /* the dual plane in the rounded frame, n'.Wy + d = 0, is (W^T n').y + d = 0 */
+            ct_plane dp = qh.planes[f];
+            dp.n = ct__m3_tmul((const ct_real(*)[3])W, dp.n);
+            p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
+        }
     }
     for (j = 0; j < nvd; ++j) { out_first[j + 1] += out_first[j]; fill[j] = out_first[j]; }
     for (k = 0; k < nhe; ++k) out_he[fill[qh.face_verts[k]]++] = k;
@@ -385,6 +516,8 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
+    st = ct__polar_recentre(s, p);
+    if (st != CT_OK) return st;
     {
         ct__mark mk = ct__scratch_mark(s);
         st = ct__polar_build(s, p);

