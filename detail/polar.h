@@ -42,6 +42,7 @@ typedef struct ct__polar {
     ct_real scale;
     int na, nb, m;          /* planes: A's faces 0..na-1, then B's faces na..m-1 */
     ct_plane *pl;
+    int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
     ct_vec3 sep;            /* unit A->B normal from the LP dual (touching) */
@@ -329,6 +330,60 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
     }
 }
 
+/* Largest n.v over a hull's vertices by hill climbing on the vertex graph (a local maximum of
+   a linear function over the vertices of a convex polytope is global); *start is where to
+   begin and receives the maximiser, so consecutive queries start close. */
+CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
+    int v = *start, k;
+    ct_real best = ct__dot(n, h->verts[v]);
+    if (!h->vert_first || !h->vert_adj) {
+        for (k = 0; k < h->nverts; ++k) best = ct__max(best, ct__dot(n, h->verts[k]));
+        return best;
+    }
+    for (;;) {
+        int next = -1;
+        for (k = h->vert_first[v]; k < h->vert_first[v + 1]; ++k) {
+            ct_real d = ct__dot(n, h->verts[h->vert_adj[k]]);
+            if (d > best) { best = d; next = h->vert_adj[k]; }
+        }
+        if (next < 0) break;
+        v = next;
+    }
+    *start = v;
+    return best;
+}
+
+/* The planes that can bound A n B: a face plane of A is dropped when all of B lies strictly
+   inside it (B is a superset of A n B), likewise for B. Dropping planes that are strictly
+   redundant for a non-empty A n B leaves it unchanged, so this runs only once the interior
+   point has proved the overlap. Support queries run in each body's own frame. */
+CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
+                                       const ct_xform *rel) {
+    int j, sa = 0, sb = 0;
+    ct_real tol = CT__POLAR_TOUCH * 4, inv = 1 / p->scale;
+    ct_vec3 ca, cb;
+    p->keep = CT__SALLOC(s, int, p->m);
+    if (!p->keep) return CT_NO_MEMORY;
+    p->nkeep = 0;
+    ca = ct__scale(ct__sub(a->center, p->origin), inv);
+    cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
+    for (j = 0; j < p->m; ++j) {
+        ct_plane q = p->pl[j];
+        ct_real sup;   /* support of the other body along n, in the working frame */
+        /* the other body's bounding sphere settles most planes without a support query */
+        ct_real hc = ct__dot(q.n, j < p->na ? cb : ca) + q.d, rad = (j < p->na ? b : a)->extent * inv;
+        if (hc >= -tol) { p->keep[p->nkeep++] = j; continue; }
+        if (hc + rad < -tol) continue;
+        if (j < p->na)
+            sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
+        else
+            sup = ct__polar_support(a, q.n, &sa);
+        sup = (sup - ct__dot(q.n, p->origin)) * inv;
+        if (sup + q.d >= -tol) p->keep[p->nkeep++] = j;
+    }
+    return CT_OK;
+}
+
 /* Moves c towards the analytic centre of A n B (the minimiser of -sum log slack) by damped
    Newton steps (Nesterov & Nemirovski: a step 1/(1+lambda) keeps a self-concordant barrier
    finite, so c stays strictly inside). The gradient is the sum of the dual points and the
@@ -337,22 +392,23 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
    the analytic centre cannot, and the dual hull about it is far better conditioned. */
 CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
     ct__mark mk = ct__scratch_mark(s);
-    ct_vec3 *y = CT__SALLOC(s, ct_vec3, p->m);
-    int it, j;
+    ct_vec3 *y = CT__SALLOC(s, ct_vec3, p->nkeep);
+    int it, j, nk = p->nkeep;
     if (!y) return CT_NO_MEMORY;
     for (it = 0; it < 12; ++it) {
         ct_real W[3][3], M[3][3], lam2, t, det;
         ct_vec3 g = ct__v3(0, 0, 0), z, dx, cn;
         int ok = 1;
-        for (j = 0; j < p->m; ++j) {
-            ct_real sl = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);
+        for (j = 0; j < nk; ++j) {
+            ct_plane q = p->pl[p->keep[j]];
+            ct_real sl = -(ct__dot(q.n, p->c) + q.d);
             if (!(sl > 0)) { ok = 0; break; }
-            y[j] = ct__scale(p->pl[j].n, 1 / sl);
+            y[j] = ct__scale(q.n, 1 / sl);
         }
         if (!ok) break;
-        ct__polar_whiten(y, p->m, W);
+        ct__polar_whiten(y, nk, W);
         memset(M, 0, sizeof M);
-        for (j = 0; j < p->m; ++j) {
+        for (j = 0; j < nk; ++j) {
             ct_vec3 q = y[j];
             g = ct__add(g, q);
             M[0][0] += q.x * q.x; M[0][1] += q.x * q.y; M[0][2] += q.x * q.z;
@@ -422,18 +478,18 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     ct__qh qh;
     ct_status st;
     slack = CT__SALLOC(s, ct_real, m);
-    dual = CT__SALLOC(s, ct_vec3, m);
+    dual = CT__SALLOC(s, ct_vec3, p->nkeep);
     map = CT__SALLOC(s, int, m);
     if (!slack || !dual || !map) return CT_NO_MEMORY;
-    for (j = 0; j < m; ++j) {
-        slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
-        dual[j] = ct__scale(p->pl[j].n, 1 / slack[j]);
-    }
-    ct__polar_whiten(dual, m, W);
-    st = ct__quickhull(s, dual, m, 0, &qh);
+    for (j = 0; j < m; ++j) slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
+    for (j = 0; j < p->nkeep; ++j) dual[j] = ct__scale(p->pl[p->keep[j]].n, 1 / slack[p->keep[j]]);
+    ct__polar_whiten(dual, p->nkeep, W);
+    st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
     if (st != CT_OK) return st;
     nvd = qh.nverts;
     nhe = qh.face_first[qh.nfaces];
+    for (j = 0; j < nvd; ++j) qh.verts[j] = p->keep[qh.verts[j]];          /* plane ids */
+    for (k = 0; k < nhe; ++k) qh.face_verts[k] = p->keep[qh.face_verts[k]];
     for (j = 0; j < m; ++j) map[j] = -1;
     for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
     for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
@@ -516,7 +572,8 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
-    st = ct__polar_recentre(s, p);
+    st = ct__polar_filter(s, p, a, b, &rel);
+    if (st == CT_OK) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;
     {
         ct__mark mk = ct__scratch_mark(s);
