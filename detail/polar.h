@@ -143,26 +143,28 @@ CT__PRIVATE int ct__lp_run(ct__lp *lp, int cost) {
     return 0;
 }
 
-/* Chebyshev centre of {x : n_i.x + d_i <= 0}. On success fills p->c, p->r and the
-   separating normal p->sep from the dual. Returns CT_OK, CT_NO_MEMORY, or
-   CT_NO_CONVERGENCE (the caller then falls back to a heuristic point). */
-CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+/* Largest weighted ball in {x : n_i.x + d_i <= 0} over the planes idx[0..n) (NULL: all):
+   max r s.t. n_i.x + w_i r <= -d_i (w NULL: 1, the Chebyshev centre). Writes the centre to
+   *c and, when sep is not NULL, the A-part of the optimal dual combination (the separating
+   normal of touching bodies) to *sep. CT_NO_CONVERGENCE when the simplex gives up. */
+CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int *idx, int n, const ct_real *w,
+                                   ct_vec3 *c, ct_vec3 *sep, int *sep_ok) {
     ct__lp lp;
-    int i, j, m = p->m, ok;
+    int i, j, ok;
     ct_real M[4][4], b[4], x[4];
-    ct_vec3 w;
-    lp.m = m;
-    lp.w = m + 5;
+    lp.m = n;
+    lp.w = n + 5;
     lp.t = CT__SALLOC(s, ct_real, 6 * (long long)lp.w);
     if (!lp.t) return CT_NO_MEMORY;
     memset(lp.t, 0, sizeof(ct_real) * 6 * (size_t)lp.w);
-    for (j = 0; j < m; ++j) {
-        ct_vec3 n = p->pl[j].n;
-        CT__LP(&lp, 0, j) = n.x; CT__LP(&lp, 1, j) = n.y; CT__LP(&lp, 2, j) = n.z; CT__LP(&lp, 3, j) = 1;
-        CT__LP(&lp, 4, j) = -p->pl[j].d;                 /* h_j */
-        CT__LP(&lp, 5, j) = -(n.x + n.y + n.z + 1);      /* phase 1: minimise the artificials */
+    for (j = 0; j < n; ++j) {
+        ct_plane q = p->pl[idx ? idx[j] : j];
+        ct_real wj = w ? w[j] : 1;
+        CT__LP(&lp, 0, j) = q.n.x; CT__LP(&lp, 1, j) = q.n.y; CT__LP(&lp, 2, j) = q.n.z; CT__LP(&lp, 3, j) = wj;
+        CT__LP(&lp, 4, j) = -q.d;                            /* h_j */
+        CT__LP(&lp, 5, j) = -(q.n.x + q.n.y + q.n.z + wj);   /* phase 1: minimise the artificials */
     }
-    for (i = 0; i < 4; ++i) { CT__LP(&lp, i, m + i) = 1; lp.basis[i] = m + i; }
+    for (i = 0; i < 4; ++i) { CT__LP(&lp, i, n + i) = 1; lp.basis[i] = n + i; }
     CT__LP(&lp, 3, lp.w - 1) = 1;
     CT__LP(&lp, 5, lp.w - 1) = -1;
     ok = ct__lp_run(&lp, 5);
@@ -170,30 +172,38 @@ CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
     /* artificials still basic (at zero level) leave on any usable structural column */
     for (i = 0; ok && i < 4; ++i) {
         int best = -1;
-        if (lp.basis[i] < m) continue;
-        for (j = 0; j < m; ++j)
+        if (lp.basis[i] < n) continue;
+        for (j = 0; j < n; ++j)
             if (ct__abs(CT__LP(&lp, i, j)) > CT__POLAR_PIVOT &&
                 (best < 0 || ct__abs(CT__LP(&lp, i, j)) > ct__abs(CT__LP(&lp, i, best)))) best = j;
         if (best < 0) ok = 0; else ct__lp_pivot(&lp, i, best);
     }
     if (ok) ok = ct__lp_run(&lp, 4);
     if (!ok) return CT_NO_CONVERGENCE;
-    /* primal point from the optimal basis: n_j.x + r = h_j for the four basic planes,
+    /* primal point from the optimal basis: n_j.x + w_j r = h_j for the four basic planes,
        solved from the original data (the tableau's multipliers carry pivoting error) */
     for (i = 0; i < 4; ++i) {
-        ct_plane q = p->pl[lp.basis[i]];
-        M[i][0] = q.n.x; M[i][1] = q.n.y; M[i][2] = q.n.z; M[i][3] = 1; b[i] = -q.d;
+        int jb = lp.basis[i];
+        ct_plane q = p->pl[idx ? idx[jb] : jb];
+        M[i][0] = q.n.x; M[i][1] = q.n.y; M[i][2] = q.n.z; M[i][3] = w ? w[jb] : 1; b[i] = -q.d;
     }
     if (!ct__solve4(M, b, x))
-        for (i = 0; i < 4; ++i) x[i] = -CT__LP(&lp, 4, m + i);   /* multipliers: pi = -rc */
-    p->c = ct__v3(x[0], x[1], x[2]);
-    /* separating normal: A's share of the dual combination (sum y n = 0 overall) */
-    w = ct__v3(0, 0, 0);
-    for (i = 0; i < 4; ++i)
-        if (lp.basis[i] < p->na) w = ct__madd(w, p->pl[lp.basis[i]].n, ct__max(CT__LP(&lp, i, lp.w - 1), 0));
-    p->sep = ct__normalize(w, &p->sep_ok);
-    if (p->sep_ok && ct__len(w) < CT__POLAR_PIVOT) p->sep_ok = 0;
+        for (i = 0; i < 4; ++i) x[i] = -CT__LP(&lp, 4, n + i);   /* multipliers: pi = -rc */
+    *c = ct__v3(x[0], x[1], x[2]);
+    if (sep) {   /* A's share of the dual combination (sum y n = 0 overall) */
+        ct_vec3 v = ct__v3(0, 0, 0);
+        for (i = 0; i < 4; ++i) {
+            int q = idx ? idx[lp.basis[i]] : lp.basis[i];
+            if (q < p->na) v = ct__madd(v, p->pl[q].n, ct__max(CT__LP(&lp, i, lp.w - 1), 0));
+        }
+        *sep = ct__normalize(v, sep_ok);
+        if (*sep_ok && ct__len(v) < CT__POLAR_PIVOT) *sep_ok = 0;
+    }
     return CT_OK;
+}
+
+CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+    return ct__polar_lp(s, p, NULL, p->m, NULL, &p->c, &p->sep, &p->sep_ok);
 }
 
 /* Depth of x in A n B: min over planes of -(n.x + d). */
@@ -384,6 +394,38 @@ CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hul
     return CT_OK;
 }
 
+/* A thin overlap (flush faces) pins the Chebyshev ball between two nearly parallel planes and
+   leaves it anywhere across the slab, often against side walls, where the dual is badly
+   conditioned and Newton would need ~log2(width/thickness) steps to walk out. Re-solve with
+   the thin direction t (the dual's separating normal) taken out of the ball, weights
+   |n_i - (n_i.t) t| (+ sqrt(eps) so the slab's own planes still count): the largest cylinder
+   across the slab. Then back to the mid-slab height of the Chebyshev centre. */
+CT__PRIVATE ct_status ct__polar_slab_centre(ct_scratch *s, ct__polar *p) {
+    ct__mark mk;
+    ct_real *w, d0 = p->r;
+    ct_vec3 t = p->sep, c2;
+    ct_status st;
+    int j;
+    if (!p->sep_ok || !(p->r < (ct_real)1e-2)) return CT_OK;
+    mk = ct__scratch_mark(s);
+    w = CT__SALLOC(s, ct_real, p->nkeep);
+    if (!w) return CT_NO_MEMORY;
+    for (j = 0; j < p->nkeep; ++j) {
+        ct_vec3 n = p->pl[p->keep[j]].n;
+        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + ct__sqrt(CT__EPS);
+    }
+    st = ct__polar_lp(s, p, p->keep, p->nkeep, w, &c2, NULL, NULL);
+    ct__scratch_reset(s, mk);
+    if (st == CT_NO_MEMORY) return st;
+    if (st != CT_OK) return CT_OK;
+    c2 = ct__madd(c2, t, ct__dot(t, ct__sub(p->c, c2)));
+    if (ct__finite3(c2) && ct__polar_depth(p, c2) > d0 / 4) {
+        p->c = c2;
+        p->r = ct__polar_depth(p, c2);
+    }
+    return CT_OK;
+}
+
 /* Moves c towards the analytic centre of A n B (the minimiser of -sum log slack) by damped
    Newton steps (Nesterov & Nemirovski: a step 1/(1+lambda) keeps a self-concordant barrier
    finite, so c stays strictly inside). The gradient is the sum of the dual points and the
@@ -395,7 +437,7 @@ CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
     ct_vec3 *y = CT__SALLOC(s, ct_vec3, p->nkeep);
     int it, j, nk = p->nkeep;
     if (!y) return CT_NO_MEMORY;
-    for (it = 0; it < 12; ++it) {
+    for (it = 0; it < 16; ++it) {
         ct_real W[3][3], M[3][3], lam2, t, det;
         ct_vec3 g = ct__v3(0, 0, 0), z, dx, cn;
         int ok = 1;
@@ -426,9 +468,18 @@ CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
         }
         lam2 = ct__dot(g, z);
         if (!(lam2 > 1)) break;                    /* close enough to centred */
-        t = 1 / (1 + ct__sqrt(lam2));
-        dx = ct__scale(ct__m3_tmul((const ct_real(*)[3])W, z), -t);
-        cn = ct__add(p->c, dx);
+        /* the full Newton step, cut to 90% of the way to the nearest plane it would cross
+           (fraction to the boundary); never shorter than the damped step 1/(1+lambda),
+           which is always feasible */
+        dx = ct__neg(ct__m3_tmul((const ct_real(*)[3])W, z));
+        t = 1;
+        for (j = 0; j < nk; ++j) {
+            ct_plane q = p->pl[p->keep[j]];
+            ct_real nd = ct__dot(q.n, dx), sl = -(ct__dot(q.n, p->c) + q.d);
+            if (nd > 0 && 0.9 * sl < t * nd) t = (ct_real)0.9 * sl / nd;
+        }
+        t = ct__max(t, 1 / (1 + ct__sqrt(lam2)));
+        cn = ct__madd(p->c, dx, t);
         if (!ct__finite3(cn) || !(ct__polar_depth(p, cn) > 0)) break;
         p->c = cn;
     }
@@ -573,6 +624,7 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     st = ct__polar_classify(s, p);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
     st = ct__polar_filter(s, p, a, b, &rel);
+    if (st == CT_OK) st = ct__polar_slab_centre(s, p);
     if (st == CT_OK) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;
     {
