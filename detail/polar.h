@@ -13,8 +13,14 @@
         optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
         For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
         separating normal (Farkas certificate).
-     3. Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
-        polar (dual) points are n_i / s_i with n_i kept unit (Muller-Preparata Sec. 3).
+     3. Overlap only: planes strictly outside the other body are dropped (they cannot bound
+        A n B); thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
+        the thin direction taken out of the ball), then damped Newton steps towards the
+        analytic centre (ct__polar_recentre), so c is central in every direction.
+        Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
+        polar (dual) points are n_i / s_i with n_i kept unit (Muller-Preparata Sec. 3),
+        rounded by a linear map (ct__polar_whiten) that makes their second moment nearly
+        isotropic: combinatorics are invariant under it, conditioning is not.
      4. Convex hull of the dual points (ct__quickhull). A dual vertex is a face of A n B (its
         plane is the tag); a dual face is a vertex of A n B: the point where the planes of its
         dual vertices meet, solved from the best-conditioned triple (Cramer) rather than from
@@ -26,12 +32,15 @@
    one, and the face is then tagged with A's plane whenever an A plane coincides with it.
 
    Private helpers here that are general enough for math.h: ct__solve4 (4x4 solve with
-   partial pivoting). */
+   partial pivoting), ct__sym3_eigen (Jacobi eigen-decomposition of a symmetric 3x3). */
 
 /* Tolerances in the working frame (unit = the larger extent of the two bodies). */
 #define CT__POLAR_TOUCH   (256 * CT__EPS)   /* |Chebyshev radius| below this: touching */
 #define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex pivot / reduced-cost threshold */
 #define CT__POLAR_SAME    (64 * CT__EPS)    /* planes of A and B this close are the same plane */
+/* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
+   is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
+#define CT__POLAR_THIN    ((ct_real)1e-2)
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -406,7 +415,7 @@ CT__PRIVATE ct_status ct__polar_slab_centre(ct_scratch *s, ct__polar *p) {
     ct_vec3 t = p->sep, c2;
     ct_status st;
     int j;
-    if (!p->sep_ok || !(p->r < (ct_real)1e-2)) return CT_OK;
+    if (!p->sep_ok) return CT_OK;
     mk = ct__scratch_mark(s);
     w = CT__SALLOC(s, ct_real, p->nkeep);
     if (!w) return CT_NO_MEMORY;
@@ -624,8 +633,8 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     st = ct__polar_classify(s, p);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
     st = ct__polar_filter(s, p, a, b, &rel);
-    if (st == CT_OK) st = ct__polar_slab_centre(s, p);
-    if (st == CT_OK) st = ct__polar_recentre(s, p);
+    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
+    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;
     {
         ct__mark mk = ct__scratch_mark(s);
