@@ -177,7 +177,13 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
     CT__LP(&lp, 3, lp.w - 1) = 1;
     CT__LP(&lp, 5, lp.w - 1) = -1;
     ok = ct__lp_run(&lp, 5);
-    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= 16 * CT__POLAR_PIVOT)) ok = 0;
+    /* The face normals of a bounded polyhedron always span the origin positively, so the
+       dual is feasible and phase 1 ends at 0 in exact arithmetic. In floating point it can
+       stall a little above (degenerate pivots with reduced costs at rounding level); such a
+       basis is feasible to rounding and phase 2 proceeds from it: the point is re-solved
+       from the data and its depth recomputed exactly, so nothing downstream trusts the
+       tableau. Only a gross residual means the input is not a closed polyhedron. */
+    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= ct__sqrt(CT__EPS))) ok = 0;
     /* artificials still basic (at zero level) leave on any usable structural column */
     for (i = 0; ok && i < 4; ++i) {
         int best = -1;
