@@ -36,7 +36,8 @@
 
 /* Tolerances in the working frame (unit = the larger extent of the two bodies). */
 #define CT__POLAR_TOUCH   (256 * CT__EPS)   /* |Chebyshev radius| below this: touching */
-#define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex pivot / reduced-cost threshold */
+#define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex reduced-cost threshold */
+#define CT__POLAR_PIVOT_ELEM (ct__sqrt(CT__EPS) / 16)   /* smallest simplex pivot element (entries are O(1)) */
 #define CT__POLAR_SAME    (64 * CT__EPS)    /* planes of A and B this close are the same plane */
 /* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
    is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
@@ -126,7 +127,7 @@ CT__PRIVATE void ct__lp_pivot(ct__lp *lp, int pr, int pc) {
    Returns 1 optimal, 0 iteration cap or unbounded. */
 CT__PRIVATE int ct__lp_run(ct__lp *lp, int cost) {
     int iter, stall = 0, cap = 20 * (lp->m + 8);
-    ct_real tol = CT__POLAR_PIVOT;
+    ct_real tol = CT__POLAR_PIVOT, ptol = CT__POLAR_PIVOT_ELEM;
     for (iter = 0; iter < cap; ++iter) {
         int j, i, pc = -1, pr = -1, bland = stall > 8;
         ct_real best = -tol, ratio = 0;
@@ -139,11 +140,21 @@ CT__PRIVATE int ct__lp_run(ct__lp *lp, int cost) {
             }
         }
         if (pc < 0) return 1;
-        for (i = 0; i < 4; ++i) {
-            ct_real a = CT__LP(lp, i, pc), q;
-            if (!(a > tol)) continue;
-            q = ct__max(CT__LP(lp, i, lp->w - 1), 0) / a;
-            if (pr < 0 || q < ratio || (q == ratio && lp->basis[i] < lp->basis[pr])) { pr = i; ratio = q; }
+        /* Harris's two-pass ratio test: the largest step that keeps every basic variable above
+           -ptol, then among the rows that block within it the largest pivot element. Pivots
+           on tiny elements are what ruin a tableau (parallel faces of A and B make them). */
+        {
+            ct_real tmax = CT__MAXR, amax = 0;
+            for (i = 0; i < 4; ++i) {
+                ct_real a = CT__LP(lp, i, pc);
+                if (a > ptol) tmax = ct__min(tmax, (ct__max(CT__LP(lp, i, lp->w - 1), 0) + ptol) / a);
+            }
+            for (i = 0; i < 4; ++i) {
+                ct_real a = CT__LP(lp, i, pc);
+                if (!(a > ptol) || ct__max(CT__LP(lp, i, lp->w - 1), 0) / a > tmax) continue;
+                if (pr < 0 || a > amax || (a == amax && lp->basis[i] < lp->basis[pr])) { pr = i; amax = a; }
+            }
+            if (pr >= 0) ratio = ct__max(CT__LP(lp, pr, lp->w - 1), 0) / amax;
         }
         if (pr < 0) return 0;
         stall = ratio == 0 ? stall + 1 : 0;
@@ -189,7 +200,7 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
         int best = -1;
         if (lp.basis[i] < n) continue;
         for (j = 0; j < n; ++j)
-            if (ct__abs(CT__LP(&lp, i, j)) > CT__POLAR_PIVOT &&
+            if (ct__abs(CT__LP(&lp, i, j)) > CT__POLAR_PIVOT_ELEM &&
                 (best < 0 || ct__abs(CT__LP(&lp, i, j)) > ct__abs(CT__LP(&lp, i, best)))) best = j;
         if (best < 0) ok = 0; else ct__lp_pivot(&lp, i, best);
     }
@@ -265,15 +276,25 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
 }
 
 /* Step 2: the interior point and the classification. */
-CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p) {
+CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
     ct__mark mk = ct__scratch_mark(s);
     ct_status st = ct__polar_centre(s, p);
     ct__scratch_reset(s, mk);
     if (st == CT_NO_MEMORY) return st;
     if (st != CT_OK) {
-        /* iteration cap (never seen in practice): A's centre is the fallback point */
-        p->c = ct__v3(0, 0, 0);
+        /* the simplex gave up (not seen in 50,000 random pairs): the deepest of the two
+           centres and their midpoint still proves an overlap, but a shallow one cannot tell
+           touching from disjoint, and that is reported rather than guessed */
+        ct_vec3 cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), 1 / p->scale), cand[3];
+        int k;
+        cand[0] = ct__v3(0, 0, 0);
+        cand[1] = cb;
+        cand[2] = ct__scale(cb, (ct_real)0.5);
+        p->c = cand[0];
+        for (k = 1; k < 3; ++k)
+            if (ct__polar_depth(p, cand[k]) > ct__polar_depth(p, p->c)) p->c = cand[k];
         p->sep_ok = 0;
+        if (!(ct__polar_depth(p, p->c) > CT__POLAR_TOUCH)) return CT_NO_CONVERGENCE;
     }
     p->r = ct__polar_depth(p, p->c);
     p->state = p->r > CT__POLAR_TOUCH ? CT__POLAR_OVERLAP
@@ -636,7 +657,7 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     memset(p, 0, sizeof *p);
     st = ct__polar_frame(s, a, b, &rel, p);
     if (st != CT_OK) return st;
-    st = ct__polar_classify(s, p);
+    st = ct__polar_classify(s, p, b, &rel);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
     st = ct__polar_filter(s, p, a, b, &rel);
     if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
