@@ -35,7 +35,9 @@
    partial pivoting), ct__sym3_eigen (Jacobi eigen-decomposition of a symmetric 3x3). */
 
 /* Tolerances in the working frame (unit = the larger extent of the two bodies). */
-#define CT__POLAR_TOUCH   (256 * CT__EPS)   /* |Chebyshev radius| below this: touching */
+/* |Chebyshev radius| below touch (= CT__POLAR_TOUCH times the ratio of the coordinates'
+   magnitude to the extent, the rounding the planes carry): touching */
+#define CT__POLAR_TOUCH   (256 * CT__EPS)
 #define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex reduced-cost threshold */
 #define CT__POLAR_PIVOT_ELEM (ct__sqrt(CT__EPS) / 16)   /* smallest simplex pivot element (entries are O(1)) */
 #define CT__POLAR_SAME    (64 * CT__EPS)    /* planes of A and B this close are the same plane */
@@ -55,6 +57,7 @@ typedef struct ct__polar {
     int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
+    ct_real touch;          /* touching band for r (working frame) */
     ct_vec3 sep;            /* unit A->B normal from the LP dual (touching) */
     int sep_ok;
     int state;              /* CT__POLAR_DISJOINT / TOUCHING / OVERLAP */
@@ -252,8 +255,8 @@ CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
 }
 
 /* Step 1: planes of A and B in the working frame; rel = B's frame in A's frame. */
-CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_hull *b,
-                                      const ct_xform *rel, ct__polar *p) {
+CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, const ct_xform *rel, ct__polar *p) {
     int j;
     ct_real inv;
     p->na = a->nfaces;
@@ -262,6 +265,12 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
     p->origin = a->center;
     p->scale = ct__max(a->extent, b->extent);
     inv = 1 / p->scale;
+    {   /* the planes in the working frame carry rounding of the largest coordinates that
+           went into them: the bodies' local vertices and the two placements */
+        ct_real mag = ct__max(ct__maxabs(a->center) + a->extent, ct__maxabs(b->center) + b->extent);
+        mag = ct__max(mag, ct__max(xa ? ct__maxabs(xa->p) : 0, xb ? ct__maxabs(xb->p) : 0));
+        p->touch = CT__POLAR_TOUCH * (1 + mag * inv);
+    }
     p->pl = CT__SALLOC(s, ct_plane, p->m);
     if (!p->pl) return CT_NO_MEMORY;
     for (j = 0; j < p->m; ++j) {
@@ -294,11 +303,11 @@ CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_h
         for (k = 1; k < 3; ++k)
             if (ct__polar_depth(p, cand[k]) > ct__polar_depth(p, p->c)) p->c = cand[k];
         p->sep_ok = 0;
-        if (!(ct__polar_depth(p, p->c) > CT__POLAR_TOUCH)) return CT_NO_CONVERGENCE;
+        if (!(ct__polar_depth(p, p->c) > p->touch)) return CT_NO_CONVERGENCE;
     }
     p->r = ct__polar_depth(p, p->c);
-    p->state = p->r > CT__POLAR_TOUCH ? CT__POLAR_OVERLAP
-             : (p->r >= -CT__POLAR_TOUCH ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT);
+    p->state = p->r > p->touch ? CT__POLAR_OVERLAP
+             : (p->r >= -p->touch ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT);
     return CT_OK;
 }
 
@@ -406,7 +415,7 @@ CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
 CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
                                        const ct_xform *rel) {
     int j, sa = 0, sb = 0;
-    ct_real tol = CT__POLAR_TOUCH * 4, inv = 1 / p->scale;
+    ct_real tol = p->touch * 4, inv = 1 / p->scale;
     ct_vec3 ca, cb;
     p->keep = CT__SALLOC(s, int, p->m);
     if (!p->keep) return CT_NO_MEMORY;
@@ -655,7 +664,7 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     ct_xform rel = ct__xf_rel(xa, xb);
     ct_status st;
     memset(p, 0, sizeof *p);
-    st = ct__polar_frame(s, a, b, &rel, p);
+    st = ct__polar_frame(s, a, xa, b, xb, &rel, p);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;

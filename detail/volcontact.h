@@ -281,8 +281,8 @@ CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_
         for (f = 0; f < p.nf; ++f) cand[f] = p.face_plane[f];
         c.point = ct__add(c.point, p.c);
         c.centroid = ct__add(c.centroid, p.c);
-        fa = ct__vc_nearest(&p, 0, p.na, cand, p.nf, c.point, c.normal, CT__POLAR_TOUCH);
-        fb = ct__vc_nearest(&p, p.na, p.m, cand, p.nf, c.point, ct__neg(c.normal), CT__POLAR_TOUCH);
+        fa = ct__vc_nearest(&p, 0, p.na, cand, p.nf, c.point, c.normal, p.touch);
+        fb = ct__vc_nearest(&p, p.na, p.m, cand, p.nf, c.point, ct__neg(c.normal), p.touch);
     } else {
         st = ct__vc_touching(s, &p, a, b, &rel, &c.point, &c.normal, &c.area);
         if (st != CT_OK) goto done;

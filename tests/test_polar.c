@@ -669,7 +669,7 @@ static void body_planes(const cvi_body *b, dplane *out) {
 Test(polar, solfec_cvi_regressions) {
     const char *dir = "../shared/data/solfec-cvi";
     const char *names[] = { "cvi.0", "cvi.1", "cvi.2", "cvi.3", "cvi.5", "cvi.6", "cvi.7", "cvi.10", "cvi.12", "cvi.15" };
-    int fi, pairs = 0, overlapping = 0;
+    int fi, pairs = 0, overlapping = 0, found = 0;
     char path[512];
     FILE *probe;
     snprintf(path, sizeof path, "%s/README.md", dir);
@@ -707,9 +707,16 @@ Test(polar, solfec_cvi_regressions) {
             tol = VOL_RTOL * o.vol + (TU_FLOAT ? 1e3 : 1e4) * (double)TU_EPS * L * o.area;
             cr_assert(fabs(v - o.vol) <= tol, "%s pair %d: volume %.17g vs brute force %.17g (tol %g)", names[fi], pairs, v,
                       o.vol, tol);
+            {   /* real contacts: every pair whose brute force finds a point is found */
+                ct_contact c;
+                cr_assert_eq(ct_contact_hulls(&ha, NULL, &hb, NULL, NULL, &c), CT_OK);
+                if (o.npts > 0) cr_assert_eq(c.found, 1, "%s pair %d: contact missed", names[fi], pairs);
+                cr_assert(fabs(c.volume - v) <= 1e3 * (double)TU_EPS * fmax(v, L * L * L * 1e-12) + tol,
+                          "%s pair %d: contact volume %g vs %g", names[fi], pairs, c.volume, v);
+                if (c.found) ++found;
+            }
             if (x.nfaces) {
                 ++overlapping;
-                cr_log_info("%s pair %d", names[fi], pairs);
                 check_structure(&x, &ha, NULL, &hb, NULL, 1e4 * (double)TU_EPS * L);
             }
             ++pairs;
@@ -723,7 +730,7 @@ Test(polar, solfec_cvi_regressions) {
         fclose(f);
     }
     cr_assert_geq(pairs, 249, "read %d pairs", pairs);
-    cr_log_info("solfec-cvi: %d pairs, %d with a volume", pairs, overlapping);
+    cr_log_info("solfec-cvi: %d pairs, %d found, %d with a volume", pairs, found, overlapping);
 }
 
 /* ---- bad input, memory ------------------------------------------------------------------------ */
