@@ -124,9 +124,8 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
     vb = CT__SALLOC(s, ct_vec3, b->nverts);
     fa = CT__SALLOC(s, ct__v2, a->nverts);
     fb = CT__SALLOC(s, ct__v2, b->nverts);
-    cand = CT__SALLOC(s, ct__v2, (long long)a->nverts * b->nverts + a->nverts + b->nverts);
-    work = CT__SALLOC(s, ct__v2, (long long)a->nverts * b->nverts + a->nverts + b->nverts + 1);
-    if (!va || !vb || !fa || !fb || !cand || !work) return CT_NO_MEMORY;
+    work = CT__SALLOC(s, ct__v2, ct__imax(a->nverts, b->nverts) + 1);
+    if (!va || !vb || !fa || !fb || !work) return CT_NO_MEMORY;
     for (i = 0; i < a->nverts; ++i) va[i] = ct__scale(ct__sub(a->verts[i], p->origin), inv);
     for (i = 0; i < b->nverts; ++i) vb[i] = ct__scale(ct__sub(ct__xf_point(rel, b->verts[i]), p->origin), inv);
     n = p->sep;
@@ -144,6 +143,10 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
     eb = -eb;
     ka = ct__hull2d(fa, ka, work, tol);
     kb = ct__hull2d(fb, kb, work, tol);
+    /* candidates: vertices of either feature inside the other, and crossings of their edges */
+    cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
+    work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
+    if (!cand || !work) return CT_NO_MEMORY;
     for (i = 0; i < ka; ++i) if (ct__inside2d(fb, kb, fa[i], tol)) cand[nc++] = fa[i];
     for (i = 0; i < kb; ++i) if (ct__inside2d(fa, ka, fb[i], tol)) cand[nc++] = fb[i];
     if (ka >= 2 && kb >= 2) {
