@@ -197,13 +197,16 @@ CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
 
 /* >>polar ----------------------------------------------------------------------------- */
 /* The intersection of two convex polyhedra, as a hull (Muller-Preparata polar duality about
-   the Chebyshev centre of A n B; every tolerance relative to the larger extent).
+   an interior point: the Chebyshev centre of A n B, re-centred when the overlap is thin;
+   every tolerance relative to the larger extent).
    Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
    ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
    whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.
    face_tag[f] >= 0: face f lies on face face_tag[f] of A; < 0: on face -face_tag[f]-1 of B.
    A face on coincident planes of A and B (flush stacking) is tagged with A's face.
-   Temporaries come from s (NULL: a scratch made and freed here with alloc). */
+   Temporaries come from s (NULL: a scratch made and freed here with alloc).
+   CT_INVALID for NULL/invalid hulls or transforms; CT_NO_MEMORY; CT_NO_CONVERGENCE only if
+   the interior-point LP gives up on a shallow contact (not seen in testing): out is zeroed. */
 CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
                              ct_scratch *s, const ct_allocator *alloc, ct_hull *out);
 
@@ -220,12 +223,14 @@ typedef struct ct_contact {
 /* Solfec's volumetric contact from A n B. Overlap: the fields as documented above; gap is
    minus the length of the chord of A n B through point along normal (Solfec's
    convex_convex_gap), or minus the width of A n B along normal when the chord is unusable.
-   Touching (zero-volume overlap, within ~256 ulps of the extent): found = 1, gap = 0,
+   Touching (zero-volume overlap: depth within 256 ulps of the extent, scaled up by the
+   coordinates' magnitude over the extent, i.e. the rounding the data carry): found = 1, gap = 0,
    volume = 0, normal = the separating direction, point/centroid = centroid of the touching
    polygon, segment or vertex, area = the polygon's area (0 for an edge or vertex).
    Disjoint: found = 0, face_a = face_b = -1. face_a/face_b: the face of A (B) whose plane
    is nearest to point among the faces of A n B on A (B), else among all faces of A (B).
-   With a warm scratch the call allocates nothing (NULL: a temporary scratch). */
+   With a warm scratch the call allocates nothing (NULL: a temporary scratch). Statuses as
+   ct_intersect; on any error *out is zeroed (found = 0, face_a = face_b = -1). */
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                  const ct_xform *xb, ct_scratch *s, ct_contact *out);
 
