@@ -960,3 +960,35 @@ Test(polar, thin_face_on_face_overlaps) {
     }
     cr_assert_gt(found, 300, "only %d of the overlaps had a volume", found);
 }
+
+Test(polar, touching_faces_under_random_placement) {
+    unsigned long long seed = 8080;
+    ct_hull a = box_hull(0.5, 0.5, 0.5), bb = box_hull(0.3, 0.4, 0.25);
+    int i;
+    for (i = 0; i < 300; ++i) {
+        double dx = 0.6 * (tu_uniform(&seed) - 0.5), dy = 0.6 * (tu_uniform(&seed) - 0.5);
+        ct_xform frame = tu_random_xform(&seed, i % 2 ? 10 : 0.5), tb = xf_trans(dx, dy, 0.75), xb = xf_mul(&frame, &tb);
+        ct_contact c, c2;
+        double ax = fmin(0.5, dx + 0.3) - fmax(-0.5, dx - 0.3), ay = fmin(0.5, dy + 0.4) - fmax(-0.5, dy - 0.4);
+        double px = (fmin(0.5, dx + 0.3) + fmax(-0.5, dx - 0.3)) / 2, py = (fmin(0.5, dy + 0.4) + fmax(-0.5, dy - 0.4)) / 2;
+        double tol = 1e4 * (double)TU_EPS * (1 + fabs(frame.p.x) + fabs(frame.p.y) + fabs(frame.p.z));
+        ct_vec3 pw;
+        cr_assert_eq(ct_contact_hulls(&a, &frame, &bb, &xb, NULL, &c), CT_OK);
+        cr_assert_eq(c.found, 1, "placement %d: touching faces missed", i);
+        cr_assert(c.volume <= tol, "placement %d: volume %g", i, c.volume);
+        cr_assert(fabs(c.area - ax * ay) <= tol, "placement %d: area %g vs %g", i, c.area, ax * ay);
+        pw = tu_vec(frame.r[0][0] * px + frame.r[0][1] * py + frame.r[0][2] * 0.5 + frame.p.x,
+                    frame.r[1][0] * px + frame.r[1][1] * py + frame.r[1][2] * 0.5 + frame.p.y,
+                    frame.r[2][0] * px + frame.r[2][1] * py + frame.r[2][2] * 0.5 + frame.p.z);
+        cr_assert(fabs(c.point.x - pw.x) + fabs(c.point.y - pw.y) + fabs(c.point.z - pw.z) <= tol, "placement %d: point", i);
+        cr_assert(c.normal.x * frame.r[0][2] + c.normal.y * frame.r[1][2] + c.normal.z * frame.r[2][2] > 1 - tol, "normal");
+        /* swapped: the same contact, normal reversed */
+        cr_assert_eq(ct_contact_hulls(&bb, &xb, &a, &frame, NULL, &c2), CT_OK);
+        cr_assert_eq(c2.found, 1);
+        cr_assert(fabs(c2.area - c.area) <= tol);
+        cr_assert(fabs(c2.point.x - c.point.x) + fabs(c2.point.y - c.point.y) + fabs(c2.point.z - c.point.z) <= tol);
+        cr_assert(c2.normal.x * c.normal.x + c2.normal.y * c.normal.y + c2.normal.z * c.normal.z < -1 + tol);
+    }
+    ct_hull_free(&a);
+    ct_hull_free(&bb);
+}
