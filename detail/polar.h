@@ -596,7 +596,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         if (q < p->na) continue;
         for (t = 0; t < p->na; ++t)
             if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
-                ct__abs(slack[t] - slack[q]) <= CT__POLAR_SAME * ct__max(1, slack[q])) {
+                ct__abs(slack[t] - slack[q]) <= ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch)) {
                 map[t] = j; qh.verts[j] = t;
                 break;
             }
