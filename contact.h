@@ -25,7 +25,7 @@
      >>types       vectors, planes, boxes, transforms, status, allocator, scratch
      >>hull        quickhull, mass properties                    (detail/hull.h, mass.h)
      >>gjk         shapes, GJK distance, EPA penetration         (detail/shape.h, gjk.h, epa.h)
-     >>polar       polar intersection, volumetric contact        (detail/polar.h, contact.h)
+     >>polar       polar intersection, volumetric contact        (detail/polar.h, volcontact.h)
      >>sat         SAT + clipping contact manifolds              (detail/sat.h)
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
@@ -284,7 +284,49 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
 CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, ct_vec3 *pa, ct_vec3 *pb);
 
 /* >>polar ----------------------------------------------------------------------------- */
-/* (polar intersection and volumetric contact: declared by the polar part) */
+/* The intersection of two convex polyhedra, as a hull (Muller-Preparata polar duality about
+   an interior point: the Chebyshev centre of A n B, re-centred when the overlap is thin;
+   every tolerance relative to the larger extent).
+   Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
+   ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
+   whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.
+   face_tag[f] >= 0: face f lies on face face_tag[f] of A; < 0: on face -face_tag[f]-1 of B.
+   A face on coincident planes of A and B (flush stacking) is tagged with A's face.
+   Temporaries come from s (NULL: a scratch made and freed here with alloc).
+   CT_INVALID for NULL/invalid hulls or transforms; CT_NO_MEMORY; CT_NO_CONVERGENCE only if
+   the interior-point LP gives up on a shallow contact (not seen in testing): out is zeroed. */
+CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                             ct_scratch *s, const ct_allocator *alloc, ct_hull *out);
+
+typedef struct ct_contact {
+    int     found;      /* 1 when the bodies touch or overlap */
+    ct_vec3 point;      /* area-weighted centroid of the intersection surface */
+    ct_vec3 normal;     /* unit, A -> B: sum of area^2-weighted face normals of A minus those of B */
+    ct_real gap;        /* <= 0 */
+    ct_real area;       /* half the surface area of the intersection */
+    ct_real volume;     /* overlap volume */
+    ct_vec3 centroid;   /* overlap volume centroid */
+    int     face_a, face_b;  /* faces of A and B nearest to point */
+} ct_contact;
+/* Solfec's volumetric contact from A n B. Overlap: the fields as documented above; gap is
+   minus the length of the chord of A n B through point along normal (Solfec's
+   convex_convex_gap), or minus the width of A n B along normal when the chord is unusable.
+   Touching (zero-volume overlap: depth within 256 ulps of the extent, scaled up by the
+   coordinates' magnitude over the extent, i.e. the rounding the data carry): found = 1, gap = 0,
+   volume = 0, normal = the separating direction, point/centroid = centroid of the touching
+   polygon, segment or vertex, area = the polygon's area (0 for an edge or vertex).
+   Disjoint: found = 0, face_a = face_b = -1. face_a/face_b: the face of A (B) whose plane
+   is nearest to point among the faces of A n B on A (B), else among all faces of A (B).
+   With a warm scratch the call allocates nothing (NULL: a temporary scratch). Statuses as
+   ct_intersect; on any error *out is zeroed (found = 0, face_a = face_b = -1). */
+CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                 const ct_xform *xb, ct_scratch *s, ct_contact *out);
+
+/* Solfec's sparsification of redundant contacts between one pair of bodies: in place,
+   stable order, returns the number kept. Contact i is dropped when area < minarea, when
+   area < threshold * area of another contact of the list, or when its point lies within
+   mindist (Euclidean) of a contact kept before it. c == NULL or n <= 0: returns 0. */
+CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, ct_real mindist);
 
 /* >>sat ------------------------------------------------------------------------------- */
 /* Contact manifold of two convex hulls by the separating axis test and clipping: what a game
@@ -382,6 +424,8 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
 #include "detail/epa.h"
 
 /* polar intersection and the volumetric contact */
+#include "detail/polar.h"
+#include "detail/volcontact.h"
 
 /* SAT manifolds */
 #include "detail/sat.h"

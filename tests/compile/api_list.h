@@ -16,7 +16,7 @@
     X(ct_gjk_points)
 
 /* polar part */
-#define CT_API_POLAR(X)
+#define CT_API_POLAR(X) X(ct_intersect) X(ct_contact_hulls) X(ct_sparsify)
 
 /* SAT part */
 #define CT_API_SAT(X) X(ct_manifold_hulls) X(ct_manifold_hull_sphere)

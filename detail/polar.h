@@ -1,0 +1,730 @@
+/* contact.h detail: >>polar - intersection of two convex polyhedra by polar duality.
+
+   Method: D. E. Muller and F. P. Preparata, "Finding the intersection of two convex
+   polyhedra", Theoretical Computer Science 7 (1978) 217-236, in the form Solfec's cvi.c
+   uses it (T. Koziara, 2008), made scale-free:
+
+     1. Work in A's local frame, translated to A's centre and scaled by the larger extent,
+        so every quantity is O(1) and every tolerance is a multiple of CT__EPS.
+     2. Interior point: the Chebyshev centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over
+        the unit face planes of both bodies (h_i = -d_i). Its LP dual has four equality rows,
+        min sum h_i y_i s.t. sum y_i n_i = 0, sum y_i = 1, y >= 0, and is solved here by a
+        dense two-phase simplex (Dantzig pricing, Bland's rule once pivots stall). The
+        optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
+        For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
+        separating normal (Farkas certificate).
+     3. Overlap only: planes strictly outside the other body are dropped (they cannot bound
+        A n B); thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
+        the thin direction taken out of the ball), then damped Newton steps towards the
+        analytic centre (ct__polar_recentre), so c is central in every direction.
+        Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
+        polar (dual) points are n_i / s_i with n_i kept unit (Muller-Preparata Sec. 3),
+        rounded by a linear map (ct__polar_whiten) that makes their second moment nearly
+        isotropic: combinatorics are invariant under it, conditioning is not.
+     4. Convex hull of the dual points (ct__quickhull). A dual vertex is a face of A n B (its
+        plane is the tag); a dual face is a vertex of A n B: the point where the planes of its
+        dual vertices meet, solved from the best-conditioned triple (Cramer) rather than from
+        the dual plane, so the vertex is exact to rounding in primal space.
+     5. The faces around each dual vertex, walked counter-clockwise, are the vertices of the
+        primal face counter-clockwise seen from outside (polarity preserves the orientation
+        of the normal fan).
+   Coincident planes of A and B (flush stacking) give identical dual points; quickhull keeps
+   one, and the face is then tagged with A's plane whenever an A plane coincides with it.
+
+   Private helpers here that are general enough for math.h: ct__solve4 (4x4 solve with
+   partial pivoting), ct__sym3_eigen (Jacobi eigen-decomposition of a symmetric 3x3). */
+
+/* Tolerances in the working frame (unit = the larger extent of the two bodies). */
+/* |Chebyshev radius| below touch (= CT__POLAR_TOUCH times the ratio of the coordinates'
+   magnitude to the extent, the rounding the planes carry): touching */
+#define CT__POLAR_TOUCH   (256 * CT__EPS)
+#define CT__POLAR_PIVOT   (64 * CT__EPS)    /* simplex reduced-cost threshold */
+#define CT__POLAR_PIVOT_ELEM (ct__sqrt(CT__EPS) / 16)   /* smallest simplex pivot element (entries are O(1)) */
+#define CT__POLAR_SAME    (64 * CT__EPS)    /* planes of A and B this close are the same plane */
+/* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
+   is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
+#define CT__POLAR_THIN    ((ct_real)1e-2)
+
+enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
+
+/* The state of one intersection, everything in the working frame:
+   local_A = origin + scale * x. Arrays live in the scratch of the call. */
+typedef struct ct__polar {
+    ct_vec3 origin;
+    ct_real scale;
+    int na, nb, m;          /* planes: A's faces 0..na-1, then B's faces na..m-1 */
+    ct_plane *pl;
+    int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
+    ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
+    ct_real r;              /* its radius (depth of c in A n B) */
+    ct_real touch;          /* touching band for r (working frame) */
+    ct_vec3 sep;            /* unit A->B normal from the LP dual (touching) */
+    int sep_ok;
+    int state;              /* CT__POLAR_DISJOINT / TOUCHING / OVERLAP */
+    /* the polyhedron A n B (state OVERLAP): vertices relative to c */
+    int nv, nf;
+    ct_vec3 *v;
+    int *face_first, *face_verts;
+    int *face_plane;        /* index into pl */
+} ct__polar;
+
+/* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
+   relative to the largest entry. */
+CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
+    int i, j, k;
+    ct_real big = 0;
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < 4; ++j) big = ct__max(big, ct__abs(M[i][j]));
+    if (!(big > 0)) return 0;
+    for (k = 0; k < 4; ++k) {
+        int p = k;
+        ct_real t;
+        for (i = k + 1; i < 4; ++i)
+            if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
+        if (!(ct__abs(M[p][k]) > 16 * CT__EPS * big)) return 0;
+        if (p != k) {
+            for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
+            t = b[k]; b[k] = b[p]; b[p] = t;
+        }
+        for (i = k + 1; i < 4; ++i) {
+            ct_real f = M[i][k] / M[k][k];
+            for (j = k; j < 4; ++j) M[i][j] -= f * M[k][j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (k = 3; k >= 0; --k) {
+        ct_real sum = b[k];
+        for (j = k + 1; j < 4; ++j) sum -= M[k][j] * x[j];
+        x[k] = sum / M[k][k];
+    }
+    return 1;
+}
+
+/* ---- Chebyshev centre: the dual LP by a dense two-phase simplex ------------------------ */
+typedef struct ct__lp {
+    int m, w;               /* structural columns, row width (m + 4 artificials + rhs) */
+    ct_real *t;             /* 6 rows: 4 constraints, phase-2 costs, phase-1 costs */
+    int basis[4];
+} ct__lp;
+
+#define CT__LP(lp, i, j) ((lp)->t[(size_t)(i) * (size_t)(lp)->w + (size_t)(j)])
+
+CT__PRIVATE void ct__lp_pivot(ct__lp *lp, int pr, int pc) {
+    int i, j, w = lp->w;
+    ct_real *row = &CT__LP(lp, pr, 0), inv = 1 / row[pc];
+    for (j = 0; j < w; ++j) row[j] *= inv;
+    row[pc] = 1;
+    for (i = 0; i < 6; ++i) {
+        ct_real *o, f;
+        if (i == pr) continue;
+        o = &CT__LP(lp, i, 0);
+        f = o[pc];
+        if (f == 0) continue;
+        for (j = 0; j < w; ++j) o[j] -= f * row[j];
+        o[pc] = 0;
+    }
+    lp->basis[pr] = pc;
+}
+
+/* Runs the simplex on cost row `cost` (4: phase 2, 5: phase 1) over structural columns.
+   Returns 1 optimal, 0 iteration cap or unbounded. */
+CT__PRIVATE int ct__lp_run(ct__lp *lp, int cost) {
+    int iter, stall = 0, cap = 20 * (lp->m + 8);
+    ct_real tol = CT__POLAR_PIVOT, ptol = CT__POLAR_PIVOT_ELEM;
+    for (iter = 0; iter < cap; ++iter) {
+        int j, i, pc = -1, pr = -1, bland = stall > 8;
+        ct_real best = -tol, ratio = 0;
+        for (j = 0; j < lp->m; ++j) {
+            ct_real rc = CT__LP(lp, cost, j);
+            if (rc < best) {
+                pc = j;
+                if (bland) break;
+                best = rc;
+            }
+        }
+        if (pc < 0) return 1;
+        /* Harris's two-pass ratio test: the largest step that keeps every basic variable above
+           -ptol, then among the rows that block within it the largest pivot element. Pivots
+           on tiny elements are what ruin a tableau (parallel faces of A and B make them). */
+        {
+            ct_real tmax = CT__MAXR, amax = 0;
+            for (i = 0; i < 4; ++i) {
+                ct_real a = CT__LP(lp, i, pc);
+                if (a > ptol) tmax = ct__min(tmax, (ct__max(CT__LP(lp, i, lp->w - 1), 0) + ptol) / a);
+            }
+            for (i = 0; i < 4; ++i) {
+                ct_real a = CT__LP(lp, i, pc);
+                if (!(a > ptol) || ct__max(CT__LP(lp, i, lp->w - 1), 0) / a > tmax) continue;
+                if (pr < 0 || a > amax || (a == amax && lp->basis[i] < lp->basis[pr])) { pr = i; amax = a; }
+            }
+            if (pr >= 0) ratio = ct__max(CT__LP(lp, pr, lp->w - 1), 0) / amax;
+        }
+        if (pr < 0) return 0;
+        stall = ratio == 0 ? stall + 1 : 0;
+        ct__lp_pivot(lp, pr, pc);
+    }
+    return 0;
+}
+
+/* Largest weighted ball in {x : n_i.x + d_i <= 0} over the planes idx[0..n) (NULL: all):
+   max r s.t. n_i.x + w_i r <= -d_i (w NULL: 1, the Chebyshev centre). Writes the centre to
+   *c and, when sep is not NULL, the A-part of the optimal dual combination (the separating
+   normal of touching bodies) to *sep. CT_NO_CONVERGENCE when the simplex gives up. */
+CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int *idx, int n, const ct_real *w,
+                                   ct_vec3 *c, ct_vec3 *sep, int *sep_ok) {
+    ct__lp lp;
+    int i, j, ok;
+    ct_real M[4][4], b[4], x[4];
+    lp.m = n;
+    lp.w = n + 5;
+    lp.t = CT__SALLOC(s, ct_real, 6 * (long long)lp.w);
+    if (!lp.t) return CT_NO_MEMORY;
+    memset(lp.t, 0, sizeof(ct_real) * 6 * (size_t)lp.w);
+    for (j = 0; j < n; ++j) {
+        ct_plane q = p->pl[idx ? idx[j] : j];
+        ct_real wj = w ? w[j] : 1;
+        CT__LP(&lp, 0, j) = q.n.x; CT__LP(&lp, 1, j) = q.n.y; CT__LP(&lp, 2, j) = q.n.z; CT__LP(&lp, 3, j) = wj;
+        CT__LP(&lp, 4, j) = -q.d;                            /* h_j */
+        CT__LP(&lp, 5, j) = -(q.n.x + q.n.y + q.n.z + wj);   /* phase 1: minimise the artificials */
+    }
+    for (i = 0; i < 4; ++i) { CT__LP(&lp, i, n + i) = 1; lp.basis[i] = n + i; }
+    CT__LP(&lp, 3, lp.w - 1) = 1;
+    CT__LP(&lp, 5, lp.w - 1) = -1;
+    ok = ct__lp_run(&lp, 5);
+    /* The face normals of a bounded polyhedron always span the origin positively, so the
+       dual is feasible and phase 1 ends at 0 in exact arithmetic. In floating point it can
+       stall a little above (degenerate pivots with reduced costs at rounding level); such a
+       basis is feasible to rounding and phase 2 proceeds from it: the point is re-solved
+       from the data and its depth recomputed exactly, so nothing downstream trusts the
+       tableau. Only a gross residual means the input is not a closed polyhedron. */
+    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= ct__sqrt(CT__EPS))) ok = 0;
+    /* artificials still basic (at zero level) leave on any usable structural column */
+    for (i = 0; ok && i < 4; ++i) {
+        int best = -1;
+        if (lp.basis[i] < n) continue;
+        for (j = 0; j < n; ++j)
+            if (ct__abs(CT__LP(&lp, i, j)) > CT__POLAR_PIVOT_ELEM &&
+                (best < 0 || ct__abs(CT__LP(&lp, i, j)) > ct__abs(CT__LP(&lp, i, best)))) best = j;
+        if (best < 0) ok = 0; else ct__lp_pivot(&lp, i, best);
+    }
+    if (ok) ok = ct__lp_run(&lp, 4);
+    if (!ok) return CT_NO_CONVERGENCE;
+    /* primal point from the optimal basis: n_j.x + w_j r = h_j for the four basic planes,
+       solved from the original data (the tableau's multipliers carry pivoting error) */
+    for (i = 0; i < 4; ++i) {
+        int jb = lp.basis[i];
+        ct_plane q = p->pl[idx ? idx[jb] : jb];
+        M[i][0] = q.n.x; M[i][1] = q.n.y; M[i][2] = q.n.z; M[i][3] = w ? w[jb] : 1; b[i] = -q.d;
+    }
+    if (!ct__solve4(M, b, x))
+        for (i = 0; i < 4; ++i) x[i] = -CT__LP(&lp, 4, n + i);   /* multipliers: pi = -rc */
+    *c = ct__v3(x[0], x[1], x[2]);
+    if (sep) {   /* A's share of the dual combination (sum y n = 0 overall) */
+        ct_vec3 v = ct__v3(0, 0, 0);
+        for (i = 0; i < 4; ++i) {
+            int q = idx ? idx[lp.basis[i]] : lp.basis[i];
+            if (q < p->na) v = ct__madd(v, p->pl[q].n, ct__max(CT__LP(&lp, i, lp.w - 1), 0));
+        }
+        *sep = ct__normalize(v, sep_ok);
+        if (*sep_ok && ct__len(v) < CT__POLAR_PIVOT) *sep_ok = 0;
+    }
+    return CT_OK;
+}
+
+CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+    return ct__polar_lp(s, p, NULL, p->m, NULL, &p->c, &p->sep, &p->sep_ok);
+}
+
+/* Depth of x in A n B: min over planes of -(n.x + d). */
+CT__INLINE ct_real ct__polar_depth(const ct__polar *p, ct_vec3 x) {
+    int j;
+    ct_real r = CT__MAXR;
+    for (j = 0; j < p->m; ++j) r = ct__min(r, -(ct__dot(p->pl[j].n, x) + p->pl[j].d));
+    return r;
+}
+
+/* Validates a hull handed to the public entry points (cheap checks; the hull is assumed to
+   come from ct_hull_build or ct__hull_assemble). */
+CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
+    int i;
+    if (!h || h->nfaces < 4 || h->nverts < 4 || !h->planes || !h->verts) return 0;
+    if (!ct__finite3(h->center) || !ct__finite(h->extent) || !(h->extent > 0)) return 0;
+    for (i = 0; i < h->nfaces; ++i)
+        if (!ct__finite3(h->planes[i].n) || !ct__finite(h->planes[i].d)) return 0;
+    return 1;
+}
+
+/* Step 1: planes of A and B in the working frame; rel = B's frame in A's frame. */
+CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, const ct_xform *rel, ct__polar *p) {
+    int j;
+    ct_real inv;
+    p->na = a->nfaces;
+    p->nb = b->nfaces;
+    p->m = p->na + p->nb;
+    p->origin = a->center;
+    p->scale = ct__max(a->extent, b->extent);
+    inv = 1 / p->scale;
+    {   /* the planes in the working frame carry rounding of the largest coordinates that
+           went into them: the bodies' local vertices and the two placements */
+        ct_real mag = ct__max(ct__maxabs(a->center) + a->extent, ct__maxabs(b->center) + b->extent);
+        mag = ct__max(mag, ct__max(xa ? ct__maxabs(xa->p) : 0, xb ? ct__maxabs(xb->p) : 0));
+        p->touch = CT__POLAR_TOUCH * (1 + mag * inv);
+    }
+    p->pl = CT__SALLOC(s, ct_plane, p->m);
+    if (!p->pl) return CT_NO_MEMORY;
+    for (j = 0; j < p->m; ++j) {
+        ct_plane q = j < p->na ? a->planes[j] : ct__xf_plane(rel, b->planes[j - p->na]);
+        int ok;
+        q.n = ct__normalize(q.n, &ok);
+        if (!ok) return CT_INVALID;
+        q.d = (q.d + ct__dot(q.n, p->origin)) * inv;
+        p->pl[j] = q;
+    }
+    return CT_OK;
+}
+
+/* Step 2: the interior point and the classification. */
+CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
+    ct__mark mk = ct__scratch_mark(s);
+    ct_status st = ct__polar_centre(s, p);
+    ct__scratch_reset(s, mk);
+    if (st == CT_NO_MEMORY) return st;
+    if (st != CT_OK) {
+        /* the simplex gave up (not seen in 50,000 random pairs): the deepest of the two
+           centres and their midpoint still proves an overlap, but a shallow one cannot tell
+           touching from disjoint, and that is reported rather than guessed */
+        ct_vec3 cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), 1 / p->scale), cand[3];
+        int k;
+        cand[0] = ct__v3(0, 0, 0);
+        cand[1] = cb;
+        cand[2] = ct__scale(cb, (ct_real)0.5);
+        p->c = cand[0];
+        for (k = 1; k < 3; ++k)
+            if (ct__polar_depth(p, cand[k]) > ct__polar_depth(p, p->c)) p->c = cand[k];
+        p->sep_ok = 0;
+        if (!(ct__polar_depth(p, p->c) > p->touch)) return CT_NO_CONVERGENCE;
+    }
+    p->r = ct__polar_depth(p, p->c);
+    p->state = p->r > p->touch ? CT__POLAR_OVERLAP
+             : (p->r >= -p->touch ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT);
+    return CT_OK;
+}
+
+/* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (Golub & Van Loan,
+   Alg. 8.4.3): on return a is diagonal (the eigenvalues) and the columns of v the vectors.
+   General enough for math.h. */
+CT__PRIVATE void ct__sym3_eigen(ct_real a[3][3], ct_real v[3][3]) {
+    static const int P[3] = { 0, 0, 1 }, Q[3] = { 1, 2, 2 };
+    int sweep, r, i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) v[i][j] = i == j;
+    for (sweep = 0; sweep < 16; ++sweep) {
+        ct_real off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        ct_real dia = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if (!(off > CT__EPS * CT__EPS * dia)) break;
+        for (r = 0; r < 3; ++r) {
+            int p = P[r], q = Q[r];
+            ct_real th, t, c, s;
+            if (a[p][q] == 0) continue;
+            th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+            t = (th >= 0 ? 1 : -1) / (ct__abs(th) + ct__sqrt(th * th + 1));
+            c = 1 / ct__sqrt(t * t + 1);
+            s = t * c;
+            for (i = 0; i < 3; ++i) {            /* a <- a J (columns p, q) */
+                ct_real ap = a[i][p], aq = a[i][q];
+                a[i][p] = c * ap - s * aq;
+                a[i][q] = s * ap + c * aq;
+            }
+            for (j = 0; j < 3; ++j) {            /* a <- J^T a (rows p, q) */
+                ct_real ap = a[p][j], aq = a[q][j];
+                a[p][j] = c * ap - s * aq;
+                a[q][j] = s * ap + c * aq;
+            }
+            for (i = 0; i < 3; ++i) {
+                ct_real vp = v[i][p], vq = v[i][q];
+                v[i][p] = c * vp - s * vq;
+                v[i][q] = s * vp + c * vq;
+            }
+        }
+    }
+}
+
+/* Rounds the dual point set in place: y <- W y with W symmetric positive, so that the second
+   moment sum y y^T is within a factor 256 of isotropic (widths within 16). A thin overlap
+   (flush faces, shallow edges) has dual points of size 1/thickness along its thin directions;
+   squeezing them makes the hull's predicates well-conditioned while its combinatorics, which
+   a linear map preserves, are all that is used. Eigenvalues below eps of the largest are
+   noise, so each round squeezes by at most 1/sqrt(eps) and the next round goes on. */
+CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
+    int round, i, j, k;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) W[i][j] = i == j;
+    for (round = 0; round < 4; ++round) {
+        ct_real M[3][3], E[3][3], beta[3], lmax, llo, T[3][3], nw[3][3];
+        memset(M, 0, sizeof M);
+        for (k = 0; k < m; ++k) {
+            ct_vec3 q = y[k];
+            M[0][0] += q.x * q.x; M[0][1] += q.x * q.y; M[0][2] += q.x * q.z;
+            M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
+        }
+        M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        ct__sym3_eigen(M, E);
+        lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
+        llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
+        if (!(lmax > 0) || llo * 256 >= lmax) break;
+        llo = ct__max(llo, lmax * 64 * CT__EPS);
+        for (k = 0; k < 3; ++k) beta[k] = ct__sqrt(llo / ct__max(M[k][k], llo));
+        for (i = 0; i < 3; ++i)               /* T = E diag(beta) E^T */
+            for (j = 0; j < 3; ++j)
+                T[i][j] = E[i][0] * beta[0] * E[j][0] + E[i][1] * beta[1] * E[j][1] + E[i][2] * beta[2] * E[j][2];
+        for (k = 0; k < m; ++k) y[k] = ct__m3_mul((const ct_real(*)[3])T, y[k]);
+        for (i = 0; i < 3; ++i)
+            for (j = 0; j < 3; ++j) nw[i][j] = T[i][0] * W[0][j] + T[i][1] * W[1][j] + T[i][2] * W[2][j];
+        memcpy(W, nw, sizeof nw);
+    }
+}
+
+/* Largest n.v over a hull's vertices by hill climbing on the vertex graph (a local maximum of
+   a linear function over the vertices of a convex polytope is global); *start is where to
+   begin and receives the maximiser, so consecutive queries start close. */
+CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
+    int v = *start, k;
+    ct_real best = ct__dot(n, h->verts[v]);
+    if (!h->vert_first || !h->vert_adj) {
+        for (k = 0; k < h->nverts; ++k) best = ct__max(best, ct__dot(n, h->verts[k]));
+        return best;
+    }
+    for (;;) {
+        int next = -1;
+        for (k = h->vert_first[v]; k < h->vert_first[v + 1]; ++k) {
+            ct_real d = ct__dot(n, h->verts[h->vert_adj[k]]);
+            if (d > best) { best = d; next = h->vert_adj[k]; }
+        }
+        if (next < 0) break;
+        v = next;
+    }
+    *start = v;
+    return best;
+}
+
+/* The planes that can bound A n B: a face plane of A is dropped when all of B lies strictly
+   inside it (B is a superset of A n B), likewise for B. Dropping planes that are strictly
+   redundant for a non-empty A n B leaves it unchanged, so this runs only once the interior
+   point has proved the overlap. Support queries run in each body's own frame. */
+CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
+                                       const ct_xform *rel) {
+    int j, sa = 0, sb = 0;
+    ct_real tol = p->touch * 4, inv = 1 / p->scale;
+    ct_vec3 ca, cb;
+    p->keep = CT__SALLOC(s, int, p->m);
+    if (!p->keep) return CT_NO_MEMORY;
+    p->nkeep = 0;
+    ca = ct__scale(ct__sub(a->center, p->origin), inv);
+    cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
+    for (j = 0; j < p->m; ++j) {
+        ct_plane q = p->pl[j];
+        ct_real sup;   /* support of the other body along n, in the working frame */
+        /* the other body's bounding sphere settles most planes without a support query */
+        ct_real hc = ct__dot(q.n, j < p->na ? cb : ca) + q.d, rad = (j < p->na ? b : a)->extent * inv;
+        if (hc >= -tol) { p->keep[p->nkeep++] = j; continue; }
+        if (hc + rad < -tol) continue;
+        if (j < p->na)
+            sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
+        else
+            sup = ct__polar_support(a, q.n, &sa);
+        sup = (sup - ct__dot(q.n, p->origin)) * inv;
+        if (sup + q.d >= -tol) p->keep[p->nkeep++] = j;
+    }
+    return CT_OK;
+}
+
+/* A thin overlap (flush faces) pins the Chebyshev ball between two nearly parallel planes and
+   leaves it anywhere across the slab, often against side walls, where the dual is badly
+   conditioned and Newton would need ~log2(width/thickness) steps to walk out. Re-solve with
+   the thin direction t (the dual's separating normal) taken out of the ball, weights
+   |n_i - (n_i.t) t| (+ sqrt(eps) so the slab's own planes still count): the largest cylinder
+   across the slab. Then back to the mid-slab height of the Chebyshev centre. */
+CT__PRIVATE ct_status ct__polar_slab_centre(ct_scratch *s, ct__polar *p) {
+    ct__mark mk;
+    ct_real *w, d0 = p->r;
+    ct_vec3 t = p->sep, c2;
+    ct_status st;
+    int j;
+    if (!p->sep_ok) return CT_OK;
+    mk = ct__scratch_mark(s);
+    w = CT__SALLOC(s, ct_real, p->nkeep);
+    if (!w) return CT_NO_MEMORY;
+    for (j = 0; j < p->nkeep; ++j) {
+        ct_vec3 n = p->pl[p->keep[j]].n;
+        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + ct__sqrt(CT__EPS);
+    }
+    st = ct__polar_lp(s, p, p->keep, p->nkeep, w, &c2, NULL, NULL);
+    ct__scratch_reset(s, mk);
+    if (st == CT_NO_MEMORY) return st;
+    if (st != CT_OK) return CT_OK;
+    c2 = ct__madd(c2, t, ct__dot(t, ct__sub(p->c, c2)));
+    if (ct__finite3(c2) && ct__polar_depth(p, c2) > d0 / 4) {
+        p->c = c2;
+        p->r = ct__polar_depth(p, c2);
+    }
+    return CT_OK;
+}
+
+/* Moves c towards the analytic centre of A n B (the minimiser of -sum log slack) by damped
+   Newton steps (Nesterov & Nemirovski: a step 1/(1+lambda) keeps a self-concordant barrier
+   finite, so c stays strictly inside). The gradient is the sum of the dual points and the
+   Hessian their second moment, both taken in the rounded dual frame so a slab 1e-12 thin
+   solves as well as a cube. The Chebyshev centre can sit against side walls of a thin slab;
+   the analytic centre cannot, and the dual hull about it is far better conditioned. */
+CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
+    ct__mark mk = ct__scratch_mark(s);
+    ct_vec3 *y = CT__SALLOC(s, ct_vec3, p->nkeep);
+    int it, j, nk = p->nkeep;
+    if (!y) return CT_NO_MEMORY;
+    for (it = 0; it < 16; ++it) {
+        ct_real W[3][3], M[3][3], lam2, t, det;
+        ct_vec3 g = ct__v3(0, 0, 0), z, dx, cn;
+        int ok = 1;
+        for (j = 0; j < nk; ++j) {
+            ct_plane q = p->pl[p->keep[j]];
+            ct_real sl = -(ct__dot(q.n, p->c) + q.d);
+            if (!(sl > 0)) { ok = 0; break; }
+            y[j] = ct__scale(q.n, 1 / sl);
+        }
+        if (!ok) break;
+        ct__polar_whiten(y, nk, W);
+        memset(M, 0, sizeof M);
+        for (j = 0; j < nk; ++j) {
+            ct_vec3 q = y[j];
+            g = ct__add(g, q);
+            M[0][0] += q.x * q.x; M[0][1] += q.x * q.y; M[0][2] += q.x * q.z;
+            M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
+        }
+        M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        /* z = M^-1 g by Cramer (M is well-conditioned after rounding) */
+        {
+            ct_vec3 c0 = ct__v3(M[0][0], M[1][0], M[2][0]), c1 = ct__v3(M[0][1], M[1][1], M[2][1]),
+                    c2 = ct__v3(M[0][2], M[1][2], M[2][2]);
+            det = ct__dot(c0, ct__cross(c1, c2));
+            if (!(det > 0)) break;
+            z = ct__v3(ct__dot(g, ct__cross(c1, c2)), ct__dot(c0, ct__cross(g, c2)), ct__dot(c0, ct__cross(c1, g)));
+            z = ct__scale(z, 1 / det);
+        }
+        lam2 = ct__dot(g, z);
+        if (!(lam2 > 1)) break;                    /* close enough to centred */
+        /* the full Newton step, cut to 90% of the way to the nearest plane it would cross
+           (fraction to the boundary); never shorter than the damped step 1/(1+lambda),
+           which is always feasible */
+        dx = ct__neg(ct__m3_tmul((const ct_real(*)[3])W, z));
+        t = 1;
+        for (j = 0; j < nk; ++j) {
+            ct_plane q = p->pl[p->keep[j]];
+            ct_real nd = ct__dot(q.n, dx), sl = -(ct__dot(q.n, p->c) + q.d);
+            if (nd > 0 && 0.9 * sl < t * nd) t = (ct_real)0.9 * sl / nd;
+        }
+        t = ct__max(t, 1 / (1 + ct__sqrt(lam2)));
+        cn = ct__madd(p->c, dx, t);
+        if (!ct__finite3(cn) || !(ct__polar_depth(p, cn) > 0)) break;
+        p->c = cn;
+    }
+    p->r = ct__polar_depth(p, p->c);
+    ct__scratch_reset(s, mk);
+    return CT_OK;
+}
+
+/* Vertex of A n B where the planes of one dual face meet (relative to c): Cramer on the
+   best-conditioned triple; the dual face plane (m.y + e = 0 -> x = -m/e) if all are poor. */
+CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, const int *idx,
+                                     int k, ct_plane dual) {
+    int a = idx[0], b = -1, c = -1, t;
+    ct_real best = 0, det;
+    ct_vec3 na = p->pl[a].n, nb, nc, out;
+    for (t = 1; t < k; ++t) {
+        ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
+        if (q > best) { best = q; b = idx[t]; }
+    }
+    if (b >= 0) {
+        ct_vec3 ab = ct__cross(na, p->pl[b].n);
+        best = 0;
+        for (t = 1; t < k; ++t) {
+            ct_real q = ct__abs(ct__dot(ab, p->pl[idx[t]].n));
+            if (q > best) { best = q; c = idx[t]; }
+        }
+    }
+    if (c >= 0 && best > 64 * CT__EPS) {
+        nb = p->pl[b].n;
+        nc = p->pl[c].n;
+        det = ct__dot(na, ct__cross(nb, nc));
+        out = ct__scale(ct__cross(nb, nc), slack[a]);
+        out = ct__madd(out, ct__cross(nc, na), slack[b]);
+        out = ct__madd(out, ct__cross(na, nb), slack[c]);
+        return ct__scale(out, 1 / det);
+    }
+    return ct__scale(dual.n, -1 / dual.d);
+}
+
+/* Steps 3-5: A n B as a polyhedron (state must be OVERLAP). CT_DEGENERATE when the dual
+   hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
+CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
+    int m = p->m, j, f, k, nhe, nvd;
+    ct_real *slack, W[3][3];
+    ct_vec3 *dual;
+    int *map, *he_face, *out_first, *out_he, *fill;
+    ct__qh qh;
+    ct_status st;
+    slack = CT__SALLOC(s, ct_real, m);
+    dual = CT__SALLOC(s, ct_vec3, p->nkeep);
+    map = CT__SALLOC(s, int, m);
+    if (!slack || !dual || !map) return CT_NO_MEMORY;
+    for (j = 0; j < m; ++j) slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
+    for (j = 0; j < p->nkeep; ++j) dual[j] = ct__scale(p->pl[p->keep[j]].n, 1 / slack[p->keep[j]]);
+    ct__polar_whiten(dual, p->nkeep, W);
+    st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+    if (st != CT_OK) return st;
+    nvd = qh.nverts;
+    nhe = qh.face_first[qh.nfaces];
+    for (j = 0; j < nvd; ++j) qh.verts[j] = p->keep[qh.verts[j]];          /* plane ids */
+    for (k = 0; k < nhe; ++k) qh.face_verts[k] = p->keep[qh.face_verts[k]];
+    for (j = 0; j < m; ++j) map[j] = -1;
+    for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
+    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
+    /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
+       hull) takes A's plane; keeps flush stacking deterministic under argument order */
+    for (j = 0; j < nvd; ++j) {
+        int q = qh.verts[j], t;
+        if (q < p->na) continue;
+        for (t = 0; t < p->na; ++t)
+            if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
+                ct__abs(slack[t] - slack[q]) <= ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch)) {
+                map[t] = j; qh.verts[j] = t;
+                break;
+            }
+    }
+    he_face = CT__SALLOC(s, int, nhe);
+    out_first = CT__SALLOC(s, int, nvd + 1);
+    out_he = CT__SALLOC(s, int, nhe);
+    fill = CT__SALLOC(s, int, nvd);
+    p->v = CT__SALLOC(s, ct_vec3, qh.nfaces);
+    p->face_first = CT__SALLOC(s, int, nvd + 1);
+    p->face_verts = CT__SALLOC(s, int, nhe);
+    p->face_plane = CT__SALLOC(s, int, nvd);
+    if (!he_face || !out_first || !out_he || !fill || !p->v || !p->face_first || !p->face_verts ||
+        !p->face_plane)
+        return CT_NO_MEMORY;
+    /* primal vertices, and the outgoing half-edges of every dual vertex (CSR) */
+    for (j = 0; j <= nvd; ++j) out_first[j] = 0;
+    for (f = 0; f < qh.nfaces; ++f) {
+        int b0 = qh.face_first[f], e0 = qh.face_first[f + 1];
+        int idx[64], cnt = 0;
+        for (k = b0; k < e0; ++k) {
+            he_face[k] = f;
+            out_first[qh.face_verts[k] + 1]++;
+            if (cnt < 64) idx[cnt++] = qh.verts[qh.face_verts[k]];
+        }
+        if (e0 - b0 < 3) return CT_DEGENERATE;
+        {   /* the dual plane in the rounded frame, n'.Wy + d = 0, is (W^T n').y + d = 0 */
+            ct_plane dp = qh.planes[f];
+            dp.n = ct__m3_tmul((const ct_real(*)[3])W, dp.n);
+            p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
+        }
+    }
+    for (j = 0; j < nvd; ++j) { out_first[j + 1] += out_first[j]; fill[j] = out_first[j]; }
+    for (k = 0; k < nhe; ++k) out_he[fill[qh.face_verts[k]]++] = k;
+    /* primal face of dual vertex j: the dual faces around j, counter-clockwise */
+    p->face_first[0] = 0;
+    for (j = 0, k = 0; j < nvd; ++j) {
+        int h0 = out_he[out_first[j]], h = h0, guard = 0;
+        p->face_plane[j] = qh.verts[j];
+        do {
+            int fh = he_face[h], b0 = qh.face_first[fh], prev = h == b0 ? qh.face_first[fh + 1] - 1 : h - 1;
+            int u = qh.face_verts[prev], t, next = -1;
+            if (k >= nhe) return CT_DEGENERATE;
+            p->face_verts[k++] = fh;
+            for (t = out_first[j]; t < out_first[j + 1]; ++t) {
+                int g = out_he[t], gb = qh.face_first[he_face[g]];
+                int gn = g + 1 == qh.face_first[he_face[g] + 1] ? gb : g + 1;
+                if (qh.face_verts[gn] == u) { next = g; break; }
+            }
+            if (next < 0 || ++guard > out_first[j + 1] - out_first[j]) return CT_DEGENERATE;
+            h = next;
+        } while (h != h0);
+        p->face_first[j + 1] = k;
+        if (k - p->face_first[j] < 3) return CT_DEGENERATE;
+    }
+    p->nv = qh.nfaces;
+    p->nf = nvd;
+    return CT_OK;
+}
+
+/* Everything up to A n B for the public entry points. On CT_OK p->state says what was
+   found; an overlap too thin for the dual hull is reported as touching. */
+CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xform *xa,
+                                    const ct_hull *b, const ct_xform *xb, int build, ct__polar *p) {
+    ct_xform rel = ct__xf_rel(xa, xb);
+    ct_status st;
+    memset(p, 0, sizeof *p);
+    st = ct__polar_frame(s, a, xa, b, xb, &rel, p);
+    if (st != CT_OK) return st;
+    st = ct__polar_classify(s, p, b, &rel);
+    if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
+    st = ct__polar_filter(s, p, a, b, &rel);
+    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
+    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);
+    if (st != CT_OK) return st;
+    {
+        ct__mark mk = ct__scratch_mark(s);
+        st = ct__polar_build(s, p);
+        if (st == CT_DEGENERATE) {
+            ct__scratch_reset(s, mk);
+            p->state = CT__POLAR_TOUCHING;
+            p->nv = p->nf = 0;
+            st = CT_OK;
+        }
+    }
+    return st;
+}
+
+CT__INLINE int ct__polar_args_ok(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb) {
+    return ct__polar_hull_ok(a) && ct__polar_hull_ok(b) && ct__xf_valid(xa) && ct__xf_valid(xb);
+}
+
+/* World position of a working-frame point given relative to c. */
+CT__INLINE ct_vec3 ct__polar_world(const ct__polar *p, const ct_xform *xa, ct_vec3 v) {
+    return ct__xf_point(xa, ct__madd(p->origin, ct__add(p->c, v), p->scale));
+}
+
+CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                             ct_scratch *user, const ct_allocator *alloc, ct_hull *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__polar p;
+    ct_status st;
+    ct_vec3 *verts = NULL;
+    int *src = NULL, *tag = NULL, j;
+    ct_plane *planes = NULL;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    s = ct__scratch_begin(user, &local, alloc);
+    mk = ct__scratch_mark(s);
+    st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+    if (st != CT_OK || p.state != CT__POLAR_OVERLAP) goto done;
+    verts = CT__SALLOC(s, ct_vec3, p.nv);
+    src = CT__SALLOC(s, int, p.nv);
+    tag = CT__SALLOC(s, int, p.nf);
+    planes = CT__SALLOC(s, ct_plane, p.nf);
+    if (!verts || !src || !tag || !planes) { st = CT_NO_MEMORY; goto done; }
+    for (j = 0; j < p.nv; ++j) { verts[j] = ct__polar_world(&p, xa, p.v[j]); src[j] = -1; }
+    for (j = 0; j < p.nf; ++j) {
+        int q = p.face_plane[j];
+        tag[j] = q < p.na ? q : -(q - p.na) - 1;
+        planes[j] = q < p.na ? ct__xf_plane(xa, a->planes[q]) : ct__xf_plane(xb, b->planes[q - p.na]);
+    }
+    st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, alloc);
+    if (st == CT_DEGENERATE) { memset(out, 0, sizeof *out); st = CT_OK; }
+done:
+    if (st != CT_OK) memset(out, 0, sizeof *out);
+    ct__scratch_end(s, &local, mk);
+    return st;
+}

@@ -1,0 +1,338 @@
+/* contact.h detail: >>polar - the volumetric contact of two convex polyhedra (Solfec's
+   contact from the intersection surface, goc.c: detect_convex_convex / point_and_normal /
+   convex_convex_gap, T. Koziara 2008) and Solfec's sparsification of redundant contacts
+   (dom.c: sparsify_contacts). Built on ct__polar_run (polar.h).
+
+   Overlap (A n B has volume): with S_f the faces of A n B, a_f their areas, n_f their unit
+   outward normals and g_f their centroids,
+     point  = sum a_f g_f / sum a_f                      (centroid of the surface)
+     normal = sum_{f on A} a_f^2 n_f - sum_{f on B} a_f^2 n_f, normalised (A -> B)
+     area   = sum a_f / 2
+     gap    = -(length of the chord of A n B through point along normal); the width of
+              A n B along the normal when the chord is not usable
+     volume, centroid: the divergence theorem over a fan of tetrahedra from the interior
+              point of the polar construction.
+   Touching (zero volume): the normal is the separating direction from the Chebyshev LP's
+   dual; the contact set is the 2D intersection of the support features of A (along the
+   normal) and B (against it), computed in the common plane: vertices of one inside the
+   other plus crossings of their edges, then their convex hull. point is its centroid,
+   area its area, gap and volume 0. */
+
+/* Support features are taken within this (relative) height of the extreme vertex: faces
+   tilted by less than ~sqrt(eps) count as flush. */
+#define CT__VC_FEATURE (ct__sqrt(CT__EPS))
+#define CT__VC_TOL2D   (64 * CT__EPS)
+
+typedef struct ct__v2 { ct_real x, y; } ct__v2;
+CT__INLINE ct__v2 ct__v2_make(ct_real x, ct_real y) { ct__v2 v; v.x = x; v.y = y; return v; }
+CT__INLINE ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.x - b.x, a.y - b.y); }
+CT__INLINE ct_real ct__v2_cross(ct__v2 a, ct__v2 b) { return a.x * b.y - a.y * b.x; }
+CT__INLINE ct_real ct__v2_len(ct__v2 a) { return ct__sqrt(a.x * a.x + a.y * a.y); }
+
+/* Convex hull of n 2D points in place (Andrew's monotone chain), counter-clockwise, with
+   points closer than tol to a hull edge dropped; returns the hull's size (1 or 2 for a point
+   or a segment). The sort is an insertion sort: feature sets are small and it is stable. */
+CT__PRIVATE int ct__hull2d(ct__v2 *p, int n, ct__v2 *work, ct_real tol) {
+    int i, k = 0, lo;
+    for (i = 1; i < n; ++i) {
+        ct__v2 t = p[i];
+        int j = i - 1;
+        while (j >= 0 && (p[j].x > t.x || (p[j].x == t.x && p[j].y > t.y))) { p[j + 1] = p[j]; --j; }
+        p[j + 1] = t;
+    }
+    if (n <= 1) return n;
+    for (i = 0; i < n; ++i) {          /* lower chain */
+        while (k >= 2 && ct__v2_cross(ct__v2_sub(work[k - 1], work[k - 2]), ct__v2_sub(p[i], work[k - 2])) <=
+                             tol * ct__v2_len(ct__v2_sub(p[i], work[k - 2])))
+            --k;
+        work[k++] = p[i];
+    }
+    lo = k + 1;
+    for (i = n - 2; i >= 0; --i) {     /* upper chain */
+        while (k >= lo && ct__v2_cross(ct__v2_sub(work[k - 1], work[k - 2]), ct__v2_sub(p[i], work[k - 2])) <=
+                              tol * ct__v2_len(ct__v2_sub(p[i], work[k - 2])))
+            --k;
+        work[k++] = p[i];
+    }
+    k -= 1;                             /* the last point repeats the first */
+    if (k < 1) k = 1;
+    if (k == 2 && ct__v2_len(ct__v2_sub(work[0], work[1])) <= tol) k = 1;
+    for (i = 0; i < k; ++i) p[i] = work[i];
+    return k;
+}
+
+/* q inside the convex set P (hull of k points, CCW) within tol. */
+CT__PRIVATE int ct__inside2d(const ct__v2 *P, int k, ct__v2 q, ct_real tol) {
+    int i;
+    if (k == 1) return ct__v2_len(ct__v2_sub(q, P[0])) <= tol;
+    if (k == 2) {
+        ct__v2 e = ct__v2_sub(P[1], P[0]), w = ct__v2_sub(q, P[0]);
+        ct_real l2 = e.x * e.x + e.y * e.y, t = l2 > 0 ? (e.x * w.x + e.y * w.y) / l2 : 0;
+        t = ct__clamp(t, 0, 1);
+        return ct__v2_len(ct__v2_make(w.x - t * e.x, w.y - t * e.y)) <= tol;
+    }
+    for (i = 0; i < k; ++i) {
+        ct__v2 e = ct__v2_sub(P[(i + 1) % k], P[i]);
+        if (ct__v2_cross(e, ct__v2_sub(q, P[i])) < -tol * ct__v2_len(e)) return 0;
+    }
+    return 1;
+}
+
+/* Support feature of a vertex set along dir (within tol of the extreme), projected on the
+   plane basis (u, w): written to out, returns its count; *ext gets the extreme height. */
+CT__PRIVATE int ct__feature(const ct_vec3 *v, int n, ct_vec3 dir, ct_vec3 u, ct_vec3 w, ct_real tol,
+                            ct__v2 *out, ct_real *ext) {
+    int i, k = 0;
+    ct_real mx = -CT__MAXR;
+    for (i = 0; i < n; ++i) mx = ct__max(mx, ct__dot(v[i], dir));
+    for (i = 0; i < n; ++i)
+        if (ct__dot(v[i], dir) >= mx - tol) out[k++] = ct__v2_make(ct__dot(v[i], u), ct__dot(v[i], w));
+    *ext = mx;
+    return k;
+}
+
+/* Index in [lo, hi) of the plane nearest to x (|n.x + d| smallest), ties within tol going to
+   the plane best aligned with dir. cand (size ncand) restricts the search when not NULL. */
+CT__PRIVATE int ct__vc_nearest(const ct__polar *p, int lo, int hi, const int *cand, int ncand,
+                               ct_vec3 x, ct_vec3 dir, ct_real tol) {
+    int t, best = -1, count = cand ? ncand : hi - lo;
+    ct_real dmin = CT__MAXR, amax = -CT__MAXR;
+    for (t = 0; t < count; ++t) {
+        int j = cand ? cand[t] : lo + t;
+        if (j < lo || j >= hi) continue;
+        dmin = ct__min(dmin, ct__abs(ct__dot(p->pl[j].n, x) + p->pl[j].d));
+    }
+    for (t = 0; t < count; ++t) {
+        int j = cand ? cand[t] : lo + t;
+        ct_real al;
+        if (j < lo || j >= hi) continue;
+        if (ct__abs(ct__dot(p->pl[j].n, x) + p->pl[j].d) > dmin + tol) continue;
+        al = ct__dot(p->pl[j].n, dir);
+        if (al > amax) { amax = al; best = j; }
+    }
+    return best;
+}
+
+/* The touching contact: point (working frame, absolute), normal, area. */
+CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_hull *b,
+                                      const ct_xform *rel, ct_vec3 *point, ct_vec3 *normal, ct_real *area) {
+    ct_vec3 *va, *vb, u, w, n;
+    ct__v2 *fa, *fb, *cand, *work;
+    int i, j, ka, kb, nc = 0, ok;
+    ct_real ea, eb, tol = CT__VC_TOL2D, inv = 1 / p->scale;
+    va = CT__SALLOC(s, ct_vec3, a->nverts);
+    vb = CT__SALLOC(s, ct_vec3, b->nverts);
+    fa = CT__SALLOC(s, ct__v2, a->nverts);
+    fb = CT__SALLOC(s, ct__v2, b->nverts);
+    work = CT__SALLOC(s, ct__v2, ct__imax(a->nverts, b->nverts) + 1);
+    if (!va || !vb || !fa || !fb || !work) return CT_NO_MEMORY;
+    for (i = 0; i < a->nverts; ++i) va[i] = ct__scale(ct__sub(a->verts[i], p->origin), inv);
+    for (i = 0; i < b->nverts; ++i) vb[i] = ct__scale(ct__sub(ct__xf_point(rel, b->verts[i]), p->origin), inv);
+    n = p->sep;
+    ok = p->sep_ok;
+    if (!ok) {   /* no dual certificate: the line of centres */
+        ct_vec3 ca = ct__v3(0, 0, 0), cb = ct__v3(0, 0, 0);
+        for (i = 0; i < a->nverts; ++i) ca = ct__add(ca, va[i]);
+        for (i = 0; i < b->nverts; ++i) cb = ct__add(cb, vb[i]);
+        n = ct__normalize(ct__sub(ct__scale(cb, (ct_real)1 / b->nverts), ct__scale(ca, (ct_real)1 / a->nverts)), &ok);
+        if (!ok) n = ct__v3(1, 0, 0);
+    }
+    ct__basis(n, &u, &w);
+    ka = ct__feature(va, a->nverts, n, u, w, CT__VC_FEATURE, fa, &ea);
+    kb = ct__feature(vb, b->nverts, ct__neg(n), u, w, CT__VC_FEATURE, fb, &eb);
+    eb = -eb;
+    ka = ct__hull2d(fa, ka, work, tol);
+    kb = ct__hull2d(fb, kb, work, tol);
+    /* candidates: vertices of either feature inside the other, and crossings of their edges */
+    cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
+    work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
+    if (!cand || !work) return CT_NO_MEMORY;
+    for (i = 0; i < ka; ++i) if (ct__inside2d(fb, kb, fa[i], tol)) cand[nc++] = fa[i];
+    for (i = 0; i < kb; ++i) if (ct__inside2d(fa, ka, fb[i], tol)) cand[nc++] = fb[i];
+    if (ka >= 2 && kb >= 2) {
+        int ea_n = ka == 2 ? 1 : ka, eb_n = kb == 2 ? 1 : kb;
+        for (i = 0; i < ea_n; ++i) {
+            ct__v2 a0 = fa[i], d1 = ct__v2_sub(fa[(i + 1) % ka], fa[i]);
+            for (j = 0; j < eb_n; ++j) {
+                ct__v2 b0 = fb[j], d2 = ct__v2_sub(fb[(j + 1) % kb], fb[j]), ab = ct__v2_sub(b0, a0);
+                ct_real den = ct__v2_cross(d1, d2), t, q, slack = 16 * CT__EPS;
+                if (!(ct__abs(den) > CT__EPS * ct__v2_len(d1) * ct__v2_len(d2))) continue;
+                t = ct__v2_cross(ab, d2) / den;
+                q = ct__v2_cross(ab, d1) / den;
+                if (t >= -slack && t <= 1 + slack && q >= -slack && q <= 1 + slack)
+                    cand[nc++] = ct__v2_make(a0.x + t * d1.x, a0.y + t * d1.y);
+            }
+        }
+    }
+    *normal = n;
+    *area = 0;
+    {
+        ct_real hmid = (ea + eb) / 2, cx = 0, cy = 0, ar = 0;
+        if (nc == 0) {   /* rounding left nothing: nearest points of the two features */
+            cand[nc++] = ct__v2_make((fa[0].x + fb[0].x) / 2, (fa[0].y + fb[0].y) / 2);
+        }
+        nc = ct__hull2d(cand, nc, work, tol);
+        if (nc >= 3) {
+            for (i = 0; i < nc; ++i) {
+                ct__v2 p0 = cand[i], p1 = cand[(i + 1) % nc];
+                ct_real cr = ct__v2_cross(ct__v2_sub(p0, cand[0]), ct__v2_sub(p1, cand[0]));
+                ar += cr;
+                cx += cr * (cand[0].x + p0.x + p1.x);
+                cy += cr * (cand[0].y + p0.y + p1.y);
+            }
+        }
+        if (nc >= 3 && ar > 0) {
+            cx /= 3 * ar; cy /= 3 * ar;
+            *area = ar / 2;
+        } else if (nc >= 2) {
+            cx = (cand[0].x + cand[1].x) / 2; cy = (cand[0].y + cand[1].y) / 2;
+        } else {
+            cx = cand[0].x; cy = cand[0].y;
+        }
+        *point = ct__madd(ct__madd(ct__scale(n, hmid), u, cx), w, cy);
+    }
+    return CT_OK;
+}
+
+/* The overlap contact from A n B (vertices relative to p->c). Everything in the working frame;
+   point and centroid relative to p->c. */
+CT__PRIVATE void ct__vc_overlap(const ct__polar *p, ct_contact *c) {
+    int f, k, bigA = -1, bigB = p->face_plane[0];
+    ct_real stot = 0, vol = 0, w2 = 0, abig = -1, bbig = -1;
+    ct_vec3 pt = ct__v3(0, 0, 0), cen = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0);
+    for (f = 0; f < p->nf; ++f) {
+        int b0 = p->face_first[f], e0 = p->face_first[f + 1], q = p->face_plane[f];
+        ct_vec3 v0 = p->v[p->face_verts[b0]], n = p->pl[q].n, g = ct__v3(0, 0, 0);
+        ct_real af = 0;
+        for (k = b0 + 1; k + 1 < e0; ++k) {
+            ct_vec3 v1 = p->v[p->face_verts[k]], v2 = p->v[p->face_verts[k + 1]];
+            ct_vec3 sum = ct__add(v0, ct__add(v1, v2));
+            ct_real at = ct__dot(ct__cross(ct__sub(v1, v0), ct__sub(v2, v0)), n) / 2;
+            ct_real vt = ct__dot(v0, ct__cross(v1, v2)) / 6;   /* tetrahedron (c, v0, v1, v2) */
+            af += at;
+            g = ct__madd(g, sum, at / 3);
+            vol += vt;
+            cen = ct__madd(cen, sum, vt / 4);
+        }
+        stot += af;
+        pt = ct__add(pt, g);
+        if (q < p->na && af > abig) { abig = af; bigA = q; }
+        if (q >= p->na && af > bbig) { bbig = af; bigB = q; }
+        nrm = ct__madd(nrm, n, (q < p->na ? af : -af) * af);
+        w2 += af * af;
+    }
+    c->area = stot / 2;
+    c->volume = vol;
+    c->point = stot > 0 ? ct__scale(pt, 1 / stot) : ct__v3(0, 0, 0);
+    c->centroid = vol > 0 ? ct__scale(cen, 1 / vol) : c->point;
+    {
+        /* the weighted normals cancel for identical or symmetric bodies: then the largest
+           face of A n B on A (else on B) gives the direction */
+        int ok = ct__len(nrm) > 64 * CT__EPS * w2;
+        c->normal = ok ? ct__normalize(nrm, &ok) : ct__v3(0, 0, 0);
+        if (!ok) c->normal = bigA >= 0 ? p->pl[bigA].n : ct__neg(p->pl[bigB].n);
+    }
+    {
+        /* chord through point along the normal (Solfec's convex_convex_gap) */
+        ct_real tlo = -CT__MAXR, thi = CT__MAXR, wlo = CT__MAXR, whi = -CT__MAXR, chord, width;
+        int j;
+        for (f = 0; f < p->nf; ++f) {
+            ct_plane pl = p->pl[p->face_plane[f]];
+            ct_real sl = -(ct__dot(pl.n, p->c) + pl.d), dn = ct__dot(pl.n, c->normal);
+            ct_real t;
+            if (ct__abs(dn) <= 64 * CT__EPS) continue;
+            t = (sl - ct__dot(pl.n, c->point)) / dn;
+            if (dn > 0) thi = ct__min(thi, t); else tlo = ct__max(tlo, t);
+        }
+        for (j = 0; j < p->nv; ++j) {
+            ct_real h = ct__dot(p->v[j], c->normal);
+            wlo = ct__min(wlo, h);
+            whi = ct__max(whi, h);
+        }
+        width = whi - wlo;
+        chord = thi - tlo;
+        if (!(thi < CT__MAXR && tlo > -CT__MAXR && chord >= 0 && chord <= width * (1 + 64 * CT__EPS)))
+            chord = width;
+        c->gap = -chord;
+    }
+}
+
+CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                 const ct_xform *xb, ct_scratch *user, ct_contact *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__polar p;
+    ct_status st;
+    ct_contact c;
+    ct_xform rel;
+    int fa = -1, fb = -1;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    s = ct__scratch_begin(user, &local, NULL);
+    mk = ct__scratch_mark(s);
+    memset(&c, 0, sizeof c);
+    rel = ct__xf_rel(xa, xb);
+    st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+    if (st != CT_OK || p.state == CT__POLAR_DISJOINT) goto done;
+    c.found = 1;
+    if (p.state == CT__POLAR_OVERLAP) {
+        int *cand = CT__SALLOC(s, int, p.nf), f;
+        ct__vc_overlap(&p, &c);
+        if (!cand) { st = CT_NO_MEMORY; goto done; }
+        for (f = 0; f < p.nf; ++f) cand[f] = p.face_plane[f];
+        c.point = ct__add(c.point, p.c);
+        c.centroid = ct__add(c.centroid, p.c);
+        fa = ct__vc_nearest(&p, 0, p.na, cand, p.nf, c.point, c.normal, p.touch);
+        fb = ct__vc_nearest(&p, p.na, p.m, cand, p.nf, c.point, ct__neg(c.normal), p.touch);
+    } else {
+        st = ct__vc_touching(s, &p, a, b, &rel, &c.point, &c.normal, &c.area);
+        if (st != CT_OK) goto done;
+        c.centroid = c.point;
+        c.gap = 0;
+        c.volume = 0;
+    }
+    if (fa < 0) fa = ct__vc_nearest(&p, 0, p.na, NULL, 0, c.point, c.normal, CT__VC_FEATURE);
+    if (fb < 0) fb = ct__vc_nearest(&p, p.na, p.m, NULL, 0, c.point, ct__neg(c.normal), CT__VC_FEATURE);
+    /* to world */
+    out->found = 1;
+    out->point = ct__xf_point(xa, ct__madd(p.origin, c.point, p.scale));
+    out->centroid = ct__xf_point(xa, ct__madd(p.origin, c.centroid, p.scale));
+    out->normal = ct__xf_dir(xa, c.normal);
+    out->gap = c.gap * p.scale;
+    out->area = c.area * p.scale * p.scale;
+    out->volume = c.volume * p.scale * p.scale * p.scale;
+    out->face_a = fa;
+    out->face_b = fb < 0 ? -1 : fb - p.na;
+done:
+    if (st != CT_OK) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
+
+/* Solfec's sparsification (dom.c: sparsify_contacts) for the contacts of one pair of bodies:
+   c_i is dropped when area_i < minarea, or when area_i < threshold * area_j for some other
+   contact j (for threshold <= 1 that is: below threshold times the largest other area), or
+   when it lies within mindist of an earlier kept contact. Stable, in place. */
+CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, ct_real mindist) {
+    int i, j, kept = 0, imax = -1;
+    ct_real max1 = -CT__MAXR, max2 = -CT__MAXR;
+    if (!c || n <= 0) return 0;
+    for (i = 0; i < n; ++i) {
+        ct_real ar = c[i].area;
+        if (ar > max1) { max2 = max1; max1 = ar; imax = i; }
+        else if (ar > max2) max2 = ar;
+    }
+    for (i = 0; i < n; ++i) {
+        ct_real ar = c[i].area, other = i == imax ? max2 : max1;
+        int drop = ar < minarea || (n > 1 && ar < threshold * other);
+        for (j = 0; j < kept && !drop; ++j)
+            if (ct__dist(c[j].point, c[i].point) < mindist) drop = 1;
+        if (!drop) {
+            if (kept != i) c[kept] = c[i];
+            ++kept;
+        }
+    }
+    return kept;
+}
