@@ -18,7 +18,7 @@
 #define CT_API_SAT(X)
 
 /* ellipsoid part */
-#define CT_API_ELLIPSOID(X)
+#define CT_API_ELLIPSOID(X) X(ct_ellipsoids)
 
 /* broad-phase part */
 #define CT_API_BROADPHASE(X)
