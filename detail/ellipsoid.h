@@ -163,6 +163,8 @@ CT__PRIVATE void ct__pw_coincident(const ct__pw_prob *p, const ct_real q[3][3], 
                                    ct_vec3 *n, ct_real *lam, ct_real *gap) {
     ct_real best = CT__MAXR;
     int k;
+    *n = ct__v3(1, 0, 0);
+    *lam = (ct_real)0.5;
     for (k = 0; k < 6; ++k) {
         ct_vec3 c = k < 3 ? ct__v3(k == 0, k == 1, k == 2) : ct__v3(q[0][k - 3], q[1][k - 3], q[2][k - 3]);
         ct_real ha = ct__pw_support_a(p, c), hb = ct__pw_support_b(p, c);
