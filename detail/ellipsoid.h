@@ -184,6 +184,7 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     ct__pw_prob p;
     ct__pw_point e;
     ct_xform rel;
+    const ct_xform *q = &rel; /* Q = R_A^T R_B as const (C forbids the implicit conversion) */
     ct_real s, m, mn, dist, lam, tiny = CT__FLOAT ? (ct_real)FLT_MIN : (ct_real)DBL_MIN;
     ct_vec3 n;
     ct_status st;
@@ -202,14 +203,14 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     if (!ct__finite3(rel.p)) return CT_INVALID; /* centres too far apart to subtract */
     p.a2 = ct__mul(ct__scale(semi_a, 1 / s), ct__scale(semi_a, 1 / s));
     semi_b = ct__scale(semi_b, 1 / s);
-    ct__sym3_rdrt(rel.r, ct__mul(semi_b, semi_b), p.b2);
+    ct__sym3_rdrt(q->r, ct__mul(semi_b, semi_b), p.b2);
     p.d = ct__normalize(rel.p, &ok);
     m = ct__maxabs(rel.p);
     dist = ok ? m * ct__len(ct__scale(rel.p, 1 / m)) : 0;
 
     if (!ok) {
         ct_real gap;
-        ct__pw_coincident(&p, rel.r, s, &n, &lam, &gap);
+        ct__pw_coincident(&p, q->r, s, &n, &lam, &gap);
         out->F = 0;
         out->lambda = lam;
         out->normal = ct__xf_dir(xa, n);
