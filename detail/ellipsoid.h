@@ -31,8 +31,9 @@
    square-root-free Cholesky factorisation G = L D L^T (no explicit inverse). The iteration is
    Newton on S' = 0, kept inside the shrinking bracket [lo, hi] (any step that leaves it, or a
    non-negative S'', is replaced by bisection). It stops when S' is zero to within its rounding
-   (CT__PW_NOISE) or when a step is below CT__PW_RTOL relative to min(l, 1 - l) (the point after
-   that step is then evaluated: Newton is quadratic, so it is accurate to about eps). The cold
+   (CT__PW_NOISE) or when a step is below CT__PW_RTOL relative to min(l, 1 - l), or when the
+   observed quadratic rate predicts an error of a few ulps after the step (the point after that
+   step is then evaluated for the outputs). The cold
    start l0 = h_A(d) / (h_A(d) + h_B(d)) (support radii along d) is the exact maximiser for two
    spheres, and for ellipsoids whose axes line up with d.
 
@@ -139,10 +140,10 @@ CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct
 /* Safeguarded Newton on S'(lam) = 0 from lam (in [0,1]). On return *e holds the last
    evaluation and *iters the number of evaluations. CT_DEGENERATE when G cannot be factored. */
 CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, int max_iter, ct__pw_point *e, int *iters) {
-    ct_real lo = 0, hi = 1;
+    ct_real lo = 0, hi = 1, prev = 0; /* prev: the last Newton step, 0 after a bisection */
     int it, small = 0;
     for (it = 1;; ++it) {
-        ct_real dds, next;
+        ct_real dds, next, step, scale;
         *iters = it;
         if (!ct__pw_eval(p, lam, e)) return CT_DEGENERATE;
         if (e->ds > 0) lo = lam;
@@ -152,7 +153,14 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, int max_it
         dds = ct__pw_dds(e);
         next = lam - e->ds / dds;
         if (!(dds < 0) || !(next > lo && next < hi)) next = (lo + hi) / 2;
-        small = ct__abs(next - lam) <= CT__PW_RTOL * ct__min(next, 1 - next) + 4 * CT__EPS;
+        step = ct__abs(next - lam);
+        scale = ct__min(next, 1 - next);
+        /* Stop after this step when it is below the relative tolerance, or when the quadratic
+           rate seen so far (error after a step ~ K step^2, K ~ step / prev^2) predicts that
+           the point it reaches is accurate to a few ulps. */
+        small = step <= CT__PW_RTOL * scale + 4 * CT__EPS ||
+                (prev > 0 && step < prev && step * step * step <= 4 * CT__EPS * scale * prev * prev);
+        prev = next == (lo + hi) / 2 ? 0 : step;
         lam = next;
     }
 }
@@ -185,7 +193,7 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     ct__pw_point e;
     ct_xform rel;
     const ct_xform *q = &rel; /* Q = R_A^T R_B as const (C forbids the implicit conversion) */
-    ct_real s, m, mn, dist, lam, tiny = CT__FLOAT ? (ct_real)FLT_MIN : (ct_real)DBL_MIN;
+    ct_real s, mn, dist, lam, tiny = CT__FLOAT ? (ct_real)FLT_MIN : (ct_real)DBL_MIN;
     ct_vec3 n;
     ct_status st;
     int ok, iters = 0;
@@ -205,8 +213,8 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     semi_b = ct__scale(semi_b, 1 / s);
     ct__sym3_rdrt(q->r, ct__mul(semi_b, semi_b), p.b2);
     p.d = ct__normalize(rel.p, &ok);
-    m = ct__maxabs(rel.p);
-    dist = ok ? m * ct__len(ct__scale(rel.p, 1 / m)) : 0;
+    dist = ct__dot(rel.p, p.d); /* |R| without a second square root */
+    if (!ct__finite(dist)) return CT_INVALID;
 
     if (!ok) {
         ct_real gap;
