@@ -152,7 +152,13 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, int max_it
         if (it >= max_iter) return CT_NO_CONVERGENCE;
         dds = ct__pw_dds(e);
         next = lam - e->ds / dds;
-        if (!(dds < 0) || !(next > lo && next < hi)) next = (lo + hi) / 2;
+        if (!(dds < 0) || !(next > lo && next < hi)) {
+            /* A Newton step below the tolerance that leaves the bracket points at a root that
+               rounding has put on the wrong side of lam: lam is the root to working accuracy
+               (bisecting here would throw it away and crawl back). */
+            if (dds < 0 && ct__abs(next - lam) <= CT__PW_RTOL * ct__min(lam, 1 - lam) + 4 * CT__EPS) return CT_OK;
+            next = (lo + hi) / 2;
+        }
         step = ct__abs(next - lam);
         scale = ct__min(next, 1 - next);
         /* Stop after this step when it is below the relative tolerance, or when the quadratic

@@ -279,6 +279,25 @@ Test(ellipsoid, random_aspect_ratios_to_1_100_converge) {
     cr_log_info("aspect 1:100, cold: mean %.2f, worst %d evaluations", (double)total / 2000, worst);
 }
 
+Test(ellipsoid, converged_point_is_kept_when_rounding_puts_the_root_outside) {
+    /* Regression: converging from one side, the last Newton step (below the tolerance) fell
+       just outside the bracket by rounding; bisecting then threw the root away and crawled back
+       (33 evaluations). Found by a 200,000-pair sweep at aspect 1:100. */
+    const ct_real qa[4] = { (ct_real)0.2343972836834235, (ct_real)0.14544964318776721, (ct_real)-0.051430593359556576, (ct_real)-0.33642854069727779 };
+    const ct_real qb[4] = { (ct_real)0.21105474502573385, (ct_real)0.31147395369411668, (ct_real)0.044329221713352296, (ct_real)0.17201992728281046 };
+    pair p;
+    ct_pw o;
+    double F;
+    p.sa = tu_vec(0.88680883189513982, 0.52994403011474411, 0.043817298628937351);
+    p.sb = tu_vec(0.80118433654638199, 0.015629218369773993, 0.72664074667828138);
+    p.xa = ct_xform_from_quat(qa, tu_vec(0, 0, 0));
+    p.xb = ct_xform_from_quat(qb, tu_vec(0.56114898685681047, 0.28900533166070796, 0.47209931724919207));
+    cr_assert_eq(run(&p, NULL, &o), CT_OK);
+    cr_assert(o.iterations <= 20, "%d evaluations", o.iterations);
+    F = golden_max(&p, NULL);
+    cr_assert(ct__abs(o.F - F) <= (TU_FLOAT ? 8 * TU_EPS * kappa(&p) : 1e-10) * F);
+}
+
 Test(ellipsoid, warm_start_agrees_with_cold_start) {
     unsigned long long seed = 61;
     int k, i;
