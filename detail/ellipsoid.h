@@ -11,14 +11,15 @@
    Ellipsoid E_A = {x : (x - r_A)^T A (x - r_A) <= 1}, A = R_A diag(a_i^-2) R_A^T (the inverse
    SQUARED semi-axes), likewise B. With R = r_B - r_A and
        G(l) = (1 - l) A^-1 + l B^-1,   X(l) = G(l)^-1 R,   S(l) = l (1 - l) R^T X(l),
-   the contact function is F = max_{l in [0,1]} S(l) [PW85 eq. (9)-(12)]; the ellipsoids
+   the contact function is F = max_{l in [0,1]} S(l) [PW85]; the ellipsoids
    scaled by sqrt(F) about their centres touch, so F < 1 overlap, F = 1 tangent, F > 1 apart.
    S is strictly concave with S'(0) = R^T A R > 0 > S'(1) = -R^T B R, so the maximiser l* is
    bracketed in [0,1].
 
    Derivatives. With u = A^-1 X and v = B^-1 X (so G X = (1-l) u + l v = R), a = X.u, b = X.v:
-       S'(l)  = (1 - l)^2 a - l^2 b                                           [DTS05]
-   (a difference of two non-negative terms: accurate at the root), and with Y = G^-1 (v - u)
+       S'(l)  = (1 - l)^2 a - l^2 b
+   (from S' = (1 - 2l) R.X - l (1 - l) X.(v - u) and R.X = (1-l) a + l b: a difference of two
+   non-negative terms, accurate at the root), and with Y = G^-1 (v - u)
    (dX/dl = -Y):
        S''(l) = -2 (1 - l) a - 2 l b - 2 (1 - l)^2 Y.u + 2 l^2 Y.v   (< 0).
    Contact point and normal at l* [PW85, DTS05]: x_C = r_A + (1 - l) A^-1 X = r_B - l B^-1 X is
@@ -33,9 +34,11 @@
    non-negative S'', is replaced by bisection). It stops when S' is zero to within its rounding
    (CT__PW_NOISE) or when a step is below CT__PW_RTOL relative to min(l, 1 - l), or when the
    observed quadratic rate predicts an error of a few ulps after the step (the point after that
-   step is then evaluated for the outputs). The cold
-   start l0 = h_A(d) / (h_A(d) + h_B(d)) (support radii along d) is the exact maximiser for two
-   spheres, and for ellipsoids whose axes line up with d.
+   step is then evaluated for the outputs), or when a step that small leaves the bracket (the
+   root is then within rounding of l). At l*, S' = 0 reads (1-l) |X| h_A(n) = l |X| h_B(n)
+   with h the support radii (h_A(n)^2 = n^T A^-1 n) and n the normal, so l* = h_A(n) / (h_A(n)
+   + h_B(n)); the cold start l0 = h_A(d) / (h_A(d) + h_B(d)) guesses n = d, which is exact for
+   two spheres and whenever the normal lies along the line of centres.
 
    Accuracy degrades like the condition number of G, at most (largest / smallest semi-axis)^2. */
 

@@ -381,6 +381,13 @@ Test(ellipsoid, contact_point_lies_on_both_scaled_surfaces) {
             g = ct__normalize(ct__xf_dir(&p.xb, l), &ok);
             cr_assert(ct__dist(g, ct__neg(o.normal)) <= tol);
         }
+        /* optimality: lambda / (1 - lambda) = h_A(n) / h_B(n), h the support radii */
+        {
+            ct_vec3 la = ct__xf_inv_dir(&p.xa, o.normal), lb = ct__xf_inv_dir(&p.xb, o.normal);
+            double ha = sqrt((double)ct__dot(ct__mul(la, la), ct__mul(p.sa, p.sa)));
+            double hb = sqrt((double)ct__dot(ct__mul(lb, lb), ct__mul(p.sb, p.sb)));
+            cr_assert(fabs(o.lambda - ha / (ha + hb)) <= tol, "lambda %g, h_A/(h_A+h_B) %g", (double)o.lambda, ha / (ha + hb));
+        }
         /* gap = R.n (1 - 1/sqrt(F)): the support-function gap is consistent with F */
         {
             double Rn = ct__dot(ct__sub(p.xb.p, p.xa.p), o.normal);
