@@ -164,6 +164,8 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, int max_it
         }
         step = ct__abs(next - lam);
         scale = ct__min(next, 1 - next);
+        /* a step of a few ulps: lam already is the root to working accuracy */
+        if (step <= 4 * CT__EPS * scale) return CT_OK;
         /* Stop after this step when it is below the relative tolerance, or when the quadratic
            rate seen so far (error after a step ~ K step^2, K ~ step / prev^2) predicts that
            the point it reaches is accurate to a few ulps. */
