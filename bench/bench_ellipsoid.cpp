@@ -113,6 +113,19 @@ void ours(void *c, long calls) {
     ctx->sink = ctx->sink + s;
 }
 
+// The `check` column: n decisive pairs (near = near-tangent ones skipped), how many the two
+// sides classify differently, and how many break the stated bound (bound_name; NULL: none).
+std::string verdict(int n, int near, int differ, int overlap, int bound, const char *bound_name) {
+    char buf[256];
+    if (differ || bound)
+        std::snprintf(buf, sizeof buf, "DISAGREE: overlap differs on %d/%d; %s broken on %d", differ, n,
+                      bound_name ? bound_name : "-", bound);
+    else
+        std::snprintf(buf, sizeof buf, "overlap agrees %d/%d (%d overlap; %d near-tangent skipped)%s%s", n, n,
+                      overlap, near, bound_name ? "; " : "", bound_name ? bound_name : "");
+    return buf;
+}
+
 #ifdef CT_HAVE_CCD
 void ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out) {
     const Body *b = static_cast<const Body *>(obj);
@@ -178,15 +191,44 @@ std::string agreement(const std::vector<Pair> &pairs, ccd_pen_fn F, bool depth_i
             if (depth_is_exact && -o.gap < depth * (1 - 1e-3) - 1e-4) bound++;
         }
     }
-    char buf[256];
-    if (differ || bound)
-        std::snprintf(buf, sizeof buf, "DISAGREE: overlap differs on %d/%d, -gap < depth on %d", differ,
-                      (int)pairs.size() - near, bound);
-    else
-        std::snprintf(buf, sizeof buf, "overlap agrees %d/%d (%d overlap; %d near-tangent skipped)%s",
-                      (int)pairs.size() - near, (int)pairs.size() - near, overlap, near,
-                      depth_is_exact ? "; -gap >= EPA depth" : "");
-    return buf;
+    return verdict((int)pairs.size() - near, near, differ, overlap, bound, depth_is_exact ? "-gap >= EPA depth" : NULL);
+}
+#endif
+
+#ifdef CT_GJK_MAX_ITERS // the GJK part is merged (see tests/test_ellipsoid.c)
+// Our own GJK (+EPA when overlapping) on the same ellipsoids as ct_shape_ellipsoid shapes.
+void gjk_peer(void *c, long calls) {
+    Ctx *ctx = static_cast<Ctx *>(c);
+    ct_scratch scratch;
+    ct_scratch_init(&scratch, NULL);
+    double s = 0;
+    for (long i = 0; i < calls; ++i) {
+        const Pair &p = ctx->pairs[ctx->next];
+        ctx->next = (ctx->next + 1) % kPairs;
+        ct_shape a = ct_shape_ellipsoid(p.a.semi), b = ct_shape_ellipsoid(p.b.semi);
+        ct_distance d;
+        ct_signed_distance(&a, &p.a.x, &b, &p.b.x, NULL, &scratch, &d);
+        s += d.distance;
+    }
+    ct_scratch_release(&scratch);
+    ctx->sink = ctx->sink + s;
+}
+// Same verdict away from tangency, and gap <= signed distance (see the test suite).
+std::string gjk_agreement(const std::vector<Pair> &pairs) {
+    int differ = 0, near = 0, bound = 0, overlap = 0;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+        const Pair &p = pairs[k];
+        ct_shape a = ct_shape_ellipsoid(p.a.semi), b = ct_shape_ellipsoid(p.b.semi);
+        ct_distance d;
+        ct_pw o;
+        ct_ellipsoids(p.a.semi, &p.a.x, p.b.semi, &p.b.x, NULL, &o);
+        ct_signed_distance(&a, &p.a.x, &b, &p.b.x, NULL, NULL, &d);
+        if (o.gap > d.distance + 1e-9) bound++;
+        if (std::fabs(o.F - 1) < 1e-3) { near++; continue; }
+        if ((d.distance < 0) != (o.gap < 0)) differ++;
+        overlap += d.distance < 0 && o.gap < 0;
+    }
+    return verdict((int)pairs.size() - near, near, differ, overlap, bound, "gap <= distance");
 }
 #endif
 
@@ -222,6 +264,12 @@ void run_set(const char *name, std::vector<Pair> cold, unsigned long long seed) 
 #else
     bench_row(cold_name.c_str(), ours, &c, "libccd (not installed)", NULL, NULL, "");
     bench_row(warm_name.c_str(), ours, &w, "libccd (not installed)", NULL, NULL, "");
+#endif
+#ifdef CT_GJK_MAX_ITERS
+    std::string chk_gjk_ours = gjk_agreement(c.pairs);
+    bench_row(cold_name.c_str(), ours, &c, "contact.h ct_signed_distance (GJK+EPA)", gjk_peer, &c, chk_gjk_ours.c_str());
+#else
+    bench_note("(our GJK row skipped: the GJK part is not merged in this build)");
 #endif
     bench_note("%s: S' evaluations per call: cold mean %.2f (worst %d), warm mean %.2f (worst %d)", name,
                (double)its_c / kPairs, worst_c, (double)its_w / kPairs, worst_w);

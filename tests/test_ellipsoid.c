@@ -543,3 +543,31 @@ Test(ellipsoid, outputs_are_finite_over_extreme_but_valid_inputs) {
         }
     }
 }
+
+/* Needs the GJK part (ct_shape_ellipsoid, ct_signed_distance): compiled once it is merged,
+   detected by its public CT_GJK_MAX_ITERS macro. Verified against the gjk branch at a134533. */
+#ifdef CT_GJK_MAX_ITERS
+Test(ellipsoid, gap_sign_agrees_with_gjk) {
+    /* Our GJK/EPA on the same two ct_shape_ellipsoid shapes: the same overlap verdict away from
+       tangency, and gap <= signed distance always (the projection gap along any direction is a
+       lower bound of the distance when apart, and the projection overlap an upper bound of the
+       depth when overlapping; GJK/EPA's polytopes lie inside the Minkowski difference, so their
+       answer can only err upwards). */
+    unsigned long long seed = 111;
+    int k, decisive = 0;
+    for (k = 0; k < 300; ++k) {
+        pair p = rand_pair(&seed, k < 150 ? 4 : 30, 1.2);
+        ct_shape a = ct_shape_ellipsoid(p.sa), b = ct_shape_ellipsoid(p.sb);
+        ct_distance d;
+        ct_pw o;
+        double scale = ct__max(ct__maxabs(p.sa), ct__maxabs(p.sb));
+        cr_assert_eq(run(&p, NULL, &o), CT_OK);
+        cr_assert_eq(ct_signed_distance(&a, &p.xa, &b, &p.xb, NULL, NULL, &d), CT_OK);
+        cr_assert(o.gap <= d.distance + 1e3 * TU_EPS * scale, "gap %g above the signed distance %g", (double)o.gap, (double)d.distance);
+        if (fabs(o.F - 1) < 0.02) continue;
+        decisive++;
+        cr_assert_eq(d.distance < 0, o.gap < 0, "GJK distance %g, PW gap %g, F %g", (double)d.distance, (double)o.gap, (double)o.F);
+    }
+    cr_assert(decisive > 200);
+}
+#endif
