@@ -545,7 +545,7 @@ Test(ellipsoid, outputs_are_finite_over_extreme_but_valid_inputs) {
 }
 
 /* Needs the GJK part (ct_shape_ellipsoid, ct_signed_distance): compiled once it is merged,
-   detected by its public CT_GJK_MAX_ITERS macro. Verified against the gjk branch at a134533. */
+   detected by its public CT_GJK_MAX_ITERS macro. Verified against the gjk branch at a134533 and b99ca98. */
 #ifdef CT_GJK_MAX_ITERS
 Test(ellipsoid, gap_sign_agrees_with_gjk) {
     /* Our GJK/EPA on the same two ct_shape_ellipsoid shapes: the same overlap verdict away from
