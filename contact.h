@@ -387,7 +387,41 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
                                         ct_real speculative, ct_manifold *out);
 
 /* >>ellipsoid ------------------------------------------------------------------------- */
-/* (Perram-Wertheim: declared by the ellipsoid part) */
+/* Perram-Wertheim contact of two solid ellipsoids (J. W. Perram, M. S. Wertheim, J. Comput.
+   Phys. 58 (1985) 409; contact point after Donev, Torquato, Stillinger, J. Comput. Phys. 202
+   (2005) 737). An ellipsoid is given by its three semi-axes along the local x, y, z axes and a
+   transform (NULL: centred at the origin, axis-aligned).
+
+   F is the PW contact function: the ellipsoids each scaled by sqrt(F) about their centres
+   touch, so F < 1 overlap, F = 1 tangent, F > 1 apart (F is dimensionless; moving B along the
+   line of centres scales F with the square of the centre distance). lambda in [0,1] is the
+   maximiser of S(lambda) = lambda (1 - lambda) R^T G^-1 R, G = (1-lambda) A^-1 + lambda B^-1;
+   pass last step's value as lambda_guess to warm-start a persistent pair (NULL: a cold start
+   that is exact for spheres). Swapping A and B maps lambda to 1 - lambda and negates the
+   normal. normal is the unit common normal of the scaled ellipsoids at their contact, from A
+   to B; point is where they touch (world). gap = R.n - h_A(n) - h_B(-n) (h the support
+   functions about the centres): the separation of the two bodies' projections on the normal,
+   negative when they overlap; it has the sign of F - 1 and equals R.n (1 - 1/sqrt(F)). It is
+   a lower bound of the true distance when apart, not the exact penetration depth.
+
+   Coincident centres (R = 0): F = 0, the normal is the principal axis (of A or B) of least
+   overlap, point is the centre. Returns CT_INVALID for NULL out, NaN/Inf input, a semi-axis
+   <= 0, a transform that is not a rigid motion, or centres too far apart to subtract;
+   CT_DEGENERATE when a semi-axis is so much smaller than another that its square underflows;
+   CT_NO_CONVERGENCE (outputs hold the last iterate) when the iteration cap (64 evaluations of
+   S') is hit, which the bracketed Newton iteration does not do in practice: 1-2 evaluations
+   for spheres, about 4-5 for moderate shapes cold (3-4 warm), up to ~16 at aspect 1:100.
+   Accuracy is relative, degrading like (largest/smallest semi-axis)^2. Allocates nothing. */
+typedef struct ct_pw {
+    ct_real F;          /* contact function: < 1 overlap, 1 tangent, > 1 apart */
+    ct_real lambda;     /* maximiser of S(lambda) on [0,1] */
+    ct_vec3 normal;     /* unit, A -> B */
+    ct_vec3 point;      /* where the scaled ellipsoids touch */
+    ct_real gap;        /* signed, along normal */
+    int     iterations; /* evaluations of S' (0 for coincident centres) */
+} ct_pw;
+CTDEF ct_status ct_ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3 semi_b, const ct_xform *xb,
+                              const ct_real *lambda_guess /* warm start, may be NULL */, ct_pw *out);
 
 /* >>broadphase ------------------------------------------------------------------------ */
 /* (box pairs and the parallel loop: declared by the broad-phase part) */
@@ -431,6 +465,7 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
 #include "detail/sat.h"
 
 /* ellipsoids */
+#include "detail/ellipsoid.h"
 
 /* broad phase */
 

@@ -22,7 +22,7 @@
 #define CT_API_SAT(X) X(ct_manifold_hulls) X(ct_manifold_hull_sphere)
 
 /* ellipsoid part */
-#define CT_API_ELLIPSOID(X)
+#define CT_API_ELLIPSOID(X) X(ct_ellipsoids)
 
 /* broad-phase part */
 #define CT_API_BROADPHASE(X)
