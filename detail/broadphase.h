@@ -53,6 +53,9 @@ typedef struct ct__bpgrid {
 
 #define CT__BP_BRUTE 32        /* sets up to this size use the O(n^2) loop */
 #define CT__BP_CHUNK 512       /* boxes per scheduled chunk (fixed: output never depends on it) */
+#ifndef CT__BP_CELL
+#define CT__BP_CELL 1.0
+#endif
 #define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
 
 CT__INLINE int ct__bp_threads(void) {
@@ -121,8 +124,22 @@ CT__INLINE int ct__bp_less(const ct__bpbox *a, const ct__bpbox *b) {
     }
 CT__INLINE int ct__bp_int_less(const int *a, const int *b) { return *a < *b; }
 CT__BP_DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
-CT__BP_DEFINE_SORT(ct__bp_sort_ints, int, ct__bp_int_less)
+CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
 #undef CT__BP_DEFINE_SORT
+/* Partner lists are short (about 13 on DEM scenes) and their ids distinct: placing each id
+   at its rank (the number of smaller ids) is branch-free and vectorises, and beats
+   insertion sort's mispredicted branches. */
+CT__PRIVATE void ct__bp_sort_ints(int *v, size_t n) {
+    int tmp[32];
+    size_t i, k;
+    if (n > 32) { ct__bp_qsort_ints(v, n); return; }
+    for (i = 0; i < n; ++i) {
+        int x = v[i], r = 0;
+        for (k = 0; k < n; ++k) r += v[k] < x;
+        tmp[r] = x;
+    }
+    memcpy(v, tmp, n * sizeof *v);
+}
 
 /* The k-th smallest of v[0..n) (v is permuted). */
 CT__PRIVATE ct_real ct__bp_select(ct_real *v, int n, int k) {
@@ -157,15 +174,21 @@ CT__PRIVATE void ct__bp_radix64(unsigned long long *v, unsigned long long *tmp, 
 }
 
 /* ---- the grid ------------------------------------------------------------------------- */
-/* Builds the grid over in[0..n) (n >= 1). mag is the largest |coordinate| of the scene. */
-CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, ct_real mag,
-                                        int nthreads, ct__bpgrid *g) {
-    ct_real ext[3] = { 0, 0, 0 }, mn1 = in[0].lo[1], mx1 = in[0].lo[1], mn2 = in[0].lo[2], mx2 = in[0].lo[2];
+CT__INLINE int ct__bp_isbig(const ct__bpbox *b, const ct_real t[3]) {
+    return (b->hi[0] - b->lo[0] > t[0]) | (b->hi[1] - b->lo[1] > t[1]) | (b->hi[2] - b->lo[2] > t[2]);
+}
+
+/* Builds the grid over the m >= 1 boxes of in[0..n) that are not big for thresholds t. mag is
+   the largest |coordinate| of the scene. */
+CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, int m, const ct_real t[3],
+                                        ct_real mag, int nthreads, ct__bpgrid *g) {
+    ct_real ext[3] = { 0, 0, 0 }, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
     ct_real span1, span2, widen = 4 * CT__EPS;
-    double d1, d2, cap = (double)n;
+    double d1, d2, cap = (double)m;
     int i, k, ncol, *start, *fill;
     ct__bpbox *box;
     for (i = 0; i < n; ++i) {
+        if (ct__bp_isbig(&in[i], t)) continue;
         for (k = 0; k < 3; ++k) ext[k] = ct__max(ext[k], in[i].hi[k] - in[i].lo[k]);
         mn1 = ct__min(mn1, in[i].lo[1]); mx1 = ct__max(mx1, in[i].lo[1]);
         mn2 = ct__min(mn2, in[i].lo[2]); mx2 = ct__max(mx2, in[i].lo[2]);
@@ -177,8 +200,8 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     span2 = mx2 - mn2;
     /* Cells about as large as the largest member (so a box meets 2-3 columns per axis),
        at most about n columns in all. */
-    d1 = ext[1] > 0 ? (double)span1 / (double)ext[1] : cap;
-    d2 = ext[2] > 0 ? (double)span2 / (double)ext[2] : cap;
+    d1 = ext[1] > 0 ? (double)span1 / ((double)ext[1] * CT__BP_CELL) : cap;
+    d2 = ext[2] > 0 ? (double)span2 / ((double)ext[2] * CT__BP_CELL) : cap;
     d1 = d1 < 1 ? 1 : (d1 > cap ? cap : d1);
     d2 = d2 < 1 ? 1 : (d2 > cap ? cap : d2);
     if (!(span1 > 0)) d1 = 1;
@@ -202,16 +225,18 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     ncol = g->n1 * g->n2;
     start = CT__SALLOC(s, int, (long long)ncol + 1);
     fill = CT__SALLOC(s, int, ncol);
-    box = CT__SALLOC(s, ct__bpbox, n);
+    box = CT__SALLOC(s, ct__bpbox, m);
     if (!start || !fill || !box) return CT_NO_MEMORY;
     memset(fill, 0, (size_t)ncol * sizeof *fill);
     /* counting sort by column, then each column by lower sweep coordinate */
     for (i = 0; i < n; ++i)
-        fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++;
+        if (!ct__bp_isbig(&in[i], t))
+            fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++;
     start[0] = 0;
     for (k = 0; k < ncol; ++k) { start[k + 1] = start[k] + fill[k]; fill[k] = start[k]; }
     for (i = 0; i < n; ++i)
-        box[fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++] = in[i];
+        if (!ct__bp_isbig(&in[i], t))
+            box[fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++] = in[i];
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads) if (nthreads > 1 && n > 4096)
 #endif
@@ -219,7 +244,7 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     (void)nthreads;
     g->box = box;
     g->col_start = start;
-    g->n = n;
+    g->n = m;
     return CT_OK;
 }
 
@@ -234,17 +259,19 @@ CT__INLINE int ct__bp_lower(const ct__bpbox *box, int s, int e, ct_real x) {
 
 /* ---- chunked parallel passes with per-thread buffers ------------------------------------ */
 /* One pass produces, for each item (a grid position in self mode, a query otherwise), the
-   sorted list of partner ids: cnt[item] ids at buf[chunk_buf[item / CHUNK]] + start[item]. */
+   sorted list of partner ids, recorded under the item's slot (its rank in self mode, the query
+   index otherwise) so that the gather reads the records in order: cnt[slot] ids at
+   buf[tid[slot]] + start[slot]. Slots without an item keep cnt 0. */
 typedef struct ct__bpjob {
     const ct__bpgrid *g;
     const ct__bpbox *query;   /* NULL: self mode (partners with a larger rank) */
-    int nitems, nthreads;
+    int nitems, nslots, nthreads;
     int **buf;                /* per thread */
     size_t *cap, *used;
     int *full;
     int *chunk_buf;           /* per chunk: the thread buffer holding it, -1 when pending */
-    size_t *start;            /* per item */
-    int *cnt;
+    size_t *start;            /* per slot */
+    int *cnt, *tid;
 } ct__bpjob;
 
 /* Partners of q in the grid, appended to buf; self mode keeps ranks above q's.
@@ -258,6 +285,8 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
     int blo = ct__bp_cell(q->lo[2] - g->cq[2], g->min2, g->inv2, g->n2);
     int bhi = ct__bp_cell(q->hi[2], g->min2, g->inv2, g->n2);
     ct_real x0 = q->lo[0] - g->cq[0], x1 = q->hi[0];
+    ct_real qlo0 = q->lo[0], qlo1 = q->lo[1], qhi1 = q->hi[1], qlo2 = q->lo[2], qhi2 = q->hi[2];
+    int qrank = self ? q->rank : -1;   /* ranks are >= 0: no filter for queries */
     size_t u = *used;
     int a, b;
     for (a = alo; a <= ahi; ++a)
@@ -273,13 +302,19 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
             } else {
                 p = ct__bp_lower(box, s, e, x0);
             }
-            for (; p < e && box[p].lo[0] <= x1; ++p) {
-                const ct__bpbox *o = &box[p];
-                if (self && o->rank <= q->rank) continue;
-                if (o->hi[0] >= q->lo[0] && o->lo[1] <= q->hi[1] && o->hi[1] >= q->lo[1] &&
-                    o->lo[2] <= q->hi[2] && o->hi[2] >= q->lo[2]) {
-                    if (u == cap) { *used = u; return 0; }
-                    buf[u++] = o->id;
+            /* branch-free test and append (half the candidates fail the rank test, the rest
+               the overlap test: both unpredictable); capacity is checked per block */
+            while (p < e && box[p].lo[0] <= x1) {
+                int stop = ct__imin(e, p + 64);
+                if (cap - u < 64) { *used = u; return 0; }
+                for (; p < stop; ++p) {
+                    const ct__bpbox *o = &box[p];
+                    int ok;
+                    if (o->lo[0] > x1) break;
+                    ok = (o->rank > qrank) & (o->hi[0] >= qlo0) & (o->lo[1] <= qhi1) & (o->hi[1] >= qlo1) &
+                         (o->lo[2] <= qhi2) & (o->hi[2] >= qlo2);
+                    buf[u] = o->id;
+                    u += (size_t)ok;
                 }
             }
         }
@@ -298,6 +333,7 @@ CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
             if (!ct__bp_probe(g, &j->query[p], 0, NULL, 0, 0, buf, cap, used)) return 0;
             j->start[p] = s0;
             j->cnt[p] = (int)(*used - s0);
+            j->tid[p] = t;
             ct__bp_sort_ints(buf + s0, *used - s0);
         }
     } else {
@@ -317,8 +353,9 @@ CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
                 for (lo = 0; lo < 25; ++lo) cache[lo] = -1;
             }
             if (!ct__bp_probe(g, &g->box[p], 1, cache, a0, b0, buf, cap, used)) return 0;
-            j->start[p] = s0;
-            j->cnt[p] = (int)(*used - s0);
+            j->start[g->box[p].rank] = s0;
+            j->cnt[g->box[p].rank] = (int)(*used - s0);
+            j->tid[g->box[p].rank] = t;
             ct__bp_sort_ints(buf + s0, *used - s0);
         }
     }
@@ -334,11 +371,13 @@ CT__PRIVATE ct_status ct__bp_run(ct_scratch *s, ct__bpjob *j, size_t estimate) {
     j->used = CT__SALLOC(s, size_t, T);
     j->full = CT__SALLOC(s, int, T);
     j->chunk_buf = CT__SALLOC(s, int, nch);
-    j->start = CT__SALLOC(s, size_t, j->nitems);
-    j->cnt = CT__SALLOC(s, int, j->nitems);
+    j->start = CT__SALLOC(s, size_t, j->nslots);
+    j->cnt = CT__SALLOC(s, int, j->nslots);
+    j->tid = CT__SALLOC(s, int, j->nslots);
     pend = CT__SALLOC(s, int, nch);
-    if (!j->buf || !j->cap || !j->used || !j->full || !j->chunk_buf || !j->start || !j->cnt || !pend)
+    if (!j->buf || !j->cap || !j->used || !j->full || !j->chunk_buf || !j->start || !j->cnt || !j->tid || !pend)
         return CT_NO_MEMORY;
+    memset(j->cnt, 0, (size_t)j->nslots * sizeof *j->cnt);
     for (t = 0; t < T; ++t) {
         j->cap[t] = estimate / (size_t)T + 1024;
         j->used[t] = 0;
@@ -376,10 +415,10 @@ CT__PRIVATE ct_status ct__bp_run(ct_scratch *s, ct__bpjob *j, size_t estimate) {
 }
 
 /* ---- assembly -------------------------------------------------------------------------- */
-/* out[] = for each rank r (ids[r] ascending) the merge of its list from the job (item
-   where[r], -1: none) and the pairs of e (sorted) whose a is ids[r]. Output memory comes from
-   oa (the caller's allocator) or, when oa is NULL, from the scratch. */
-CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const int *ids, const int *where,
+/* out[] = for each rank r (ids[r] ascending) the merge of its list from the job (slot r)
+   and the pairs of e (sorted) whose a is ids[r]. Output memory comes from oa (the caller's
+   allocator) or, when oa is NULL, from the scratch. */
+CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const int *ids,
                                       int m, const ct_pair *e, size_t ne, int T,
                                       const ct_allocator *oa, ct_pair **out, size_t *count) {
     size_t *off = CT__SALLOC(s, size_t, (long long)m + 1), *eoff = CT__SALLOC(s, size_t, (long long)m + 1);
@@ -394,7 +433,7 @@ CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const i
         eoff[r] = q;
         off[r] = tot;
         while (q < ne && e[q].a == ids[r]) ++q;
-        tot += (q - eoff[r]) + (where[r] >= 0 ? (size_t)j->cnt[where[r]] : 0);
+        tot += (q - eoff[r]) + (size_t)j->cnt[r];
     }
     eoff[m] = q;
     off[m] = tot;
@@ -408,13 +447,8 @@ CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const i
 #endif
     for (r = 0; r < m; ++r) {
         ct_pair *o = res + off[r];
-        size_t qe = eoff[r], qend = eoff[r + 1], i = 0, nl = 0;
-        const int *list = NULL;
-        if (where[r] >= 0) {
-            int it = where[r];
-            list = j->buf[j->chunk_buf[it / CT__BP_CHUNK]] + j->start[it];
-            nl = (size_t)j->cnt[it];
-        }
+        size_t qe = eoff[r], qend = eoff[r + 1], i = 0, nl = (size_t)j->cnt[r];
+        const int *list = nl ? j->buf[j->tid[r]] + j->start[r] : NULL;
         while (i < nl || qe < qend) {
             int b = (qe == qend || (i < nl && list[i] < e[qe].b)) ? list[i++] : e[qe++].b;
             o->a = ids[r];
@@ -458,29 +492,33 @@ CT__PRIVATE ct_status ct__bp_brute(ct_scratch *s, const ct__bpbox *a, int na, co
     return CT_OK;
 }
 
-/* Splits set[0..n) (ascending ids) into small and big boxes (see the top of the file), each
-   part keeping the order. Small boxes keep their rank in set (the gather needs it); big ones
-   are renumbered 0.. (they form the set of the next level). Returns the number of big boxes
-   or -1 when out of memory. */
-CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, ct__bpbox *small, ct__bpbox *big) {
-    ct_real t[3], *ext = CT__SALLOC(s, ct_real, n);
-    int i, k, nbig = 0, nsmall = 0, q = (int)(CT__BP_QUANTILE * (double)(n - 1));
+/* Chooses the size thresholds t of the small boxes of set[0..n) (see the top of the file) and
+   copies the big ones, in order, to *big (renumbered 0..: they form the set of the next
+   level). Returns the number of big boxes, or -1 when out of memory. */
+CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, ct_real t[3], ct__bpbox **big) {
+    ct_real *ext = CT__SALLOC(s, ct_real, n);
+    int i, k, nbig = 0, q = (int)(CT__BP_QUANTILE * (double)(n - 1));
+    *big = NULL;
     if (!ext) return -1;
     for (k = 0; k < 3; ++k) {
         for (i = 0; i < n; ++i) ext[i] = set[i].hi[k] - set[i].lo[k];
         t[k] = ct__bp_select(ext, n, q);
     }
-    for (i = 0; i < n; ++i)
-        nbig += set[i].hi[0] - set[i].lo[0] > t[0] || set[i].hi[1] - set[i].lo[1] > t[1] ||
-                set[i].hi[2] - set[i].lo[2] > t[2];
-    if (nbig > n / 4) t[0] = t[1] = t[2] = CT__MAXR;   /* no clear outliers: one grid for all */
-    for (nbig = 0, i = 0; i < n; ++i) {
-        int isbig = set[i].hi[0] - set[i].lo[0] > t[0] || set[i].hi[1] - set[i].lo[1] > t[1] ||
-                    set[i].hi[2] - set[i].lo[2] > t[2];
-        ct__bpbox *d = isbig ? &big[nbig] : &small[nsmall];
-        *d = set[i];
-        if (isbig) d->rank = nbig++; else ++nsmall;
+    for (i = 0; i < n; ++i) nbig += ct__bp_isbig(&set[i], t);
+    if (nbig > n / 4) {   /* no clear outliers: one grid for all (extents may be +inf) */
+        for (k = 0; k < 3; ++k)
+            for (t[k] = 0, i = 0; i < n; ++i) t[k] = ct__max(t[k], set[i].hi[k] - set[i].lo[k]);
+        nbig = 0;
     }
+    if (nbig == 0) return 0;
+    *big = CT__SALLOC(s, ct__bpbox, nbig);
+    if (!*big) return -1;
+    for (nbig = 0, i = 0; i < n; ++i)
+        if (ct__bp_isbig(&set[i], t)) {
+            (*big)[nbig] = set[i];
+            (*big)[nbig].rank = nbig;
+            ++nbig;
+        }
     return nbig;
 }
 
@@ -502,18 +540,17 @@ CT__PRIVATE size_t ct__bp_estimate(size_t n) { return 16 * n; }
    runs the pass over it: pairs among them (query NULL), or every query box against them. */
 CT__PRIVATE ct_status ct__bp_level(ct_scratch *s, const ct__bpbox *set, int n, const ct__bpbox *query, int nq,
                                    ct_real mag, int T, ct__bpgrid *g, ct__bpjob *job, ct__bpbox **big, int *nbig) {
-    ct__bpbox *small = CT__SALLOC(s, ct__bpbox, n);
+    ct_real t[3];
     ct_status st;
-    *big = CT__SALLOC(s, ct__bpbox, n);
-    if (!small || !*big) return CT_NO_MEMORY;
-    *nbig = ct__bp_split(s, set, n, small, *big);
+    *nbig = ct__bp_split(s, set, n, t, big);
     if (*nbig < 0) return CT_NO_MEMORY;
-    st = ct__bp_grid_build(s, small, n - *nbig, mag, T, g);
+    st = ct__bp_grid_build(s, set, n, n - *nbig, t, mag, T, g);
     if (st != CT_OK) return st;
     memset(job, 0, sizeof *job);
     job->g = g;
     job->query = query;
     job->nitems = query ? nq : n - *nbig;
+    job->nslots = query ? nq : n;
     job->nthreads = T;
     return ct__bp_run(s, job, ct__bp_estimate((size_t)job->nitems));
 }
@@ -526,17 +563,15 @@ CT__PRIVATE ct_status ct__bp_self(ct_scratch *s, const ct__bpbox *set, int n, ct
     ct__bpjob job, bj;
     ct_pair *e = NULL, *e2 = NULL;
     size_t ne = 0, ne2 = 0;
-    int nbig, nsmall, i, *ids, *where;
+    int nbig, i, *ids;
     ct_status st;
     *out = NULL;
     *count = 0;
     if (n <= CT__BP_BRUTE) return ct__bp_brute(s, set, n, NULL, 0, oa, out, count);
     ids = CT__SALLOC(s, int, n);
-    where = CT__SALLOC(s, int, n);
-    if (!ids || !where) return CT_NO_MEMORY;
+    if (!ids) return CT_NO_MEMORY;
     st = ct__bp_level(s, set, n, NULL, 0, mag, T, &g, &job, &big, &nbig);
     if (st != CT_OK) return st;
-    nsmall = n - nbig;
     if (nbig > 0) {
         /* big boxes against the grid of small ones: pairs (min id, max id), radix-sorted */
         unsigned long long *key, *tmp;
@@ -545,7 +580,7 @@ CT__PRIVATE ct_status ct__bp_self(ct_scratch *s, const ct__bpbox *set, int n, ct
         memset(&bj, 0, sizeof bj);
         bj.g = &g;
         bj.query = big;
-        bj.nitems = nbig;
+        bj.nitems = bj.nslots = nbig;
         bj.nthreads = T;
         st = ct__bp_run(s, &bj, ct__bp_estimate((size_t)nbig));
         if (st != CT_OK) return st;
@@ -555,7 +590,7 @@ CT__PRIVATE ct_status ct__bp_self(ct_scratch *s, const ct__bpbox *set, int n, ct
         e = CT__SALLOC(s, ct_pair, ne);
         if (ne && (!key || !tmp || !e)) return CT_NO_MEMORY;
         for (r = 0; r < nbig; ++r) {
-            const int *l = bj.buf[bj.chunk_buf[r / CT__BP_CHUNK]] + bj.start[r];
+            const int *l = bj.buf[bj.tid[r]] + bj.start[r];
             int c;
             for (c = 0; c < bj.cnt[r]; ++c) {
                 unsigned long long a = (unsigned long long)(unsigned)big[r].id, b = (unsigned long long)(unsigned)l[c];
@@ -573,9 +608,8 @@ CT__PRIVATE ct_status ct__bp_self(ct_scratch *s, const ct__bpbox *set, int n, ct
             ne += ne2;
         }
     }
-    for (i = 0; i < n; ++i) { ids[i] = set[i].id; where[i] = -1; }
-    for (i = 0; i < nsmall; ++i) where[g.box[i].rank] = i;
-    return ct__bp_assemble(s, &job, ids, where, n, e, ne, T, oa, out, count);
+    for (i = 0; i < n; ++i) ids[i] = set[i].id;
+    return ct__bp_assemble(s, &job, ids, n, e, ne, T, oa, out, count);
 }
 
 /* Every overlapping (a in A, b in B), sorted: the grid over the small boxes of B is queried
@@ -587,23 +621,22 @@ CT__PRIVATE ct_status ct__bp_bip(ct_scratch *s, const ct__bpbox *A, int na, cons
     ct__bpjob job;
     ct_pair *e = NULL;
     size_t ne = 0;
-    int nbig, i, *ids, *where;
+    int nbig, i, *ids;
     ct_status st;
     *out = NULL;
     *count = 0;
     if (na == 0 || nb == 0) return CT_OK;
     if ((long long)na * nb <= 64 * CT__BP_BRUTE || nb <= 2) return ct__bp_brute(s, A, na, B, nb, oa, out, count);
     ids = CT__SALLOC(s, int, na);
-    where = CT__SALLOC(s, int, na);
-    if (!ids || !where) return CT_NO_MEMORY;
+    if (!ids) return CT_NO_MEMORY;
     st = ct__bp_level(s, B, nb, A, na, mag, T, &g, &job, &big, &nbig);
     if (st != CT_OK) return st;
     if (nbig > 0) {
         st = ct__bp_bip(s, A, na, big, nbig, mag, T, NULL, &e, &ne);
         if (st != CT_OK) return st;
     }
-    for (i = 0; i < na; ++i) { ids[i] = A[i].id; where[i] = i; }
-    return ct__bp_assemble(s, &job, ids, where, na, e, ne, T, oa, out, count);
+    for (i = 0; i < na; ++i) ids[i] = A[i].id;
+    return ct__bp_assemble(s, &job, ids, na, e, ne, T, oa, out, count);
 }
 
 /* Checks boxes[0..n) and converts them (sweep axis first). axis: -1 to choose it here (the
