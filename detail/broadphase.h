@@ -57,6 +57,7 @@ typedef struct ct__bpgrid {
 #define CT__BP_CELL 1.0
 #endif
 #define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
+#define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 
 CT__INLINE int ct__bp_threads(void) {
 #if CT__BP_OMP
@@ -182,17 +183,26 @@ CT__INLINE int ct__bp_isbig(const ct__bpbox *b, const ct_real t[3]) {
    the largest |coordinate| of the scene. */
 CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, int m, const ct_real t[3],
                                         ct_real mag, int nthreads, ct__bpgrid *g) {
-    ct_real ext[3] = { 0, 0, 0 }, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
+    ct_real ext[3], e0 = 0, e1 = 0, e2 = 0, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
     ct_real span1, span2, widen = 4 * CT__EPS;
     double d1, d2, cap = (double)m;
-    int i, k, ncol, *start, *fill;
+    int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
     ct__bpbox *box;
+    if (!cell) return CT_NO_MEMORY;
+    /* min and max are exact, so the parallel reductions are deterministic */
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && n > 65536) \
+    reduction(max : e0, e1, e2, mx1, mx2) reduction(min : mn1, mn2)
+#endif
     for (i = 0; i < n; ++i) {
         if (ct__bp_isbig(&in[i], t)) continue;
-        for (k = 0; k < 3; ++k) ext[k] = ct__max(ext[k], in[i].hi[k] - in[i].lo[k]);
+        e0 = ct__max(e0, in[i].hi[0] - in[i].lo[0]);
+        e1 = ct__max(e1, in[i].hi[1] - in[i].lo[1]);
+        e2 = ct__max(e2, in[i].hi[2] - in[i].lo[2]);
         mn1 = ct__min(mn1, in[i].lo[1]); mx1 = ct__max(mx1, in[i].lo[1]);
         mn2 = ct__min(mn2, in[i].lo[2]); mx2 = ct__max(mx2, in[i].lo[2]);
     }
+    ext[0] = e0; ext[1] = e1; ext[2] = e2;
     /* The window lo - cq must stay below the lower corner of every overlapping box despite
        rounding: cq(1 - eps) >= ext(1 + eps) + eps |lo| suffices (eps = half an ulp). */
     for (k = 0; k < 3; ++k) g->cq[k] = ext[k] * (1 + widen) + widen * mag;
@@ -228,15 +238,20 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     box = CT__SALLOC(s, ct__bpbox, m);
     if (!start || !fill || !box) return CT_NO_MEMORY;
     memset(fill, 0, (size_t)ncol * sizeof *fill);
-    /* counting sort by column, then each column by lower sweep coordinate */
+    /* counting sort by column (cells computed in parallel), then each column by lower sweep
+       coordinate */
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && n > 65536)
+#endif
     for (i = 0; i < n; ++i)
-        if (!ct__bp_isbig(&in[i], t))
-            fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++;
+        cell[i] = ct__bp_isbig(&in[i], t) ? -1
+                  : ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2);
+    for (i = 0; i < n; ++i)
+        if (cell[i] >= 0) fill[cell[i]]++;
     start[0] = 0;
     for (k = 0; k < ncol; ++k) { start[k + 1] = start[k] + fill[k]; fill[k] = start[k]; }
     for (i = 0; i < n; ++i)
-        if (!ct__bp_isbig(&in[i], t))
-            box[fill[ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2)]++] = in[i];
+        if (cell[i] >= 0) box[fill[cell[i]]++] = in[i];
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads) if (nthreads > 1 && n > 4096)
 #endif
@@ -303,19 +318,16 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
                 p = ct__bp_lower(box, s, e, x0);
             }
             /* branch-free test and append (half the candidates fail the rank test, the rest
-               the overlap test: both unpredictable); capacity is checked per block */
-            while (p < e && box[p].lo[0] <= x1) {
-                int stop = ct__imin(e, p + 64);
-                if (cap - u < 64) { *used = u; return 0; }
-                for (; p < stop; ++p) {
-                    const ct__bpbox *o = &box[p];
-                    int ok;
-                    if (o->lo[0] > x1) break;
-                    ok = (o->rank > qrank) & (o->hi[0] >= qlo0) & (o->lo[1] <= qhi1) & (o->hi[1] >= qlo1) &
-                         (o->lo[2] <= qhi2) & (o->hi[2] >= qlo2);
-                    buf[u] = o->id;
-                    u += (size_t)ok;
-                }
+               the overlap test: both unpredictable); room for the whole column is checked once */
+            if (cap - u < (size_t)(e - p)) { *used = u; return 0; }
+            for (; p < e; ++p) {
+                const ct__bpbox *o = &box[p];
+                int ok;
+                if (o->lo[0] > x1) break;
+                ok = (o->rank > qrank) & (o->hi[0] >= qlo0) & (o->lo[1] <= qhi1) & (o->hi[1] >= qlo1) &
+                     (o->lo[2] <= qhi2) & (o->hi[2] >= qlo2);
+                buf[u] = o->id;
+                u += (size_t)ok;
             }
         }
     *used = u;
@@ -495,16 +507,23 @@ CT__PRIVATE ct_status ct__bp_brute(ct_scratch *s, const ct__bpbox *a, int na, co
 /* Chooses the size thresholds t of the small boxes of set[0..n) (see the top of the file) and
    copies the big ones, in order, to *big (renumbered 0..: they form the set of the next
    level). Returns the number of big boxes, or -1 when out of memory. */
-CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, ct_real t[3], ct__bpbox **big) {
-    ct_real *ext = CT__SALLOC(s, ct_real, n);
-    int i, k, nbig = 0, q = (int)(CT__BP_QUANTILE * (double)(n - 1));
+CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, int T, ct_real t[3], ct__bpbox **big) {
+    int i, k, nbig = 0, ns = ct__imin(n, CT__BP_SAMPLE), q = (int)(CT__BP_QUANTILE * (double)(ns - 1));
+    ct_real *ext = CT__SALLOC(s, ct_real, ns);
     *big = NULL;
     if (!ext) return -1;
-    for (k = 0; k < 3; ++k) {
-        for (i = 0; i < n; ++i) ext[i] = set[i].hi[k] - set[i].lo[k];
-        t[k] = ct__bp_select(ext, n, q);
+    for (k = 0; k < 3; ++k) {   /* the quantile of an evenly spaced sample (all boxes when n is small) */
+        for (i = 0; i < ns; ++i) {
+            const ct__bpbox *b = &set[(long long)i * n / ns];
+            ext[i] = b->hi[k] - b->lo[k];
+        }
+        t[k] = ct__bp_select(ext, ns, q);
     }
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(+ : nbig)
+#endif
     for (i = 0; i < n; ++i) nbig += ct__bp_isbig(&set[i], t);
+    (void)T;
     if (nbig > n / 4) {   /* no clear outliers: one grid for all (extents may be +inf) */
         for (k = 0; k < 3; ++k)
             for (t[k] = 0, i = 0; i < n; ++i) t[k] = ct__max(t[k], set[i].hi[k] - set[i].lo[k]);
@@ -542,7 +561,7 @@ CT__PRIVATE ct_status ct__bp_level(ct_scratch *s, const ct__bpbox *set, int n, c
                                    ct_real mag, int T, ct__bpgrid *g, ct__bpjob *job, ct__bpbox **big, int *nbig) {
     ct_real t[3];
     ct_status st;
-    *nbig = ct__bp_split(s, set, n, t, big);
+    *nbig = ct__bp_split(s, set, n, T, t, big);
     if (*nbig < 0) return CT_NO_MEMORY;
     st = ct__bp_grid_build(s, set, n, n - *nbig, t, mag, T, g);
     if (st != CT_OK) return st;
@@ -641,37 +660,49 @@ CT__PRIVATE ct_status ct__bp_bip(ct_scratch *s, const ct__bpbox *A, int na, cons
 
 /* Checks boxes[0..n) and converts them (sweep axis first). axis: -1 to choose it here (the
    axis along which the centres spread most), else given. mag: running max |coordinate|. */
-CT__PRIVATE ct_status ct__bp_prepare(ct_scratch *s, const ct_aabb *boxes, int n, int *axis, ct_real *mag,
+CT__PRIVATE ct_status ct__bp_prepare(ct_scratch *s, const ct_aabb *boxes, int n, int T, int *axis, ct_real *mag,
                                      ct__bpbox **out) {
     ct__bpbox *v;
     ct_real m = *mag;
     double mean[3] = { 0, 0, 0 }, m2[3] = { 0, 0, 0 };
-    int i, k;
+    int i, k, bad = 0, ns = ct__imin(n, CT__BP_SAMPLE);
     *out = NULL;
     if (n < 0 || (n > 0 && !boxes)) return CT_INVALID;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(| : bad) reduction(max : m)
+#endif
     for (i = 0; i < n; ++i) {
         const ct_aabb *b = &boxes[i];
-        if (!ct__finite3(b->lo) || !ct__finite3(b->hi) || !(b->lo.x <= b->hi.x) || !(b->lo.y <= b->hi.y) ||
-            !(b->lo.z <= b->hi.z))
-            return CT_INVALID;
+        bad |= !ct__finite3(b->lo) || !ct__finite3(b->hi) || !(b->lo.x <= b->hi.x) || !(b->lo.y <= b->hi.y) ||
+               !(b->lo.z <= b->hi.z);
         m = ct__max(m, ct__max(ct__maxabs(b->lo), ct__maxabs(b->hi)));
-        for (k = 0; k < 3; ++k) {   /* Welford's running variance of the centres */
+    }
+    (void)T;
+    if (bad) return CT_INVALID;
+    *mag = m;
+    /* sweep axis: largest variance of the centres (Welford), over an evenly spaced sample */
+    for (i = 0; i < ns; ++i) {
+        const ct_aabb *b = &boxes[(long long)i * n / ns];
+        for (k = 0; k < 3; ++k) {
             double c = 0.5 * (double)ct__vget(b->lo, k) + 0.5 * (double)ct__vget(b->hi, k), d = c - mean[k];
             mean[k] += d / (double)(i + 1);
             m2[k] += d * (c - mean[k]);
         }
     }
-    *mag = m;
     if (*axis < 0) *axis = m2[0] >= m2[1] ? (m2[0] >= m2[2] ? 0 : 2) : (m2[1] >= m2[2] ? 1 : 2);
     v = CT__SALLOC(s, ct__bpbox, n);
     if (n > 0 && !v) return CT_NO_MEMORY;
-    for (i = 0; i < n; ++i)
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) private(k)
+#endif
+    for (i = 0; i < n; ++i) {
         for (k = 0; k < 3; ++k) {
             int src = (*axis + k) % 3;
             v[i].lo[k] = ct__vget(boxes[i].lo, src);
             v[i].hi[k] = ct__vget(boxes[i].hi, src);
-            v[i].id = v[i].rank = i;
         }
+        v[i].id = v[i].rank = i;
+    }
     *out = v;
     return CT_OK;
 }
@@ -683,7 +714,7 @@ CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, i
     ct__mark mk;
     ct__bpbox *va = NULL, *vb = NULL;
     ct_real mag = 0;
-    int axis = -1;
+    int axis = -1, T = ct__bp_threads();
     ct_status st;
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
@@ -692,11 +723,11 @@ CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, i
     s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
     mk = ct__scratch_mark(s);
     /* the sweep axis follows the set the grid is built over (B for bipartite) */
-    st = self ? CT_OK : ct__bp_prepare(s, B, nb, &axis, &mag, &vb);
-    if (st == CT_OK) st = ct__bp_prepare(s, A, na, &axis, &mag, &va);
+    st = self ? CT_OK : ct__bp_prepare(s, B, nb, T, &axis, &mag, &vb);
+    if (st == CT_OK) st = ct__bp_prepare(s, A, na, T, &axis, &mag, &va);
     if (st == CT_OK)
-        st = self ? ct__bp_self(s, va, na, mag, ct__bp_threads(), &out->ct__alloc, &out->items, &out->count)
-                  : ct__bp_bip(s, va, na, vb, nb, mag, ct__bp_threads(), &out->ct__alloc, &out->items, &out->count);
+        st = self ? ct__bp_self(s, va, na, mag, T, &out->ct__alloc, &out->items, &out->count)
+                  : ct__bp_bip(s, va, na, vb, nb, mag, T, &out->ct__alloc, &out->items, &out->count);
     ct__scratch_end(s, &local, mk);
     if (st != CT_OK) {
         ct_allocator keep = out->ct__alloc;

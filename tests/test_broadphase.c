@@ -623,3 +623,45 @@ Test(broadphase, extent_rounding_does_not_lose_touching_pairs) {
             free(want);
         }
 }
+
+/* Large scenes (past the sizes where validation, quantiles and the grid build go parallel):
+   every reported pair overlaps, the list is strictly sorted, and for 100 sampled boxes the
+   pairs that involve them are exactly those of a brute-force scan against all n. Identical
+   for 1 and 3 threads. */
+Test(broadphase, large_scene_against_sampled_brute_force) {
+    int k;
+    for (k = 0; k < 2; ++k) {
+        unsigned long long seed = 61 + (unsigned long long)k;
+        int n = 80000, i, j, t;
+        ct_aabb *b = k == 0 ? scene_dem(n, 1.5, &seed) : scene_huge(n, &seed);
+        ct_pairs p[2];
+        for (t = 0; t < 2; ++t) {
+            set_threads(t == 0 ? 1 : 3);
+            cr_assert_eq(ct_broadphase(b, n, NULL, &p[t]), CT_OK);
+        }
+        set_threads(2);
+        cr_assert_eq(p[0].count, p[1].count);
+        cr_assert_eq(memcmp(p[0].items, p[1].items, p[0].count * sizeof(ct_pair)), 0);
+        for (i = 0; i < (int)p[0].count; ++i) {
+            const ct_pair *q = &p[0].items[i];
+            cr_assert(q->a < q->b && overlap(&b[q->a], &b[q->b]));
+            if (i) cr_assert(q[-1].a < q->a || (q[-1].a == q->a && q[-1].b < q->b));
+        }
+        for (i = 0; i < 100; ++i) {
+            int s = (int)(tu_uniform(&seed) * n);
+            size_t want = 0, got = 0, lo = 0, hi = p[0].count;
+            for (j = 0; j < n; ++j) want += j != s && overlap(&b[s], &b[j]);
+            /* pairs (s, x): a contiguous run; pairs (x, s): scan */
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if (p[0].items[m].a < s) lo = m + 1; else hi = m;
+            }
+            for (; lo < p[0].count && p[0].items[lo].a == s; ++lo) ++got;
+            for (j = 0; j < (int)p[0].count; ++j) got += p[0].items[j].b == s;
+            cr_assert_eq(got, want, "box %d: %zu pairs, brute force %zu", s, got, want);
+        }
+        ct_pairs_free(&p[0]);
+        ct_pairs_free(&p[1]);
+        free(b);
+    }
+}
