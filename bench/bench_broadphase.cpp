@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 #include <algorithm>
+#include <ctime>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -196,6 +197,21 @@ int main() {
         bench_note("Bullet not installed: its rows are skipped");
 #endif
         tall[s] = n < 1000000 ? bench_time(run_ours, &oa) : median3(run_ours, &oa);
+        {
+            // Wall vs process CPU time of one call per thread count: on a shared machine the
+            // wall-clock speedup is capped by the cores actually granted; CPU time shows the
+            // parallel overhead (extra work) directly.
+            double w1, c1, wa, ca;
+            std::clock_t k0 = std::clock();
+            w1 = once(run_ours, &o1);
+            c1 = (double)(std::clock() - k0) / CLOCKS_PER_SEC;
+            k0 = std::clock();
+            wa = once(run_ours, &oa);
+            ca = (double)(std::clock() - k0) / CLOCKS_PER_SEC;
+            bench_note("n = %d: 1 thread wall %.1f ms, CPU %.1f ms; %d threads wall %.1f ms, CPU %.1f ms "
+                       "(%.2f cores busy on average; CPU-time overhead of going parallel %+.0f%%)",
+                       n, w1 * 1e3, c1 * 1e3, T, wa * 1e3, ca * 1e3, wa > 0 ? ca / wa : 0, c1 > 0 ? 100 * (ca / c1 - 1) : 0);
+        }
         std::snprintf(name, sizeof name, "n = %d, %d threads", n, T);
         std::snprintf(check, sizeof check, "%.2fx speedup over 1 thread; %.1f pairs/box", t1[s] / tall[s], (double)o1.count / n);
         bench_note("| %s | %.4g | - | - | - | %s |", name, tall[s] * 1e6, check);

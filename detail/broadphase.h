@@ -334,11 +334,13 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
     return 1;
 }
 
+/* The fill level is kept in a local (*used below) and stored once per chunk: the per-thread
+   counters share a cache line. */
 CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
     const ct__bpgrid *g = j->g;
     int p0 = k * CT__BP_CHUNK, p1 = ct__imin(j->nitems, p0 + CT__BP_CHUNK), p;
     int *buf = j->buf[t];
-    size_t cap = j->cap[t], *used = &j->used[t];
+    size_t cap = j->cap[t], fill = j->used[t], *used = &fill;
     if (j->query) {
         for (p = p0; p < p1; ++p) {
             size_t s0 = *used;
@@ -371,6 +373,7 @@ CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
             ct__bp_sort_ints(buf + s0, *used - s0);
         }
     }
+    j->used[t] = fill;
     return 1;
 }
 
