@@ -186,10 +186,25 @@ static ct_aabb *scene_flat(int n, int line, unsigned long long *seed) {
     return b;
 }
 
+/* A dense scene plus far-away boxes (two of them touching each other, one reaching back
+   into the scene): the grid must not stretch over the empty space, and must not lose them. */
+static ct_aabb *scene_outliers(int n, unsigned long long *seed) {
+    ct_aabb *b = scene_dem(n, 1.5, seed);
+    /* small far boxes (grid members clamped into the edge columns) */
+    b[3] = box(1000, 1000, 1000, 1000.0625, 1000.0625, 1000.0625);
+    b[n / 2] = box(1000.0625, 1000.0625, 1000, 1000.125, 1000.125, 1000.0625);   /* touches b[3] along an edge */
+    b[7] = box(0.25, -5000, 0.25, 0.25, -5000, 0.25);
+    b[8] = box(0.25, -5000, 0.25, 0.3125, -5000, 0.25);                     /* touches b[7] */
+    b[n - 6] = box(-4000, 3000, 0.5, -4000, 3000, 0.5);
+    /* a big one from far away reaching into the scene */
+    b[n - 5] = box(-2000, 0.5, -3000, 0.5, 0.5, 0.5);
+    return b;
+}
+
 typedef struct scene { const char *name; ct_aabb *b; int n; } scene;
 
 /* Builds scene number k (0 .. NSCENES-1) with a seed. */
-#define NSCENES 10
+#define NSCENES 11
 static scene make_scene(int k, unsigned long long seed) {
     scene s;
     unsigned long long st = seed * 1000003ULL + (unsigned long long)k;
@@ -203,7 +218,8 @@ static scene make_scene(int k, unsigned long long seed) {
     case 6: s.name = "zero-size"; s.n = 1500; s.b = scene_zero(s.n, &st); break;
     case 7: s.name = "polydisperse"; s.n = 2000; s.b = scene_polydisperse(s.n, &st); break;
     case 8: s.name = "flat"; s.n = 1000; s.b = scene_flat(s.n, 0, &st); break;
-    default: s.name = "collinear"; s.n = 600; s.b = scene_flat(s.n, 1, &st); break;
+    case 9: s.name = "collinear"; s.n = 600; s.b = scene_flat(s.n, 1, &st); break;
+    default: s.name = "far outliers"; s.n = 2000; s.b = scene_outliers(s.n, &st); break;
     }
     return s;
 }
