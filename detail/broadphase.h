@@ -11,14 +11,21 @@
        and inside each such column in the window of lower sweep coordinates
        [lo - largest extent, hi]. The exact closed-box test (<=) decides; the windows are
        only widened (by a few ulps of the scene's magnitude) so that rounding can never drop
-       a pair. Cost: n log n for the sort plus about 2.3 candidates per reported pair on
-       uniform scenes, independent of the distribution along the sweep axis - unlike a
-       single global sweep, whose cost grows like n^(5/3) in 3-D.
-     - Boxes much larger than the rest would make the columns coarse, so the boxes whose
-       extent exceeds the 95th percentile on some axis ("big") are kept out of the grid:
-       each big box queries the grid of the small ones, and the big boxes are paired among
-       themselves by the same algorithm recursively (at most a quarter of the boxes go down
-       a level, so the depth is logarithmic). Small sets use the O(n^2) loop.
+       a pair. Cost: n log n for the sort plus about 2.3 candidates per reported pair
+       (both directions: each box keeps the partners with a larger index) on uniform scenes,
+       independent of the distribution along the sweep axis - unlike a single global sweep,
+       whose cost grows like n^(5/3) in 3-D. Measured against cells of 0.5x-1.4x the largest
+       extent: 1x is best (finer cells mean more windows per box, which cost more than the
+       candidates they save).
+     - Cells are as large as the largest member box; the grid covers the central 99.8% of the
+       lower corners (sample quantiles; outliers go to the edge columns) and its cells are
+       hashed into about 2n buckets (row-major, so the identity, when the grid is small
+       enough): far-apart clusters keep fine cells, and empty space costs nothing.
+     - Boxes much larger than the rest would make the cells coarse, so the boxes whose extent
+       exceeds the 95th percentile on some axis ("big") are kept out of the grid: each big box
+       queries the grid of the small ones, and the big boxes are paired among themselves by
+       the same algorithm recursively (at most a quarter of the boxes go down a level, so the
+       depth is logarithmic). Small sets use the O(n^2) loop.
    Output: each box of the grid writes the sorted list of its partners with a larger index
    into a per-thread buffer (chunks of a fixed size, independent of the thread count,
    scheduled dynamically); the lists are then gathered in index order and merged with the
@@ -44,12 +51,29 @@
 typedef struct ct__bpbox { ct_real lo[3], hi[3]; int id, rank; } ct__bpbox;
 
 typedef struct ct__bpgrid {
-    const ct__bpbox *box;   /* members sorted by (column, lo[0], rank) */
-    const int *col_start;   /* n1 * n2 + 1 offsets into box */
-    int n, n1, n2;
+    const ct__bpbox *box;   /* members sorted by (column bucket, lo[0], rank) */
+    const int *col_start;   /* nb + 1 offsets into box */
+    int n, n1, n2;          /* members; cells per column axis */
+    int nb;                 /* buckets (a power of two) */
+    int wrap;               /* more cells than buckets: rows are scattered by a hash */
     ct_real min1, min2, inv1, inv2;
     ct_real cq[3];          /* largest member extent per axis, widened by a few ulps */
 } ct__bpgrid;
+
+/* The bucket of cell (a, b). When the grid has at most nb cells this is the row-major index
+   (neighbouring columns stay close in memory); otherwise each row starts at a hashed bucket
+   (Knuth's multiplicative constant) and runs on contiguously, and far-apart cells may share
+   a bucket, which only adds candidates that the exact test rejects. */
+CT__INLINE int ct__bp_bucket(const ct__bpgrid *g, int a, int b) {
+    unsigned long long mask = (unsigned long long)(g->nb - 1);
+    if (!g->wrap) return a * g->n2 + b;
+    return (int)(((unsigned long long)(unsigned)a * 2654435761ULL + (unsigned long long)(unsigned)b) & mask);
+}
+
+/* Window pointers of the current home bucket into the buckets around it, by cell offset
+   (-2..2 on each axis) from the probing box's cell; each remembers its bucket, since a home
+   bucket may hold several cells. */
+typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 
 #define CT__BP_BRUTE 32        /* sets up to this size use the O(n^2) loop */
 #define CT__BP_CHUNK 512       /* boxes per scheduled chunk (fixed: output never depends on it) */
@@ -58,6 +82,7 @@ typedef struct ct__bpgrid {
 #endif
 #define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
+#define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
 
 CT__INLINE int ct__bp_threads(void) {
 #if CT__BP_OMP
@@ -129,9 +154,9 @@ CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
 CT__INLINE int ct__bp_real_less(const ct_real *a, const ct_real *b) { return *a < *b; }
 CT__BP_DEFINE_SORT(ct__bp_sort_reals, ct_real, ct__bp_real_less)
 #undef CT__BP_DEFINE_SORT
-/* Partner lists are short (about 13 on DEM scenes) and their ids distinct: placing each id
-   at its rank (the number of smaller ids) is branch-free and vectorises, and beats
-   insertion sort's mispredicted branches. */
+/* Partner lists are short (about 13 on DEM scenes) and, unless the grid wraps, free of
+   repeats: placing each id at its rank (the number of smaller ids) is branch-free and
+   vectorises, and beats insertion sort's mispredicted branches. */
 CT__PRIVATE void ct__bp_sort_ints(int *v, size_t n) {
     int tmp[32];
     size_t i, k;
@@ -232,31 +257,27 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     for (k = 0; k < 3; ++k) g->cq[k] = ext[k] * (1 + widen) + widen * mag;
     span1 = mx1 - mn1;
     span2 = mx2 - mn2;
-    /* Cells about as large as the largest member (so a box meets 2-3 columns per axis),
-       at most about n columns in all. */
-    d1 = ext[1] > 0 ? (double)span1 / ((double)ext[1] * CT__BP_CELL) : cap;
-    d2 = ext[2] > 0 ? (double)span2 / ((double)ext[2] * CT__BP_CELL) : cap;
-    d1 = d1 < 1 ? 1 : (d1 > cap ? cap : d1);
-    d2 = d2 < 1 ? 1 : (d2 > cap ? cap : d2);
+    /* Cells about as large as the largest member (so a box meets 2-3 columns per axis), at
+       most CT__BP_MAXCELLS per axis, hashed into nb buckets: nb >= 2m, or the number of
+       cells when that is smaller. Empty space costs nothing, so far-apart clusters keep
+       fine cells. */
+    d1 = ext[1] > 0 ? (double)span1 / ((double)ext[1] * CT__BP_CELL) : CT__BP_MAXCELLS;
+    d2 = ext[2] > 0 ? (double)span2 / ((double)ext[2] * CT__BP_CELL) : CT__BP_MAXCELLS;
+    d1 = d1 < 1 ? 1 : (d1 > CT__BP_MAXCELLS ? CT__BP_MAXCELLS : d1);
+    d2 = d2 < 1 ? 1 : (d2 > CT__BP_MAXCELLS ? CT__BP_MAXCELLS : d2);
     if (!(span1 > 0)) d1 = 1;
     if (!(span2 > 0)) d2 = 1;
-    if (d1 * d2 > cap) {
-        double f = sqrt(cap / (d1 * d2));
-        d1 = d1 * f < 1 ? 1 : d1 * f;
-        d2 = d2 * f < 1 ? 1 : d2 * f;
-    }
     g->n1 = (int)d1;
     g->n2 = (int)d2;
-    if (g->n1 < 1) g->n1 = 1;
-    if (g->n2 < 1) g->n2 = 1;
-    while ((double)g->n1 * (double)g->n2 > cap + 1) { if (g->n1 > 1) g->n1--; if (g->n2 > 1) g->n2--; }
     g->min1 = mn1;
     g->min2 = mn2;
     g->inv1 = span1 > 0 ? (ct_real)g->n1 / span1 : 0;
     g->inv2 = span2 > 0 ? (ct_real)g->n2 / span2 : 0;
     if (!ct__finite(g->inv1)) { g->n1 = 1; g->inv1 = 0; }
     if (!ct__finite(g->inv2)) { g->n2 = 1; g->inv2 = 0; }
-    ncol = g->n1 * g->n2;
+    for (g->nb = 1; g->nb < (1 << 30) && (double)g->nb < 2 * cap && (double)g->nb < (double)g->n1 * g->n2;) g->nb <<= 1;
+    g->wrap = (double)g->nb < (double)g->n1 * g->n2;
+    ncol = g->nb;
     start = CT__SALLOC(s, int, (long long)ncol + 1);
     fill = CT__SALLOC(s, int, ncol);
     box = CT__SALLOC(s, ct__bpbox, m);
@@ -269,7 +290,7 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
 #endif
     for (i = 0; i < n; ++i)
         cell[i] = ct__bp_isbig(&in[i], t) ? -1
-                  : ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1) * g->n2 + ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2);
+                  : ct__bp_bucket(g, ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1), ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2));
     for (i = 0; i < n; ++i)
         if (cell[i] >= 0) fill[cell[i]]++;
     start[0] = 0;
@@ -313,11 +334,12 @@ typedef struct ct__bpjob {
     int *cnt, *tid;
 } ct__bpjob;
 
-/* Partners of q in the grid, appended to buf; self mode keeps ranks above q's.
-   cache: 25 monotone window pointers for the columns around (a0, b0), or NULL.
+/* Partners of q in the grid, appended to buf (a partner may appear twice when two cells of
+   the query share a bucket: the caller sorts and drops repeats); self mode keeps ranks above
+   q's. cache: monotone window pointers of the current home column, or NULL.
    Returns 0 when the buffer is full. */
-CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, int *cache,
-                             int a0, int b0, int *buf, size_t cap, size_t *used) {
+CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, ct__bpcache *cache,
+                             int *buf, size_t cap, size_t *used) {
     const ct__bpbox *box = g->box;
     int alo = ct__bp_cell(q->lo[1] - g->cq[1], g->min1, g->inv1, g->n1);
     int ahi = ct__bp_cell(q->hi[1], g->min1, g->inv1, g->n1);
@@ -326,18 +348,24 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
     ct_real x0 = q->lo[0] - g->cq[0], x1 = q->hi[0];
     ct_real qlo0 = q->lo[0], qlo1 = q->lo[1], qhi1 = q->hi[1], qlo2 = q->lo[2], qhi2 = q->hi[2];
     int qrank = self ? q->rank : -1;   /* ranks are >= 0: no filter for queries */
+    /* a query covering more cells than there are buckets visits every bucket once instead */
+    int all = (double)(ahi - alo + 1) * (double)(bhi - blo + 1) > (double)g->nb;
     size_t u = *used;
-    int a, b;
+    int a, b, a0 = 0, b0 = 0;
+    if (cache) {
+        a0 = ct__bp_cell(q->lo[1], g->min1, g->inv1, g->n1);
+        b0 = ct__bp_cell(q->lo[2], g->min2, g->inv2, g->n2);
+    }
+    if (all) { alo = ahi = 0; blo = 0; bhi = g->nb - 1; a0 = -100; }
     for (a = alo; a <= ahi; ++a)
         for (b = blo; b <= bhi; ++b) {
-            int col = a * g->n2 + b, s = g->col_start[col], e = g->col_start[col + 1], p;
-            int da = a - a0 + 2, db = b - b0 + 2;
+            int col = all ? b : ct__bp_bucket(g, a, b), s = g->col_start[col], e = g->col_start[col + 1], p;
             if (s == e) continue;
-            if (cache && da >= 0 && da < 5 && db >= 0 && db < 5) {
-                int *c = &cache[da * 5 + db];
-                if (*c < 0) p = ct__bp_lower(box, s, e, x0);
-                else for (p = *c; p < e && box[p].lo[0] < x0; ++p) {}
-                *c = p;
+            if (cache && a - a0 >= -2 && a - a0 <= 2 && b - b0 >= -2 && b - b0 <= 2) {
+                int slot = (a - a0 + 2) * 5 + (b - b0 + 2);
+                if (cache->key[slot] != col) { cache->key[slot] = col; p = ct__bp_lower(box, s, e, x0); }
+                else for (p = cache->ptr[slot]; p < e && box[p].lo[0] < x0; ++p) {}
+                cache->ptr[slot] = p;
             } else {
                 p = ct__bp_lower(box, s, e, x0);
             }
@@ -358,44 +386,44 @@ CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, 
     return 1;
 }
 
+/* Sorts a partner list and drops repeats (possible only when the grid wraps); returns its
+   new length. */
+CT__INLINE size_t ct__bp_sort_unique(const ct__bpgrid *g, int *v, size_t n) {
+    size_t i, w = n ? 1 : 0;
+    if (!g->wrap) { ct__bp_sort_ints(v, n); return n; }
+    ct__bp_qsort_ints(v, n);
+    for (i = 1; i < n; ++i)
+        if (v[i] != v[w - 1]) v[w++] = v[i];
+    return w;
+}
+
 /* The fill level is kept in a local (*used below) and stored once per chunk: the per-thread
    counters share a cache line. */
 CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
     const ct__bpgrid *g = j->g;
-    int p0 = k * CT__BP_CHUNK, p1 = ct__imin(j->nitems, p0 + CT__BP_CHUNK), p;
+    int p0 = k * CT__BP_CHUNK, p1 = ct__imin(j->nitems, p0 + CT__BP_CHUNK), p, col = -1, lo = 0, hi = g->nb - 1;
     int *buf = j->buf[t];
-    size_t cap = j->cap[t], fill = j->used[t], *used = &fill;
-    if (j->query) {
-        for (p = p0; p < p1; ++p) {
-            size_t s0 = *used;
-            if (!ct__bp_probe(g, &j->query[p], 0, NULL, 0, 0, buf, cap, used)) return 0;
-            j->start[p] = s0;
-            j->cnt[p] = (int)(*used - s0);
-            j->tid[p] = t;
-            ct__bp_sort_ints(buf + s0, *used - s0);
-        }
-    } else {
-        int cache[25], col, lo = 0, hi = g->n1 * g->n2 - 1, a0 = 0, b0 = 0;
-        /* the column holding p0: the last one starting at or before it */
+    size_t cap = j->cap[t], fill = j->used[t];
+    ct__bpcache cache;
+    if (!j->query) {   /* the bucket holding p0: the last one starting at or before it */
         while (lo < hi) {
             int m = lo + (hi - lo + 1) / 2;
             if (g->col_start[m] <= p0) lo = m; else hi = m - 1;
         }
-        col = lo - 1;
-        for (p = p0; p < p1; ++p) {
-            size_t s0 = *used;
-            if (col < 0 || p >= g->col_start[col + 1]) {
-                for (col = col < 0 ? lo : col + 1; g->col_start[col + 1] <= p; ++col) {}
-                a0 = col / g->n2;
-                b0 = col % g->n2;
-                for (lo = 0; lo < 25; ++lo) cache[lo] = -1;
-            }
-            if (!ct__bp_probe(g, &g->box[p], 1, cache, a0, b0, buf, cap, used)) return 0;
-            j->start[g->box[p].rank] = s0;
-            j->cnt[g->box[p].rank] = (int)(*used - s0);
-            j->tid[g->box[p].rank] = t;
-            ct__bp_sort_ints(buf + s0, *used - s0);
+    }
+    for (p = p0; p < p1; ++p) {
+        size_t s0 = fill;
+        const ct__bpbox *q = j->query ? &j->query[p] : &g->box[p];
+        int slot = j->query ? p : q->rank;
+        if (!j->query && (col < 0 || p >= g->col_start[col + 1])) {   /* a new home bucket */
+            for (col = col < 0 ? lo : col + 1; g->col_start[col + 1] <= p; ++col) {}
+            for (lo = 0; lo < 25; ++lo) cache.key[lo] = -1;
         }
+        if (!ct__bp_probe(g, q, !j->query, j->query ? NULL : &cache, buf, cap, &fill)) return 0;
+        fill = s0 + ct__bp_sort_unique(g, buf + s0, fill - s0);
+        j->start[slot] = s0;
+        j->cnt[slot] = (int)(fill - s0);
+        j->tid[slot] = t;
     }
     j->used[t] = fill;
     return 1;

@@ -201,10 +201,35 @@ static ct_aabb *scene_outliers(int n, unsigned long long *seed) {
     return b;
 }
 
+/* Two dense clusters 1000 sizes apart along the diagonal (the column grid cannot be dense
+   over the gap), plus one box spanning both. */
+static ct_aabb *scene_far_clusters(int n, unsigned long long *seed) {
+    ct_aabb *b = scene_dem(n, 1.5, seed);
+    int i;
+    for (i = 1; i < n; i += 2) {
+        b[i].lo = tu_vec(b[i].lo.x + 1000, b[i].lo.y + 1000, b[i].lo.z + 1000);
+        b[i].hi = tu_vec(b[i].hi.x + 1000, b[i].hi.y + 1000, b[i].hi.z + 1000);
+    }
+    b[n / 3] = box(0.5, 0.5, 0.5, 1000.5, 1000.5, 1000.5);
+    return b;
+}
+
+/* Zero-size boxes only (no extent to size the cells by), a third of them duplicated. */
+static ct_aabb *scene_points(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (i % 3 == 2) { b[i] = b[i - 1]; continue; }
+        b[i].lo = tu_vec(floor(tu_uniform(seed) * 64) / 8, floor(tu_uniform(seed) * 64) / 8, floor(tu_uniform(seed) * 64) / 8);
+        b[i].hi = b[i].lo;
+    }
+    return b;
+}
+
 typedef struct scene { const char *name; ct_aabb *b; int n; } scene;
 
 /* Builds scene number k (0 .. NSCENES-1) with a seed. */
-#define NSCENES 11
+#define NSCENES 13
 static scene make_scene(int k, unsigned long long seed) {
     scene s;
     unsigned long long st = seed * 1000003ULL + (unsigned long long)k;
@@ -219,7 +244,9 @@ static scene make_scene(int k, unsigned long long seed) {
     case 7: s.name = "polydisperse"; s.n = 2000; s.b = scene_polydisperse(s.n, &st); break;
     case 8: s.name = "flat"; s.n = 1000; s.b = scene_flat(s.n, 0, &st); break;
     case 9: s.name = "collinear"; s.n = 600; s.b = scene_flat(s.n, 1, &st); break;
-    default: s.name = "far outliers"; s.n = 2000; s.b = scene_outliers(s.n, &st); break;
+    case 10: s.name = "far outliers"; s.n = 2000; s.b = scene_outliers(s.n, &st); break;
+    case 11: s.name = "far clusters"; s.n = 2000; s.b = scene_far_clusters(s.n, &st); break;
+    default: s.name = "points"; s.n = 1500; s.b = scene_points(s.n, &st); break;
     }
     return s;
 }
