@@ -189,8 +189,11 @@ typedef struct ct_hull_desc {
    (no tolerance: the same <= comparisons as a brute-force loop) and identical for any number
    of OpenMP threads and for a build without OpenMP (or with CT_NO_OPENMP). Called from inside
    a parallel region the calls run on the calling thread only (no nested team).
-   Cost: n log n plus the number of pairs, on uniform, clustered and mixed-size scenes
-   (a few huge boxes among many small ones are handled apart). */
+   Cost: n log n plus the number of pairs, on uniform, clustered (also far apart) and
+   mixed-size scenes (a few huge boxes among many small ones are handled apart); see
+   detail/broadphase.h for the algorithm. Temporary memory: about 170 bytes per box (double) plus 4 per
+   pair, besides the 8 bytes per pair of the result. Every allocation happens on the calling
+   thread, so the allocator need not be thread-safe. */
 typedef struct ct_pair  { int a, b; } ct_pair;   /* a < b (bipartite: a indexes set A, b set B) */
 typedef struct ct_pairs {
     ct_pair *items;

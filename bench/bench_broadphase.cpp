@@ -208,9 +208,9 @@ int main() {
             k0 = std::clock();
             wa = once(run_ours, &oa);
             ca = (double)(std::clock() - k0) / CLOCKS_PER_SEC;
-            bench_note("n = %d: 1 thread wall %.1f ms, CPU %.1f ms; %d threads wall %.1f ms, CPU %.1f ms "
-                       "(%.2f cores busy on average; CPU-time overhead of going parallel %+.0f%%)",
-                       n, w1 * 1e3, c1 * 1e3, T, wa * 1e3, ca * 1e3, wa > 0 ? ca / wa : 0, c1 > 0 ? 100 * (ca / c1 - 1) : 0);
+            bench_note("| n = %d, CPU time (one call each) | %.4g | - | - | - | 1 thread: wall %.1f ms, CPU %.1f ms; %d threads: "
+                       "wall %.1f ms, CPU %.1f ms, %.2f cores busy; parallel CPU overhead %+.0f%% |",
+                       n, c1 * 1e6, w1 * 1e3, c1 * 1e3, T, wa * 1e3, ca * 1e3, wa > 0 ? ca / wa : 0, c1 > 0 ? 100 * (ca / c1 - 1) : 0);
         }
         std::snprintf(name, sizeof name, "n = %d, %d threads", n, T);
         std::snprintf(check, sizeof check, "%.2fx speedup over 1 thread; %.1f pairs/box", t1[s] / tall[s], (double)o1.count / n);
