@@ -164,11 +164,33 @@ typedef struct ct_hull {
 } ct_hull;
 
 typedef struct ct_hull_desc {
-    ct_real eps;   /* 0: relative default (a few ulps of the input's extent); otherwise a
-                      distance below which points count as coplanar, relative to the extent */
+    ct_real eps;          /* 0: relative default (a few ulps of the input's extent); otherwise
+                             the distance below which points count as coplanar, relative to
+                             the extent (half-width sum of the bounding box) */
+    ct_scratch *scratch;  /* temporaries (NULL: a temporary scratch); building many hulls
+                             with one scratch allocates only their output blocks */
 } ct_hull_desc;
 
-/* (>>hull functions: declared by the quickhull part) */
+/* Convex hull of npts points by quickhull. Faces are maximal coplanar polygons (a cube: 8
+   vertices, 6 quads, 12 edges), CCW seen from outside, with unit outward planes; points within
+   the tolerance of the hull are not vertices. CT_INVALID: NULL, npts < 0, NaN/Inf;
+   CT_DEGENERATE: fewer than 4 points, or all points within the tolerance of a plane, a line
+   or a point. Duplicates are fine. The output owns one block from `a` (NULL: CT_MALLOC). */
+CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
+                              const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
+/* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */
+CTDEF void      ct_hull_free(ct_hull *h);
+/* Volume (divergence theorem over the faces) and, if centroid != NULL, its centroid. */
+CTDEF ct_real   ct_hull_volume(const ct_hull *h, ct_vec3 *centroid /* may be NULL */);
+/* Mass, centroid and inertia tensor about the centroid of the solid of uniform density
+   (exact for polyhedra: tetrahedral decomposition of the covariance, Tonon 2004). */
+CTDEF void      ct_hull_mass(const ct_hull *h, ct_real density, ct_real *mass,
+                             ct_vec3 *centroid, ct_real inertia[3][3] /* about the centroid */);
+/* Bounding box of the hull's vertices under x (NULL: identity). */
+CTDEF ct_aabb   ct_hull_aabb(const ct_hull *h, const ct_xform *x);
+/* A box of half extents `half` centred at the origin (8 vertices, 6 quads). */
+CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
+
 
 /* >>gjk ------------------------------------------------------------------------------- */
 /* (shapes, GJK and EPA: declared by the GJK part) */
@@ -241,9 +263,12 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
 #endif
 
 #include "detail/math.h"
+#include "detail/xform.h"
 #include "detail/alloc.h"
 
 /* quickhull and mass properties */
+#include "detail/hull.h"
+#include "detail/mass.h"
 
 /* shapes, support functions, GJK, EPA */
 

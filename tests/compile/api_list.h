@@ -6,7 +6,8 @@
     X(ct_xform_identity) X(ct_xform_from_quat) X(ct_xform_from_axis_angle)
 
 /* quickhull part */
-#define CT_API_HULL(X)
+#define CT_API_HULL(X) X(ct_hull_build) X(ct_hull_free) X(ct_hull_volume) X(ct_hull_mass) \
+    X(ct_hull_aabb) X(ct_hull_box)
 
 /* GJK part */
 #define CT_API_GJK(X)

@@ -2,6 +2,7 @@
 #ifndef CT_TESTUTIL_H
 #define CT_TESTUTIL_H
 #include "contact.h"
+#include "detail/math.h" /* the private vector helpers (ct__dot, ct__cross, ...) */
 #include <stddef.h>
 
 /* A counting allocator that fails the fail_at-th allocation (1-based; 0 = never fails).

@@ -1,0 +1,769 @@
+/* contact.h detail: >>quickhull - 3D convex hulls with merged coplanar faces.
+
+   Quickhull (Barber, Dobkin & Huhdanpaa 1996) in the half-edge form with face merging
+   during construction (as in J. E. Lloyd's quickhull3d): after each point is added the new
+   faces are merged with any neighbour that is not convex by more than the tolerance, first
+   with respect to the larger face, then in both directions. Faces therefore come out as
+   maximal coplanar polygons, and no coplanar or near-duplicate point becomes a vertex.
+
+   Robustness: all geometry is computed in coordinates relative to the centre of the bounding
+   box; the tolerance is a small multiple of the machine epsilon times the input's extent
+   plus the rounding of its absolute coordinates (so a point set translated by 1e6 keeps its
+   combinatorics as far as its own rounding allows), or desc->eps times the extent.
+
+   Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
+   recycled, so working memory stays proportional to the live hull. */
+
+/* ---- construction state ------------------------------------------------------------------ */
+enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
+
+typedef struct ct__qface {
+    ct_vec3 n;         /* unit outward normal */
+    ct_vec3 c;         /* centroid of the vertices */
+    ct_real off;       /* n . x = off on the plane */
+    ct_real area;      /* twice the area (|sum of cross products|) */
+    int he0;           /* one half-edge of the loop */
+    int nv;            /* vertices in the loop */
+    int mark;
+    int outside;       /* first point of the outside set, -1 if none */
+    int queued;        /* in the pending stack */
+} ct__qface;
+
+typedef struct ct__qedge { int head, next, prev, twin, face; } ct__qedge;
+
+typedef struct ct__ivec { int *a; int n, cap; } ct__ivec;   /* growable, in the scratch */
+
+typedef struct ct__qhs {
+    ct_scratch *s;
+    const ct_vec3 *p;  /* centred points */
+    int n;
+    ct_real tol;
+    int *pnext;        /* next point in the same outside set */
+    ct__qface *f; int nf, capf, freef;      /* faces; free list threaded through he0 */
+    ct__qedge *e; int ne, cape, freee;      /* half-edges; free list threaded through next */
+    ct__ivec stack;                         /* faces with outside points */
+    ct__ivec horizon;                       /* horizon half-edges, in order around the eye */
+    ct__ivec newf;                          /* faces made for the current point */
+    ct__ivec dead;                          /* faces deleted for the current point */
+    ct__ivec dfs;                           /* horizon search frames, 3 ints each */
+    int unclaimed;                          /* list of points to reassign */
+} ct__qhs;
+
+/* Grows an int or struct array living in the scratch (copying; the old one is left to the
+   scratch, which is reset at the end of the call). */
+CT__PRIVATE void *ct__qh_grow(ct__qhs *q, void *old, int count, int *cap, size_t size) {
+    int ncap = *cap ? 2 * *cap : 64;
+    void *p;
+    if (ncap < count) ncap = count;
+    p = ct__scratch_array(q->s, ncap, size);
+    if (!p) return NULL;
+    if (old && *cap) memcpy(p, old, (size_t)*cap * size);
+    *cap = ncap;
+    return p;
+}
+
+CT__PRIVATE int ct__qh_push(ct__qhs *q, ct__ivec *v, int x) {
+    if (v->n == v->cap) {
+        int *p = (int *)ct__qh_grow(q, v->a, v->n + 1, &v->cap, sizeof(int));
+        if (!p) return 0;
+        v->a = p;
+    }
+    v->a[v->n++] = x;
+    return 1;
+}
+
+CT__PRIVATE int ct__qh_new_edge(ct__qhs *q) {
+    int i;
+    if (q->freee >= 0) { i = q->freee; q->freee = q->e[i].next; return i; }
+    if (q->ne == q->cape) {
+        ct__qedge *p = (ct__qedge *)ct__qh_grow(q, q->e, q->ne + 1, &q->cape, sizeof(ct__qedge));
+        if (!p) return -1;
+        q->e = p;
+    }
+    return q->ne++;
+}
+CT__INLINE void ct__qh_free_edge(ct__qhs *q, int i) { q->e[i].face = -1; q->e[i].next = q->freee; q->freee = i; }
+
+CT__PRIVATE int ct__qh_new_face(ct__qhs *q) {
+    int i;
+    if (q->freef >= 0) { i = q->freef; q->freef = q->f[i].he0; }
+    else {
+        if (q->nf == q->capf) {
+            ct__qface *p = (ct__qface *)ct__qh_grow(q, q->f, q->nf + 1, &q->capf, sizeof(ct__qface));
+            if (!p) return -1;
+            q->f = p;
+        }
+        i = q->nf++;
+    }
+    q->f[i].mark = CT__QF_VISIBLE;
+    q->f[i].outside = -1;
+    q->f[i].queued = 0;
+    q->f[i].nv = 0;
+    return i;
+}
+CT__INLINE void ct__qh_free_face(ct__qhs *q, int i) { q->f[i].mark = CT__QF_FREE; q->f[i].he0 = q->freef; q->freef = i; }
+
+CT__INLINE int ct__qh_tail(const ct__qhs *q, int e) { return q->e[q->e[e].prev].head; }
+CT__INLINE int ct__qh_oppface(const ct__qhs *q, int e) { return q->e[q->e[e].twin].face; }
+CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__dot(q->f[f].n, x) - q->f[f].off; }
+
+/* Normal, centroid and offset from the vertex loop (sum of fan cross products: Newell's
+   normal for planar polygons, exact in orientation for any simple loop). A thin face (area
+   tiny against its longest edge squared) has its normal re-orthogonalised to that edge, which
+   is the direction the face is best determined in (Lloyd). */
+CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
+    ct__qface *F = &q->f[f];
+    int e0 = F->he0, e = e0, nv = 0, emax = e0;
+    ct_vec3 p0 = q->p[q->e[e0].head], c = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0), d2;
+    ct_real lmax = -1, area;
+    d2 = ct__sub(q->p[q->e[q->e[e0].next].head], p0);
+    do {
+        ct_vec3 h = q->p[q->e[e].head];
+        ct_real l = ct__len2(ct__sub(h, q->p[ct__qh_tail(q, e)]));
+        if (l > lmax) { lmax = l; emax = e; }
+        c = ct__add(c, h);
+        ++nv;
+        e = q->e[e].next;
+    } while (e != e0);
+    e = q->e[q->e[e0].next].next;
+    while (e != e0) {
+        ct_vec3 d1 = d2;
+        d2 = ct__sub(q->p[q->e[e].head], p0);
+        nrm = ct__add(nrm, ct__cross(d1, d2));
+        e = q->e[e].next;
+    }
+    area = ct__len(nrm);
+    F->nv = nv;
+    F->area = area;
+    F->c = ct__scale(c, (ct_real)1 / (ct_real)nv);
+    if (area > 0) nrm = ct__scale(nrm, 1 / area);
+    if (!(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0) {
+        ct_vec3 u = ct__scale(ct__sub(q->p[q->e[emax].head], q->p[ct__qh_tail(q, emax)]), 1 / ct__sqrt(lmax));
+        nrm = ct__normalize(ct__madd(nrm, u, -ct__dot(nrm, u)), NULL);
+    }
+    F->n = nrm;
+    F->off = ct__dot(nrm, F->c);
+}
+
+CT__PRIVATE int ct__qh_push_pending(ct__qhs *q, int f) {
+    if (q->f[f].queued) return 1;
+    q->f[f].queued = 1;
+    return ct__qh_push(q, &q->stack, f);
+}
+
+/* Adds point i to face f's outside set. */
+CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i) {
+    q->pnext[i] = q->f[f].outside;
+    q->f[f].outside = i;
+    return ct__qh_push_pending(q, f);
+}
+
+/* Moves the outside set of face f to `absorb` (when still outside it) or to the unclaimed list. */
+CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
+    int i = q->f[f].outside, nx;
+    q->f[f].outside = -1;
+    for (; i >= 0; i = nx) {
+        nx = q->pnext[i];
+        if (absorb >= 0 && ct__qh_dist(q, absorb, q->p[i]) > q->tol) {
+            if (!ct__qh_claim(q, absorb, i)) return 0;
+        } else {
+            q->pnext[i] = q->unclaimed;
+            q->unclaimed = i;
+        }
+    }
+    return 1;
+}
+
+/* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
+   Half-edge he0 heads at a, next at b, next at c. */
+CT__PRIVATE int ct__qh_triangle(ct__qhs *q, int a, int b, int c) {
+    int f = ct__qh_new_face(q), e[3], k;
+    if (f < 0) return -1;
+    for (k = 0; k < 3; ++k) if ((e[k] = ct__qh_new_edge(q)) < 0) return -1;
+    q->e[e[0]].head = a; q->e[e[1]].head = b; q->e[e[2]].head = c;
+    for (k = 0; k < 3; ++k) {
+        q->e[e[k]].next = e[(k + 1) % 3];
+        q->e[e[k]].prev = e[(k + 2) % 3];
+        q->e[e[k]].face = f;
+        q->e[e[k]].twin = -1;
+    }
+    q->f[f].he0 = e[0];
+    ct__qh_face_geometry(q, f);
+    return f;
+}
+
+/* The initial tetrahedron from extreme points. CT_DEGENERATE when the points do not span 3D
+   beyond the tolerance. */
+CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
+    const ct_vec3 *p = q->p;
+    int n = q->n, i, k, v[4], imin[3] = { 0, 0, 0 }, imax[3] = { 0, 0, 0 }, ax = 0, f[4], ok;
+    ct_real best = -1, spread, d;
+    ct_vec3 u, nrm;
+    for (i = 1; i < n; ++i)
+        for (k = 0; k < 3; ++k) {
+            if (ct__vget(p[i], k) < ct__vget(p[imin[k]], k)) imin[k] = i;
+            if (ct__vget(p[i], k) > ct__vget(p[imax[k]], k)) imax[k] = i;
+        }
+    for (k = 0; k < 3; ++k) {
+        spread = ct__vget(p[imax[k]], k) - ct__vget(p[imin[k]], k);
+        if (spread > best) { best = spread; ax = k; }
+    }
+    if (!(best > 2 * q->tol)) return CT_DEGENERATE;
+    v[0] = imin[ax]; v[1] = imax[ax];
+    u = ct__normalize(ct__sub(p[v[1]], p[v[0]]), NULL);
+    best = -1; v[2] = -1;
+    for (i = 0; i < n; ++i) {
+        d = ct__len2(ct__cross(u, ct__sub(p[i], p[v[0]])));
+        if (d > best) { best = d; v[2] = i; }
+    }
+    if (!(ct__sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
+    nrm = ct__normalize(ct__cross(u, ct__sub(p[v[2]], p[v[0]])), &ok);
+    if (!ok) return CT_DEGENERATE;
+    best = -1; v[3] = -1;
+    for (i = 0; i < n; ++i) {
+        d = ct__abs(ct__dot(nrm, ct__sub(p[i], p[v[0]])));
+        if (d > best) { best = d; v[3] = i; }
+    }
+    if (!(best > 2 * q->tol)) return CT_DEGENERATE;
+    /* four faces, each oriented away from the vertex it omits */
+    {
+        static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
+        int a, b;
+        for (k = 0; k < 4; ++k) {
+            int i0 = v[tri[k][0]], i1 = v[tri[k][1]], i2 = v[tri[k][2]];
+            ct_vec3 nn = ct__cross(ct__sub(p[i1], p[i0]), ct__sub(p[i2], p[i0]));
+            if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[i0])) > 0) { int t = i1; i1 = i2; i2 = t; }
+            if ((f[k] = ct__qh_triangle(q, i0, i1, i2)) < 0) return CT_NO_MEMORY;
+        }
+        /* twins: the half-edge tail->head of one face meets head->tail of another */
+        for (a = 0; a < 4; ++a) {
+            int ea = q->f[f[a]].he0, ka;
+            for (ka = 0; ka < 3; ++ka, ea = q->e[ea].next) {
+                for (b = 0; b < 4; ++b) {
+                    int eb = q->f[f[b]].he0, kb;
+                    if (b == a) continue;
+                    for (kb = 0; kb < 3; ++kb, eb = q->e[eb].next)
+                        if (q->e[eb].head == ct__qh_tail(q, ea) && ct__qh_tail(q, eb) == q->e[ea].head)
+                            q->e[ea].twin = eb;
+                }
+            }
+        }
+    }
+    /* every other point goes to the face it is farthest outside of */
+    for (i = 0; i < n; ++i) {
+        int bf = -1;
+        ct_real bd = q->tol;
+        if (i == v[0] || i == v[1] || i == v[2] || i == v[3]) continue;
+        for (k = 0; k < 4; ++k) {
+            d = ct__qh_dist(q, f[k], p[i]);
+            if (d > bd) { bd = d; bf = f[k]; }
+        }
+        if (bf >= 0 && !ct__qh_claim(q, bf, i)) return CT_NO_MEMORY;
+    }
+    return CT_OK;
+}
+
+/* Depth-first search over the faces visible from `eye` starting at f0 (visible). Deletes them,
+   collects their outside points as unclaimed, and records the horizon half-edges (on the
+   visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
+CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
+    q->horizon.n = q->dead.n = q->dfs.n = 0;
+    q->f[f0].mark = CT__QF_DELETED;
+    if (!ct__qh_push(q, &q->dead, f0) || !ct__qh_release_points(q, f0, -1)) return 0;
+    /* frame: current half-edge, stop half-edge, started flag */
+    if (!ct__qh_push(q, &q->dfs, q->f[f0].he0) || !ct__qh_push(q, &q->dfs, q->f[f0].he0) ||
+        !ct__qh_push(q, &q->dfs, 0)) return 0;
+    while (q->dfs.n > 0) {
+        int *fr = q->dfs.a + q->dfs.n - 3, e, of;
+        if (fr[2] && fr[0] == fr[1]) { q->dfs.n -= 3; continue; }
+        fr[2] = 1;
+        e = fr[0];
+        fr[0] = q->e[e].next;
+        of = ct__qh_oppface(q, e);
+        if (q->f[of].mark != CT__QF_VISIBLE && q->f[of].mark != CT__QF_NONCONVEX) continue;
+        if (ct__qh_dist(q, of, eye) > q->tol) {
+            int tw = q->e[e].twin;
+            q->f[of].mark = CT__QF_DELETED;
+            if (!ct__qh_push(q, &q->dead, of) || !ct__qh_release_points(q, of, -1)) return 0;
+            /* continue around `of` after the edge we came in by, stopping at it */
+            if (!ct__qh_push(q, &q->dfs, q->e[tw].next) || !ct__qh_push(q, &q->dfs, tw) ||
+                !ct__qh_push(q, &q->dfs, 1)) return 0;
+        } else if (!ct__qh_push(q, &q->horizon, e)) return 0;
+    }
+    return 1;
+}
+
+/* Cone of new triangles from the eye to the horizon. */
+CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
+    int k, first_side = -1, prev_side = -1;
+    q->newf.n = 0;
+    for (k = 0; k < q->horizon.n; ++k) {
+        int h = q->horizon.a[k], tw = q->e[h].twin;
+        int f = ct__qh_triangle(q, eye, ct__qh_tail(q, h), q->e[h].head);
+        int e0, e1, e2;
+        if (f < 0) return 0;
+        e0 = q->f[f].he0; e1 = q->e[e0].next; e2 = q->e[e1].next;
+        /* e2 runs tail->head of the horizon edge: it faces the surviving neighbour */
+        q->e[e2].twin = tw; q->e[tw].twin = e2;
+        if (prev_side >= 0) { q->e[e1].twin = prev_side; q->e[prev_side].twin = e1; }
+        else first_side = e1;
+        prev_side = e0;
+        if (!ct__qh_push(q, &q->newf, f)) return 0;
+    }
+    q->e[first_side].twin = prev_side;
+    q->e[prev_side].twin = first_side;
+    return 1;
+}
+
+/* Distance of the centroid of the face across e from the plane of e's face. */
+CT__INLINE ct_real ct__qh_oppdist(const ct__qhs *q, int e) {
+    return ct__qh_dist(q, q->e[e].face, q->f[ct__qh_oppface(q, e)].c);
+}
+
+/* Joins the loop at vertex head(prev) where prev -> e; removes a redundant edge when both
+   run along the same neighbour. Returns a face that disappeared, or -1. */
+CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e) {
+    int gone = -1;
+    if (ct__qh_oppface(q, prev) == ct__qh_oppface(q, e)) {
+        int of = ct__qh_oppface(q, e), eo;
+        int t1 = q->e[e].twin;
+        if (q->f[f].he0 == prev) q->f[f].he0 = e;
+        if (q->f[of].nv == 3) {
+            int t2 = q->e[t1].next, t3 = q->e[t1].prev;
+            eo = q->e[t3].twin;
+            q->f[of].mark = CT__QF_DELETED;
+            gone = of;
+            ct__qh_free_edge(q, t1); ct__qh_free_edge(q, t2); ct__qh_free_edge(q, t3);
+        } else {
+            eo = q->e[t1].next;
+            if (q->f[of].he0 == t1) q->f[of].he0 = eo;
+            q->e[eo].prev = q->e[t1].prev;
+            q->e[q->e[eo].prev].next = eo;
+            ct__qh_free_edge(q, t1);
+        }
+        q->e[e].prev = q->e[prev].prev;
+        q->e[q->e[e].prev].next = e;
+        ct__qh_free_edge(q, prev);
+        q->e[e].twin = eo;
+        q->e[eo].twin = e;
+        if (gone < 0) ct__qh_face_geometry(q, of);
+    } else {
+        q->e[prev].next = e;
+        q->e[e].prev = prev;
+    }
+    return gone;
+}
+
+/* Merges the face across half-edge `adj` into face f. Faces that disappear are deleted and
+   their outside points handed to f. Returns 0 when out of memory. */
+CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
+    int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
+    int aprev = q->e[adj].prev, anext = q->e[adj].next;
+    int oprev = q->e[opp].prev, onext = q->e[opp].next;
+    int e, gone[3], ng = 0, k;
+    gone[ng++] = of;
+    q->f[of].mark = CT__QF_DELETED;
+    while (ct__qh_oppface(q, aprev) == of) { aprev = q->e[aprev].prev; onext = q->e[onext].next; }
+    while (ct__qh_oppface(q, anext) == of) { oprev = q->e[oprev].prev; anext = q->e[anext].next; }
+    for (e = onext; e != q->e[oprev].next; e = q->e[e].next) q->e[e].face = f;
+    /* the shared runs die */
+    for (e = q->e[aprev].next; e != anext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
+    for (e = q->e[oprev].next; e != onext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
+    q->f[f].he0 = anext;
+    k = ct__qh_connect(q, f, oprev, anext);
+    if (k >= 0) gone[ng++] = k;
+    k = ct__qh_connect(q, f, aprev, onext);
+    if (k >= 0) gone[ng++] = k;
+    ct__qh_face_geometry(q, f);
+    for (k = 0; k < ng; ++k) {
+        if (!ct__qh_release_points(q, gone[k], f)) return 0;
+        if (!ct__qh_push(q, &q->dead, gone[k])) return 0; /* recycled at the end of this step */
+        q->f[gone[k]].he0 = -1;               /* its edges were freed or moved */
+    }
+    return 1;
+}
+
+/* 1 when every face around the head vertex of half-edge `in` has its centroid within tol of
+   face f's plane: the vertex is interior to a coplanar patch and merging will remove it. */
+CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
+    int h = in, guard = 0;
+    do {
+        int g = q->e[h].face;
+        if (g != f && ct__abs(ct__qh_dist(q, f, q->f[g].c)) > q->tol) return 0;
+        h = q->e[q->e[h].next].twin;
+    } while (h != in && ++guard < 1000000);
+    return 1;
+}
+
+/* 1 when merging the faces across half-edge e (u -> v, on face f) would give a polygon that
+   turns the wrong way by more than tol at u or at v while that vertex stays a corner of
+   faces that are not coplanar with f (a reflex vertex of a coplanar fan is fine: further
+   merges remove it). */
+CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
+    int tw = q->e[e].twin, pe = q->e[e].prev;
+    ct_vec3 n = q->f[f].n;
+    ct_vec3 u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
+    ct_vec3 t = q->p[ct__qh_tail(q, pe)];                   /* before u on f */
+    ct_vec3 w = q->p[q->e[q->e[e].next].head];              /* after v on f */
+    ct_vec3 y = q->p[q->e[q->e[tw].next].head];             /* after u on the other face */
+    ct_vec3 x = q->p[ct__qh_tail(q, q->e[tw].prev)];       /* before v on the other face */
+    ct_vec3 s1 = ct__cross(n, ct__sub(u, t)), s2 = ct__cross(n, ct__sub(v, x));
+    ct_real l1 = ct__len(s1), l2 = ct__len(s2);
+    if (l1 > 0 && ct__dot(s1, ct__sub(y, u)) < -q->tol * l1 && !ct__qh_vertex_flat(q, f, pe)) return 1;
+    if (l2 > 0 && ct__dot(s2, ct__sub(w, v)) < -q->tol * l2 && !ct__qh_vertex_flat(q, f, e)) return 1;
+    return 0;
+}
+
+/* One merge of face f with a neighbour that is not convex by more than tol.
+   strict = 0: only with respect to the larger face (first pass); 1: either way.
+   Returns 1 merged, 0 none, -1 out of memory. */
+CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
+    int e0 = q->f[f].he0, e = e0, convex = 1;
+    ct_real tol = q->tol;
+    do {
+        int of = ct__qh_oppface(q, e), merge = 0;
+        ct_real d1 = ct__qh_oppdist(q, e), d2 = ct__qh_oppdist(q, q->e[e].twin);
+        if (strict) {
+            if (d1 > -tol || d2 > -tol) merge = 1;
+        } else if (q->f[f].area > q->f[of].area) {
+            if (d1 > -tol) merge = 1;
+            else if (d2 > -tol) convex = 0;
+        } else {
+            if (d2 > -tol) merge = 1;
+            else if (d1 > -tol) convex = 0;
+        }
+        /* a merge of merely coplanar faces (not a repair of a concave edge) must leave a
+           convex polygon */
+        if (merge && d1 <= tol && d2 <= tol && ct__qh_union_reflex(q, f, e)) merge = 0;
+        if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
+        e = q->e[e].next;
+    } while (e != e0);
+    if (!convex) q->f[f].mark = CT__QF_NONCONVEX;
+    return 0;
+}
+
+/* Reassigns the unclaimed points to the new face they are farthest outside of. */
+CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
+    int i = q->unclaimed, nx, k;
+    q->unclaimed = -1;
+    for (; i >= 0; i = nx) {
+        ct_real bd = q->tol;
+        int bf = -1;
+        nx = q->pnext[i];
+        for (k = 0; k < q->newf.n; ++k) {
+            int f = q->newf.a[k];
+            ct_real d;
+            if (q->f[f].mark != CT__QF_VISIBLE) continue;
+            d = ct__qh_dist(q, f, q->p[i]);
+            if (d > bd) { bd = d; bf = f; if (d > 1000 * q->tol) break; }
+        }
+        if (bf >= 0 && !ct__qh_claim(q, bf, i)) return 0;
+    }
+    return 1;
+}
+
+/* Adds the farthest outside point of face f. */
+CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
+    int i, prev = -1, best = -1, bprev = -1, k, r;
+    ct_real bd = -1;
+    for (i = q->f[f].outside; i >= 0; prev = i, i = q->pnext[i]) {
+        ct_real d = ct__qh_dist(q, f, q->p[i]);
+        if (d > bd) { bd = d; best = i; bprev = prev; }
+    }
+    if (bprev < 0) q->f[f].outside = q->pnext[best];
+    else q->pnext[bprev] = q->pnext[best];
+    q->unclaimed = -1;
+    if (!ct__qh_horizon(q, q->p[best], f)) return CT_NO_MEMORY;
+    if (!ct__qh_cone(q, best)) return CT_NO_MEMORY;
+    for (k = 0; k < q->newf.n; ++k) {
+        int nf = q->newf.a[k];
+        if (q->f[nf].mark != CT__QF_VISIBLE) continue;
+        while ((r = ct__qh_adjacent_merge(q, nf, 0)) > 0) {}
+        if (r < 0) return CT_NO_MEMORY;
+    }
+    for (k = 0; k < q->newf.n; ++k) {
+        int nf = q->newf.a[k];
+        if (q->f[nf].mark != CT__QF_NONCONVEX) continue;
+        q->f[nf].mark = CT__QF_VISIBLE;
+        while ((r = ct__qh_adjacent_merge(q, nf, 1)) > 0) {}
+        if (r < 0) return CT_NO_MEMORY;
+    }
+    if (!ct__qh_resolve(q)) return CT_NO_MEMORY;
+    /* recycle the faces (and half-edges of the visible faces) deleted in this step */
+    for (k = 0; k < q->dead.n; ++k) {
+        int vf = q->dead.a[k], e0 = q->f[vf].he0;
+        if (e0 >= 0) {
+            int e = e0;
+            do { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; } while (e != e0);
+        }
+        ct__qh_free_face(q, vf);
+    }
+    q->dead.n = 0;
+    return CT_OK;
+}
+
+/* Unit normal of a polygon loop given by index array idx[0..m) into p: the sum of fan
+   cross products from the first vertex (exact orientation, translation-free), with the
+   offset set so that every vertex is on or below the plane. ok = 0 for a zero-area loop. */
+CT__PRIVATE ct_plane ct__polygon_plane(const ct_vec3 *p, const int *idx, int m, ct_vec3 fallback) {
+    ct_vec3 p0 = p[idx[0]], nrm = ct__v3(0, 0, 0);
+    ct_real dmax = -CT__MAXR;
+    ct_plane pl;
+    int k, ok;
+    for (k = 1; k + 1 < m; ++k)
+        nrm = ct__add(nrm, ct__cross(ct__sub(p[idx[k]], p0), ct__sub(p[idx[k + 1]], p0)));
+    pl.n = ct__normalize(nrm, &ok);
+    if (!ok) pl.n = fallback;
+    /* offsets relative to p0, so points far from the origin keep their precision */
+    for (k = 0; k < m; ++k) dmax = ct__max(dmax, ct__dot(pl.n, ct__sub(p[idx[k]], p0)));
+    pl.d = -(dmax + ct__dot(pl.n, p0));
+    return pl;
+}
+
+/* The result of ct__quickhull: arrays in the scratch, indices into the input points. */
+typedef struct ct__qh {
+    int nverts;
+    int *verts;        /* input index of each hull vertex */
+    int nfaces;
+    int *face_first;   /* nfaces + 1 offsets */
+    int *face_verts;   /* input indices, CCW from outside */
+    ct_plane *planes;  /* in the input's coordinates */
+} ct__qh;
+
+/* Scale of a point set: the tolerance below which distances are noise. Relative to the
+   extent of the set, plus the rounding of its absolute coordinates. */
+CT__PRIVATE ct_real ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
+    ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
+    ct_real ext = half.x + half.y + half.z;
+    ct_real absmax = ct__max(ct__maxabs(lo), ct__maxabs(hi));
+    if (eps > 0) return eps * ct__max(ext, CT__EPS * absmax);
+    return CT__EPS * (3 * ext + 2 * absmax);
+}
+
+/* Quickhull of pts[0..n). Points must be finite (checked by the caller). */
+CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh *out) {
+    ct__qhs q;
+    ct_vec3 lo, hi, mid, *cp;
+    int i, f, nv, nfo, nfv;
+    int *map;
+    ct_status st;
+    memset(out, 0, sizeof *out);
+    if (n < 4) return CT_DEGENERATE;
+    memset(&q, 0, sizeof q);
+    q.s = s;
+    q.n = n;
+    q.freef = q.freee = q.unclaimed = -1;
+    lo = hi = pts[0];
+    for (i = 1; i < n; ++i) { lo = ct__vmin(lo, pts[i]); hi = ct__vmax(hi, pts[i]); }
+    mid = ct__scale(ct__add(lo, hi), (ct_real)0.5);
+    q.tol = ct__qh_tolerance(lo, hi, eps);
+    cp = CT__SALLOC(s, ct_vec3, n);
+    q.pnext = CT__SALLOC(s, int, n);
+    if (!cp || !q.pnext) return CT_NO_MEMORY;
+    for (i = 0; i < n; ++i) cp[i] = ct__sub(pts[i], mid);
+    q.p = cp;
+    st = ct__qh_simplex(&q);
+    if (st != CT_OK) return st;
+    while (q.stack.n > 0) {
+        f = q.stack.a[--q.stack.n];
+        q.f[f].queued = 0;
+        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+        if (q.f[f].outside < 0) continue;
+        st = ct__qh_add(&q, f);
+        if (st != CT_OK) return st;
+    }
+    /* output: live faces and the vertices they use */
+    map = CT__SALLOC(s, int, n);
+    if (!map) return CT_NO_MEMORY;
+    for (i = 0; i < n; ++i) map[i] = -1;
+    nv = nfo = nfv = 0;
+    for (f = 0; f < q.nf; ++f) {
+        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+        ++nfo;
+        nfv += q.f[f].nv;
+    }
+    out->verts = CT__SALLOC(s, int, n);
+    out->face_first = CT__SALLOC(s, int, nfo + 1);
+    out->face_verts = CT__SALLOC(s, int, nfv);
+    out->planes = CT__SALLOC(s, ct_plane, nfo);
+    if (!out->verts || !out->face_first || !out->face_verts || !out->planes) return CT_NO_MEMORY;
+    nfo = nfv = 0;
+    for (f = 0; f < q.nf; ++f) {
+        int e0, e;
+        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+        out->face_first[nfo] = nfv;
+        e0 = q.f[f].he0; e = e0;
+        do {
+            int v = q.e[e].head;
+            if (map[v] < 0) { map[v] = nv; out->verts[nv++] = v; }
+            out->face_verts[nfv++] = v;
+            e = q.e[e].next;
+        } while (e != e0);
+        /* plane of the whole merged polygon, in centred coordinates, then moved back */
+        out->planes[nfo] = ct__polygon_plane(cp, out->face_verts + out->face_first[nfo], q.f[f].nv, q.f[f].n);
+        out->planes[nfo].d -= ct__dot(out->planes[nfo].n, mid);
+        ++nfo;
+    }
+    out->face_first[nfo] = nfv;
+    out->nverts = nv;
+    out->nfaces = nfo;
+    return CT_OK;
+}
+
+/* ---- the ct_hull block -------------------------------------------------------------------- */
+/* One allocation holds every array; fills planes (when NULL, from the polygons), half-edge
+   adjacency, vertex neighbours, center and extent. face_verts index `verts`. */
+CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
+                                        const int *face_first, const int *face_verts, int nfaces,
+                                        const ct_plane *planes, const int *face_tag, const ct_allocator *alloc) {
+    ct_allocator a = ct__allocator(alloc);
+    int nhe = face_first[nfaces], i, f, k;
+    size_t sz = 0, o_verts, o_planes, o_ff, o_fv, o_vs, o_tag, o_twin, o_next, o_face, o_ve, o_vf, o_va;
+    unsigned char *blk;
+    memset(out, 0, sizeof *out);
+#define CT__SLOT(off, count, T) (off = sz, sz += ct__array_bytes((long long)(count), sizeof(T)))
+    CT__SLOT(o_verts, nverts, ct_vec3);
+    CT__SLOT(o_planes, nfaces, ct_plane);
+    CT__SLOT(o_ff, nfaces + 1, int);
+    CT__SLOT(o_fv, nhe, int);
+    CT__SLOT(o_vs, nverts, int);
+    CT__SLOT(o_tag, face_tag ? nfaces : 0, int);
+    CT__SLOT(o_twin, nhe, int);
+    CT__SLOT(o_next, nhe, int);
+    CT__SLOT(o_face, nhe, int);
+    CT__SLOT(o_ve, nverts, int);
+    CT__SLOT(o_vf, nverts + 1, int);
+    CT__SLOT(o_va, nhe, int);
+#undef CT__SLOT
+    blk = (unsigned char *)ct__alloc(&a, sz);
+    if (!blk) return CT_NO_MEMORY;
+    out->ct__alloc = a;
+    out->ct__block = blk;
+    out->nverts = nverts;
+    out->nfaces = nfaces;
+    out->nedges = nhe / 2;
+    out->verts = (ct_vec3 *)(blk + o_verts);
+    out->planes = (ct_plane *)(blk + o_planes);
+    out->face_first = (int *)(blk + o_ff);
+    out->face_verts = (int *)(blk + o_fv);
+    out->vert_source = (int *)(blk + o_vs);
+    out->face_tag = face_tag ? (int *)(blk + o_tag) : NULL;
+    out->he_twin = (int *)(blk + o_twin);
+    out->he_next = (int *)(blk + o_next);
+    out->he_face = (int *)(blk + o_face);
+    out->vert_edge = (int *)(blk + o_ve);
+    out->vert_first = (int *)(blk + o_vf);
+    out->vert_adj = (int *)(blk + o_va);
+    memcpy(out->verts, verts, (size_t)nverts * sizeof(ct_vec3));
+    memcpy(out->face_first, face_first, (size_t)(nfaces + 1) * sizeof(int));
+    memcpy(out->face_verts, face_verts, (size_t)nhe * sizeof(int));
+    for (i = 0; i < nverts; ++i) out->vert_source[i] = vert_source ? vert_source[i] : -1;
+    if (face_tag) memcpy(out->face_tag, face_tag, (size_t)nfaces * sizeof(int));
+    /* center and extent */
+    out->center = ct__v3(0, 0, 0);
+    for (i = 0; i < nverts; ++i) out->center = ct__add(out->center, verts[i]);
+    if (nverts) out->center = ct__scale(out->center, (ct_real)1 / (ct_real)nverts);
+    out->extent = 0;
+    for (i = 0; i < nverts; ++i) out->extent = ct__max(out->extent, ct__dist(verts[i], out->center));
+    /* half-edges: next, face; then vertex out-edges in CSR to find twins */
+    for (f = 0; f < nfaces; ++f)
+        for (k = face_first[f]; k < face_first[f + 1]; ++k) {
+            out->he_face[k] = f;
+            out->he_next[k] = k + 1 < face_first[f + 1] ? k + 1 : face_first[f];
+        }
+    for (i = 0; i <= nverts; ++i) out->vert_first[i] = 0;
+    for (k = 0; k < nhe; ++k) out->vert_first[face_verts[k] + 1]++;
+    for (i = 0; i < nverts; ++i) out->vert_first[i + 1] += out->vert_first[i];
+    /* temporarily use vert_adj to hold out-edges of each vertex; vert_edge as a fill cursor */
+    for (i = 0; i < nverts; ++i) out->vert_edge[i] = out->vert_first[i];
+    for (k = 0; k < nhe; ++k) out->vert_adj[out->vert_edge[face_verts[k]]++] = k;
+    for (k = 0; k < nhe; ++k) {
+        int u = face_verts[k], v = face_verts[out->he_next[k]], j;
+        out->he_twin[k] = -1;
+        for (j = out->vert_first[v]; j < out->vert_first[v + 1]; ++j) {
+            int h = out->vert_adj[j];
+            if (face_verts[out->he_next[h]] == u) { out->he_twin[k] = h; break; }
+        }
+    }
+    for (i = 0; i < nverts; ++i) {
+        out->vert_edge[i] = out->vert_first[i] < out->vert_first[i + 1] ? out->vert_adj[out->vert_first[i]] : -1;
+        for (k = out->vert_first[i]; k < out->vert_first[i + 1]; ++k)
+            out->vert_adj[k] = face_verts[out->he_next[out->vert_adj[k]]];
+    }
+    /* planes */
+    for (f = 0; f < nfaces; ++f) {
+        if (planes) out->planes[f] = planes[f];
+        else out->planes[f] = ct__polygon_plane(verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
+                                                ct__v3(0, 0, 1));
+    }
+    return CT_OK;
+}
+
+CTDEF void ct_hull_free(ct_hull *h) {
+    if (!h) return;
+    if (h->ct__block) {
+        ct_allocator a = h->ct__alloc;
+        ct__free(&a, h->ct__block);
+    }
+    memset(h, 0, sizeof *h);
+}
+
+CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const ct_hull_desc *desc,
+                              const ct_allocator *a) {
+    ct_scratch local, *s;
+    ct__mark m;
+    ct__qh q;
+    ct_status st = CT_OK;
+    ct_real eps = desc ? desc->eps : 0;
+    int i;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    if (npts < 0 || (npts > 0 && !pts) || !ct__finite(eps) || eps < 0) return CT_INVALID;
+    for (i = 0; i < npts; ++i)
+        if (!ct__finite3(pts[i])) return CT_INVALID;
+    if (npts < 4) return CT_DEGENERATE;
+    s = ct__scratch_begin(desc ? desc->scratch : NULL, &local, a);
+    m = ct__scratch_mark(s);
+    st = ct__quickhull(s, pts, npts, eps, &q);
+    if (st == CT_OK) {
+        ct_vec3 *v = CT__SALLOC(s, ct_vec3, q.nverts);
+        int *remap = CT__SALLOC(s, int, npts), *fv = CT__SALLOC(s, int, q.face_first[q.nfaces]);
+        if (!v || !remap || !fv) st = CT_NO_MEMORY;
+        else {
+            for (i = 0; i < q.nverts; ++i) { v[i] = pts[q.verts[i]]; remap[q.verts[i]] = i; }
+            for (i = 0; i < q.face_first[q.nfaces]; ++i) fv[i] = remap[q.face_verts[i]];
+            st = ct__hull_assemble(out, v, q.verts, q.nverts, q.face_first, fv, q.nfaces, q.planes, NULL, a);
+        }
+    }
+    ct__scratch_end(s, &local, m);
+    if (st != CT_OK) memset(out, 0, sizeof *out);
+    return st;
+}
+
+CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a) {
+    /* vertex i has x, y, z signs from bits 0, 1, 2; faces -x +x -y +y -z +z, CCW outside */
+    static const int fv[24] = { 0, 4, 6, 2,  1, 3, 7, 5,  0, 1, 5, 4,  2, 6, 7, 3,  0, 2, 3, 1,  4, 5, 7, 6 };
+    static const int ff[7] = { 0, 4, 8, 12, 16, 20, 24 };
+    ct_vec3 v[8];
+    int i;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!ct__finite3(half) || !(half.x > 0) || !(half.y > 0) || !(half.z > 0)) return CT_INVALID;
+    for (i = 0; i < 8; ++i)
+        v[i] = ct__v3(i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z);
+    return ct__hull_assemble(out, v, NULL, 8, ff, fv, 6, NULL, NULL, a);
+}
+
+CTDEF ct_aabb ct_hull_aabb(const ct_hull *h, const ct_xform *x) {
+    ct_aabb b;
+    int i;
+    b.lo = b.hi = ct__v3(0, 0, 0);
+    if (!h || h->nverts <= 0) return b;
+    b.lo = b.hi = ct__xf_point(x, h->verts[0]);
+    for (i = 1; i < h->nverts; ++i) {
+        ct_vec3 p = ct__xf_point(x, h->verts[i]);
+        b.lo = ct__vmin(b.lo, p);
+        b.hi = ct__vmax(b.hi, p);
+    }
+    return b;
+}
