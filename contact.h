@@ -424,7 +424,44 @@ CTDEF ct_status ct_ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3 semi_b
                               const ct_real *lambda_guess /* warm start, may be NULL */, ct_pw *out);
 
 /* >>broadphase ------------------------------------------------------------------------ */
-/* (box pairs and the parallel loop: declared by the broad-phase part) */
+/* Closed boxes overlap when they intersect or touch on every axis (a shared face, edge or
+   corner counts; zero-size boxes are fine). A box with NaN/Inf or with lo > hi on some axis
+   is invalid: the call returns CT_INVALID (no pairs are guessed for it). Results are exact
+   (no tolerance: the same <= comparisons as a brute-force loop) and identical for any number
+   of OpenMP threads and for a build without OpenMP (or with CT_NO_OPENMP). Called from inside
+   a parallel region the calls run on the calling thread only (no nested team).
+   Cost: n log n plus the number of pairs, on uniform, clustered (also far apart) and
+   mixed-size scenes (a few huge boxes among many small ones are handled apart); see
+   detail/broadphase.h for the algorithm. Temporary memory: about 170 bytes per box (double) plus 4 per
+   pair, besides the 8 bytes per pair of the result. Every allocation happens on the calling
+   thread, so the allocator need not be thread-safe. */
+typedef struct ct_pair  { int a, b; } ct_pair;   /* a < b (bipartite: a indexes set A, b set B) */
+typedef struct ct_pairs {
+    ct_pair *items;
+    size_t   count;
+    ct_allocator ct__alloc;  /* private: the allocator of items */
+} ct_pairs;
+
+/* Every pair of closed boxes that overlap (touching counts), each once, sorted by (a, b):
+   the same output for any number of threads. out is overwritten (not read); free it with
+   ct_pairs_free. On error out is empty. items is NULL when count is 0. */
+CTDEF ct_status ct_broadphase(const ct_aabb *boxes, int n, const ct_allocator *a, ct_pairs *out);
+/* Every (a, b) with A[a] and B[b] overlapping, sorted by (a, b). */
+CTDEF ct_status ct_broadphase_bipartite(const ct_aabb *A, int na, const ct_aabb *B, int nb,
+                                        const ct_allocator *a, ct_pairs *out);
+/* Frees items and empties *p; a zeroed or already freed ct_pairs is fine. */
+CTDEF void      ct_pairs_free(ct_pairs *p);
+
+/* The parallel loop over box pairs: fn runs once per overlapping pair, concurrently on
+   OpenMP threads (thread = omp thread number). Typical use: narrow phase inside fn.
+   thread is omp_get_thread_num() of the thread running fn, so it is below
+   omp_get_max_threads() and can index per-thread data (one ct_scratch per thread). Pairs are
+   handed out in small dynamic chunks, so uneven narrow-phase costs balance. Called from inside
+   a parallel region, every fn runs on the calling thread (thread = its number in the
+   enclosing team): no oversubscription. The pair list is built first (CT_MALLOC memory,
+   freed before returning); the order of the calls is unspecified. */
+typedef void (*ct_pair_fn)(void *user, int a, int b, int thread);
+CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn, void *user);
 
 #ifdef __cplusplus
 }
@@ -468,6 +505,7 @@ CTDEF ct_status ct_ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3 semi_b
 #include "detail/ellipsoid.h"
 
 /* broad phase */
+#include "detail/broadphase.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

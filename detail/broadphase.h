@@ -1,0 +1,834 @@
+/* contact.h detail: >>broadphase - every overlapping pair of closed boxes, and the parallel
+   pair loop.
+
+   Algorithm (chosen by measurement, see bench/bench_broadphase.cpp): a 2-D grid of columns
+   with a 1-D sweep inside each column ("sort and sweep in cells").
+     - The sweep axis is the axis along which the box centres spread most; the columns tile
+       the other two axes. Each box lives in the one column that holds its lower corner, and
+       each column is sorted by the lower coordinate along the sweep axis.
+     - A box finds its partners in the columns that can hold the lower corner of a box
+       overlapping it (its own extent plus the largest member extent, on each column axis),
+       and inside each such column in the window of lower sweep coordinates
+       [lo - largest extent, hi]. The exact closed-box test (<=) decides; the windows are
+       only widened (by a few ulps of the scene's magnitude) so that rounding can never drop
+       a pair. Cost: n log n for the sort plus about 2.3 candidates per reported pair
+       (both directions: each box keeps the partners with a larger index) on uniform scenes,
+       independent of the distribution along the sweep axis - unlike a single global sweep,
+       whose cost grows like n^(5/3) in 3-D. Measured against cells of 0.5x-1.4x the largest
+       extent: 1x is best (finer cells mean more windows per box, which cost more than the
+       candidates they save).
+     - Cells are as large as the largest member box; the grid covers the central 99.8% of the
+       lower corners (sample quantiles; outliers go to the edge columns) and its cells are
+       hashed into about 2n buckets (row-major, so the identity, when the grid is small
+       enough): far-apart clusters keep fine cells, and empty space costs nothing.
+     - Boxes much larger than the rest would make the cells coarse, so the boxes whose extent
+       exceeds the 95th percentile on some axis ("big") are kept out of the grid: each big box
+       queries the grid of the small ones, and the big boxes are paired among themselves by
+       the same algorithm recursively (at most a quarter of the boxes go down a level, so the
+       depth is logarithmic). Small sets use the O(n^2) loop.
+   Output: each box of the grid writes the sorted list of its partners with a larger index
+   into a per-thread buffer (chunks of a fixed size, independent of the thread count,
+   scheduled dynamically); the lists are then gathered in index order and merged with the
+   big-box pairs. So the result is sorted by (a, b) and identical for any number of threads.
+   Every allocation happens on the calling thread (per-thread buffers that overflow are
+   grown between passes and the overflowing chunks redone), so a non-thread-safe allocator
+   is fine.
+
+   References: the sort-and-sweep and grid ("spatial subdivision") broad phases are described
+   in Ericson, Real-Time Collision Detection (2005), sections 7.1 and 7.5; the column-sweep
+   combination follows Tracy, Buss and Woods, "Efficient large-scale sweep and prune methods
+   with AABB insertion and removal" (IEEE VR 2009), who split the sweep into grid cells. */
+
+#if defined(_OPENMP) && !defined(CT_NO_OPENMP)
+#include <omp.h>
+#define CT__BP_OMP 1
+#else
+#define CT__BP_OMP 0
+#endif
+
+/* A box with its axes permuted so that [0] is the sweep axis; id is the caller's index,
+   rank the position in the (ascending-id) set being processed. */
+typedef struct ct__bpbox { ct_real lo[3], hi[3]; int id, rank; } ct__bpbox;
+
+typedef struct ct__bpgrid {
+    const ct__bpbox *box;   /* members sorted by (column bucket, lo[0], rank) */
+    const int *col_start;   /* nb + 1 offsets into box */
+    int n, n1, n2;          /* members; cells per column axis */
+    int nb;                 /* buckets (a power of two) */
+    int wrap;               /* more cells than buckets: rows are scattered by a hash */
+    ct_real min1, min2, inv1, inv2;
+    ct_real cq[3];          /* largest member extent per axis, widened by a few ulps */
+} ct__bpgrid;
+
+/* The bucket of cell (a, b). When the grid has at most nb cells this is the row-major index
+   (neighbouring columns stay close in memory); otherwise each row starts at a hashed bucket
+   (Knuth's multiplicative constant) and runs on contiguously, and far-apart cells may share
+   a bucket, which only adds candidates that the exact test rejects. */
+CT__INLINE int ct__bp_bucket(const ct__bpgrid *g, int a, int b) {
+    unsigned long long mask = (unsigned long long)(g->nb - 1);
+    if (!g->wrap) return a * g->n2 + b;
+    return (int)(((unsigned long long)(unsigned)a * 2654435761ULL + (unsigned long long)(unsigned)b) & mask);
+}
+
+/* Window pointers of the current home bucket into the buckets around it, by cell offset
+   (-2..2 on each axis) from the probing box's cell; each remembers its bucket, since a home
+   bucket may hold several cells. */
+typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
+
+#define CT__BP_BRUTE 32        /* sets up to this size use the O(n^2) loop */
+#define CT__BP_CHUNK 512       /* boxes per scheduled chunk (fixed: output never depends on it) */
+#ifndef CT__BP_CELL
+#define CT__BP_CELL 1.0
+#endif
+#define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
+#define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
+#define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
+
+CT__INLINE int ct__bp_threads(void) {
+#if CT__BP_OMP
+    return omp_in_parallel() ? 1 : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+CT__INLINE int ct__bp_thread_num(void) {
+#if CT__BP_OMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+CT__INLINE int ct__bp_overlap(const ct__bpbox *a, const ct__bpbox *b) {
+    return a->lo[0] <= b->hi[0] && b->lo[0] <= a->hi[0] && a->lo[1] <= b->hi[1] &&
+           b->lo[1] <= a->hi[1] && a->lo[2] <= b->hi[2] && b->lo[2] <= a->hi[2];
+}
+
+/* Column index of a coordinate; monotone in v, robust to huge/infinite intermediate values. */
+CT__INLINE int ct__bp_cell(ct_real v, ct_real mn, ct_real inv, int nc) {
+    ct_real t = (v - mn) * inv;
+    int c;
+    if (!(t > 0)) return 0;
+    if (t >= (ct_real)nc) return nc - 1;
+    c = (int)t;
+    return c < nc ? c : nc - 1;
+}
+
+/* ---- small sorts (deterministic; keys are distinct because the tie-break is unique) ---- */
+CT__INLINE int ct__bp_less(const ct__bpbox *a, const ct__bpbox *b) {
+    return a->lo[0] < b->lo[0] || (a->lo[0] == b->lo[0] && a->rank < b->rank);
+}
+/* Quicksort (median of three, recursion on the smaller side, insertion sort below 17). One
+   definition, instantiated for the column sort and for the partner lists. */
+#define CT__BP_DEFINE_SORT(name, T, LESS)                                                      \
+    CT__PRIVATE void name(T *v, size_t n) {                                                    \
+        size_t i, j;                                                                           \
+        T p, t;                                                                                \
+        while (n > 16) {                                                                       \
+            size_t m = n / 2;                                                                  \
+            i = 0; j = n - 1;                                                                  \
+            if (LESS(&v[m], &v[0])) { t = v[m]; v[m] = v[0]; v[0] = t; }                       \
+            if (LESS(&v[n - 1], &v[0])) { t = v[n - 1]; v[n - 1] = v[0]; v[0] = t; }           \
+            if (LESS(&v[n - 1], &v[m])) { t = v[n - 1]; v[n - 1] = v[m]; v[m] = t; }           \
+            p = v[m];                                                                          \
+            for (;;) {                                                                         \
+                while (LESS(&v[i], &p)) ++i;                                                   \
+                while (LESS(&p, &v[j])) --j;                                                   \
+                if (i >= j) break;                                                             \
+                t = v[i]; v[i] = v[j]; v[j] = t;                                               \
+                ++i; --j;                                                                      \
+            }                                                                                  \
+            /* [0, j] <= p <= [j + 1, n) */                                                    \
+            if (j + 1 < n - j - 1) { name(v, j + 1); v += j + 1; n -= j + 1; }                 \
+            else { name(v + j + 1, n - j - 1); n = j + 1; }                                    \
+        }                                                                                      \
+        for (i = 1; i < n; ++i) {                                                              \
+            t = v[i];                                                                          \
+            for (j = i; j > 0 && LESS(&t, &v[j - 1]); --j) v[j] = v[j - 1];                    \
+            v[j] = t;                                                                          \
+        }                                                                                      \
+    }
+CT__INLINE int ct__bp_int_less(const int *a, const int *b) { return *a < *b; }
+CT__BP_DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
+CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
+CT__INLINE int ct__bp_real_less(const ct_real *a, const ct_real *b) { return *a < *b; }
+CT__BP_DEFINE_SORT(ct__bp_sort_reals, ct_real, ct__bp_real_less)
+#undef CT__BP_DEFINE_SORT
+/* Partner lists are short (about 13 on DEM scenes) and, unless the grid wraps, free of
+   repeats: placing each id at its rank (the number of smaller ids) is branch-free and
+   vectorises, and beats insertion sort's mispredicted branches. */
+CT__PRIVATE void ct__bp_sort_ints(int *v, size_t n) {
+    int tmp[32];
+    size_t i, k;
+    if (n > 32) { ct__bp_qsort_ints(v, n); return; }
+    for (i = 0; i < n; ++i) {
+        int x = v[i], r = 0;
+        for (k = 0; k < n; ++k) r += v[k] < x;
+        tmp[r] = x;
+    }
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+/* The k-th smallest of v[0..n) (v is permuted). */
+CT__PRIVATE ct_real ct__bp_select(ct_real *v, int n, int k) {
+    int lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int i = lo, j = hi, m = lo + (hi - lo) / 2;
+        ct_real p = v[m], t;
+        for (;;) {
+            while (v[i] < p) ++i;
+            while (p < v[j]) --j;
+            if (i >= j) break;
+            t = v[i]; v[i] = v[j]; v[j] = t;
+            ++i; --j;
+        }
+        if (k <= j) hi = j; else lo = j + 1;
+    }
+    return v[k];
+}
+/* LSD radix sort of 64-bit keys (8-bit digits; digits that are equal everywhere skipped). */
+CT__PRIVATE void ct__bp_radix64(unsigned long long *v, unsigned long long *tmp, size_t n) {
+    int pass;
+    for (pass = 0; pass < 8; ++pass) {
+        size_t cnt[256], i, sum = 0;
+        int shift = 8 * pass, d;
+        memset(cnt, 0, sizeof cnt);
+        for (i = 0; i < n; ++i) cnt[(v[i] >> shift) & 255]++;
+        if (n == 0 || cnt[(v[0] >> shift) & 255] == n) continue;
+        for (d = 0; d < 256; ++d) { size_t c = cnt[d]; cnt[d] = sum; sum += c; }
+        for (i = 0; i < n; ++i) tmp[cnt[(v[i] >> shift) & 255]++] = v[i];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+/* ---- the grid ------------------------------------------------------------------------- */
+CT__INLINE int ct__bp_isbig(const ct__bpbox *b, const ct_real t[3]) {
+    return (b->hi[0] - b->lo[0] > t[0]) | (b->hi[1] - b->lo[1] > t[1]) | (b->hi[2] - b->lo[2] > t[2]);
+}
+
+/* Builds the grid over the m >= 1 boxes of in[0..n) that are not big for thresholds t. mag is
+   the largest |coordinate| of the scene. */
+CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, int m, const ct_real t[3],
+                                        ct_real mag, int nthreads, ct__bpgrid *g) {
+    ct_real ext[3], e0 = 0, e1 = 0, e2 = 0, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
+    ct_real span1, span2, widen = 4 * CT__EPS;
+    double d1, d2, cap = (double)m;
+    int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
+    ct__bpbox *box;
+    if (!cell) return CT_NO_MEMORY;
+    /* min and max are exact, so the parallel reductions are deterministic */
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && n > 65536) \
+    reduction(max : e0, e1, e2, mx1, mx2) reduction(min : mn1, mn2)
+#endif
+    for (i = 0; i < n; ++i) {
+        if (ct__bp_isbig(&in[i], t)) continue;
+        e0 = ct__max(e0, in[i].hi[0] - in[i].lo[0]);
+        e1 = ct__max(e1, in[i].hi[1] - in[i].lo[1]);
+        e2 = ct__max(e2, in[i].hi[2] - in[i].lo[2]);
+        mn1 = ct__min(mn1, in[i].lo[1]); mx1 = ct__max(mx1, in[i].lo[1]);
+        mn2 = ct__min(mn2, in[i].lo[2]); mx2 = ct__max(mx2, in[i].lo[2]);
+    }
+    ext[0] = e0; ext[1] = e1; ext[2] = e2;
+    {
+        /* The columns tile the central 99.8% of the lower corners (quantiles of an evenly
+           spaced sample): a few far-away boxes must not stretch the cells over empty space.
+           Boxes outside fall into the edge columns; the cell map is monotone and clamped for
+           insertion and queries alike, so nothing is lost. */
+        int ns = ct__imin(n, CT__BP_SAMPLE), c = 0, q;
+        ct_real *y = CT__SALLOC(s, ct_real, ns), *z = CT__SALLOC(s, ct_real, ns);
+        if (!y || !z) return CT_NO_MEMORY;
+        for (i = 0; i < ns; ++i) {
+            const ct__bpbox *b = &in[(long long)i * n / ns];
+            if (ct__bp_isbig(b, t)) continue;
+            y[c] = b->lo[1];
+            z[c++] = b->lo[2];
+        }
+        if (c >= 1000) {
+            q = c / 1000;
+            ct__bp_sort_reals(y, (size_t)c);
+            ct__bp_sort_reals(z, (size_t)c);
+            if (y[c - 1 - q] > y[q]) { mn1 = y[q]; mx1 = y[c - 1 - q]; }
+            if (z[c - 1 - q] > z[q]) { mn2 = z[q]; mx2 = z[c - 1 - q]; }
+        }
+    }
+    /* The window lo - cq must stay below the lower corner of every overlapping box despite
+       rounding: cq(1 - eps) >= ext(1 + eps) + eps |lo| suffices (eps = half an ulp). */
+    for (k = 0; k < 3; ++k) g->cq[k] = ext[k] * (1 + widen) + widen * mag;
+    span1 = mx1 - mn1;
+    span2 = mx2 - mn2;
+    /* Cells about as large as the largest member (so a box meets 2-3 columns per axis), at
+       most CT__BP_MAXCELLS per axis, hashed into nb buckets: nb >= 2m, or the number of
+       cells when that is smaller. Empty space costs nothing, so far-apart clusters keep
+       fine cells. */
+    d1 = ext[1] > 0 ? (double)span1 / ((double)ext[1] * CT__BP_CELL) : CT__BP_MAXCELLS;
+    d2 = ext[2] > 0 ? (double)span2 / ((double)ext[2] * CT__BP_CELL) : CT__BP_MAXCELLS;
+    d1 = d1 < 1 ? 1 : (d1 > CT__BP_MAXCELLS ? CT__BP_MAXCELLS : d1);
+    d2 = d2 < 1 ? 1 : (d2 > CT__BP_MAXCELLS ? CT__BP_MAXCELLS : d2);
+    if (!(span1 > 0)) d1 = 1;
+    if (!(span2 > 0)) d2 = 1;
+    g->n1 = (int)d1;
+    g->n2 = (int)d2;
+    g->min1 = mn1;
+    g->min2 = mn2;
+    g->inv1 = span1 > 0 ? (ct_real)g->n1 / span1 : 0;
+    g->inv2 = span2 > 0 ? (ct_real)g->n2 / span2 : 0;
+    if (!ct__finite(g->inv1)) { g->n1 = 1; g->inv1 = 0; }
+    if (!ct__finite(g->inv2)) { g->n2 = 1; g->inv2 = 0; }
+    for (g->nb = 1; g->nb < (1 << 30) && (double)g->nb < 2 * cap && (double)g->nb < (double)g->n1 * g->n2;) g->nb <<= 1;
+    g->wrap = (double)g->nb < (double)g->n1 * g->n2;
+    ncol = g->nb;
+    start = CT__SALLOC(s, int, (long long)ncol + 1);
+    fill = CT__SALLOC(s, int, ncol);
+    box = CT__SALLOC(s, ct__bpbox, m);
+    if (!start || !fill || !box) return CT_NO_MEMORY;
+    memset(fill, 0, (size_t)ncol * sizeof *fill);
+    /* counting sort by column (cells computed in parallel), then each column by lower sweep
+       coordinate */
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && n > 65536)
+#endif
+    for (i = 0; i < n; ++i)
+        cell[i] = ct__bp_isbig(&in[i], t) ? -1
+                  : ct__bp_bucket(g, ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1), ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2));
+    for (i = 0; i < n; ++i)
+        if (cell[i] >= 0) fill[cell[i]]++;
+    start[0] = 0;
+    for (k = 0; k < ncol; ++k) { start[k + 1] = start[k] + fill[k]; fill[k] = start[k]; }
+    for (i = 0; i < n; ++i)
+        if (cell[i] >= 0) box[fill[cell[i]]++] = in[i];
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads) if (nthreads > 1 && n > 4096)
+#endif
+    for (k = 0; k < ncol; ++k) ct__bp_sort_boxes(box + start[k], (size_t)(start[k + 1] - start[k]));
+    (void)nthreads;
+    g->box = box;
+    g->col_start = start;
+    g->n = m;
+    return CT_OK;
+}
+
+/* First index in [s, e) of the column whose lower sweep coordinate is >= x. */
+CT__INLINE int ct__bp_lower(const ct__bpbox *box, int s, int e, ct_real x) {
+    while (s < e) {
+        int m = s + (e - s) / 2;
+        if (box[m].lo[0] < x) s = m + 1; else e = m;
+    }
+    return s;
+}
+
+/* ---- chunked parallel passes with per-thread buffers ------------------------------------ */
+/* One pass produces, for each item (a grid position in self mode, a query otherwise), the
+   sorted list of partner ids, recorded under the item's slot (its rank in self mode, the query
+   index otherwise) so that the gather reads the records in order: cnt[slot] ids at
+   buf[tid[slot]] + start[slot]. Slots without an item keep cnt 0. */
+typedef struct ct__bpjob {
+    const ct__bpgrid *g;
+    const ct__bpbox *query;   /* NULL: self mode (partners with a larger rank) */
+    int nitems, nslots, nthreads;
+    int **buf;                /* per thread */
+    size_t *cap, *used;
+    int *full;
+    int *chunk_buf;           /* per chunk: the thread buffer holding it, -1 when pending */
+    size_t *start;            /* per slot */
+    int *cnt, *tid;
+} ct__bpjob;
+
+/* Partners of q in the grid, appended to buf (a partner may appear twice when two cells of
+   the query share a bucket: the caller sorts and drops repeats); self mode keeps ranks above
+   q's. cache: monotone window pointers of the current home column, or NULL.
+   Returns 0 when the buffer is full. */
+CT__PRIVATE int ct__bp_probe(const ct__bpgrid *g, const ct__bpbox *q, int self, ct__bpcache *cache,
+                             int *buf, size_t cap, size_t *used) {
+    const ct__bpbox *box = g->box;
+    int alo = ct__bp_cell(q->lo[1] - g->cq[1], g->min1, g->inv1, g->n1);
+    int ahi = ct__bp_cell(q->hi[1], g->min1, g->inv1, g->n1);
+    int blo = ct__bp_cell(q->lo[2] - g->cq[2], g->min2, g->inv2, g->n2);
+    int bhi = ct__bp_cell(q->hi[2], g->min2, g->inv2, g->n2);
+    ct_real x0 = q->lo[0] - g->cq[0], x1 = q->hi[0];
+    ct_real qlo0 = q->lo[0], qlo1 = q->lo[1], qhi1 = q->hi[1], qlo2 = q->lo[2], qhi2 = q->hi[2];
+    int qrank = self ? q->rank : -1;   /* ranks are >= 0: no filter for queries */
+    /* a query covering more cells than there are buckets visits every bucket once instead */
+    int all = (double)(ahi - alo + 1) * (double)(bhi - blo + 1) > (double)g->nb;
+    size_t u = *used;
+    int a, b, a0 = 0, b0 = 0;
+    if (cache) {
+        a0 = ct__bp_cell(q->lo[1], g->min1, g->inv1, g->n1);
+        b0 = ct__bp_cell(q->lo[2], g->min2, g->inv2, g->n2);
+    }
+    if (all) { alo = ahi = 0; blo = 0; bhi = g->nb - 1; a0 = -100; }
+    for (a = alo; a <= ahi; ++a)
+        for (b = blo; b <= bhi; ++b) {
+            int col = all ? b : ct__bp_bucket(g, a, b), s = g->col_start[col], e = g->col_start[col + 1], p;
+            if (s == e) continue;
+            if (cache && a - a0 >= -2 && a - a0 <= 2 && b - b0 >= -2 && b - b0 <= 2) {
+                int slot = (a - a0 + 2) * 5 + (b - b0 + 2);
+                if (cache->key[slot] != col) { cache->key[slot] = col; p = ct__bp_lower(box, s, e, x0); }
+                else for (p = cache->ptr[slot]; p < e && box[p].lo[0] < x0; ++p) {}
+                cache->ptr[slot] = p;
+            } else {
+                p = ct__bp_lower(box, s, e, x0);
+            }
+            /* branch-free test and append (half the candidates fail the rank test, the rest
+               the overlap test: both unpredictable); room for the whole column is checked once */
+            if (cap - u < (size_t)(e - p)) { *used = u; return 0; }
+            for (; p < e; ++p) {
+                const ct__bpbox *o = &box[p];
+                int ok;
+                if (o->lo[0] > x1) break;
+                ok = (o->rank > qrank) & (o->hi[0] >= qlo0) & (o->lo[1] <= qhi1) & (o->hi[1] >= qlo1) &
+                     (o->lo[2] <= qhi2) & (o->hi[2] >= qlo2);
+                buf[u] = o->id;
+                u += (size_t)ok;
+            }
+        }
+    *used = u;
+    return 1;
+}
+
+/* Sorts a partner list and drops repeats (possible only when the grid wraps); returns its
+   new length. */
+CT__INLINE size_t ct__bp_sort_unique(const ct__bpgrid *g, int *v, size_t n) {
+    size_t i, w = n ? 1 : 0;
+    if (!g->wrap) { ct__bp_sort_ints(v, n); return n; }
+    ct__bp_qsort_ints(v, n);
+    for (i = 1; i < n; ++i)
+        if (v[i] != v[w - 1]) v[w++] = v[i];
+    return w;
+}
+
+/* The fill level is kept in a local (*used below) and stored once per chunk: the per-thread
+   counters share a cache line. */
+CT__PRIVATE int ct__bp_chunk(const ct__bpjob *j, int k, int t) {
+    const ct__bpgrid *g = j->g;
+    int p0 = k * CT__BP_CHUNK, p1 = ct__imin(j->nitems, p0 + CT__BP_CHUNK), p, col = -1, lo = 0, hi = g->nb - 1;
+    int *buf = j->buf[t];
+    size_t cap = j->cap[t], fill = j->used[t];
+    ct__bpcache cache;
+    if (!j->query) {   /* the bucket holding p0: the last one starting at or before it */
+        while (lo < hi) {
+            int m = lo + (hi - lo + 1) / 2;
+            if (g->col_start[m] <= p0) lo = m; else hi = m - 1;
+        }
+    }
+    for (p = p0; p < p1; ++p) {
+        size_t s0 = fill;
+        const ct__bpbox *q = j->query ? &j->query[p] : &g->box[p];
+        int slot = j->query ? p : q->rank;
+        if (!j->query && (col < 0 || p >= g->col_start[col + 1])) {   /* a new home bucket */
+            for (col = col < 0 ? lo : col + 1; g->col_start[col + 1] <= p; ++col) {}
+            for (lo = 0; lo < 25; ++lo) cache.key[lo] = -1;
+        }
+        if (!ct__bp_probe(g, q, !j->query, j->query ? NULL : &cache, buf, cap, &fill)) return 0;
+        fill = s0 + ct__bp_sort_unique(g, buf + s0, fill - s0);
+        j->start[slot] = s0;
+        j->cnt[slot] = (int)(fill - s0);
+        j->tid[slot] = t;
+    }
+    j->used[t] = fill;
+    return 1;
+}
+
+/* Runs every chunk; buffers that overflow are grown on this thread and their chunks redone. */
+CT__PRIVATE ct_status ct__bp_run(ct_scratch *s, ct__bpjob *j, size_t estimate) {
+    int T = j->nthreads, nch = (j->nitems + CT__BP_CHUNK - 1) / CT__BP_CHUNK, t, k, npend;
+    int *pend;
+    j->buf = CT__SALLOC(s, int *, T);
+    j->cap = CT__SALLOC(s, size_t, T);
+    j->used = CT__SALLOC(s, size_t, T);
+    j->full = CT__SALLOC(s, int, T);
+    j->chunk_buf = CT__SALLOC(s, int, nch);
+    j->start = CT__SALLOC(s, size_t, j->nslots);
+    j->cnt = CT__SALLOC(s, int, j->nslots);
+    j->tid = CT__SALLOC(s, int, j->nslots);
+    pend = CT__SALLOC(s, int, nch);
+    if (!j->buf || !j->cap || !j->used || !j->full || !j->chunk_buf || !j->start || !j->cnt || !j->tid || !pend)
+        return CT_NO_MEMORY;
+    memset(j->cnt, 0, (size_t)j->nslots * sizeof *j->cnt);
+    for (t = 0; t < T; ++t) {
+        j->cap[t] = estimate / (size_t)T + 1024;
+        j->used[t] = 0;
+        j->buf[t] = CT__SALLOC(s, int, j->cap[t]);
+        if (!j->buf[t]) return CT_NO_MEMORY;
+    }
+    for (k = 0; k < nch; ++k) j->chunk_buf[k] = -1;
+    for (;;) {
+        for (npend = 0, k = 0; k < nch; ++k)
+            if (j->chunk_buf[k] < 0) pend[npend++] = k;
+        if (npend == 0) return CT_OK;
+        for (t = 0; t < T; ++t) j->full[t] = 0;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && npend > 1)
+#endif
+        for (k = 0; k < npend; ++k) {
+            int tid = ct__bp_thread_num();
+            size_t u0 = j->used[tid];
+            if (j->full[tid]) continue;
+            if (ct__bp_chunk(j, pend[k], tid)) j->chunk_buf[pend[k]] = tid;
+            else { j->used[tid] = u0; j->full[tid] = 1; }
+        }
+        for (t = 0; t < T; ++t) {
+            int *nb;
+            size_t ncap;
+            if (!j->full[t]) continue;
+            ncap = 2 * j->cap[t] + 4096;
+            nb = CT__SALLOC(s, int, ncap);
+            if (!nb) return CT_NO_MEMORY;
+            if (j->used[t]) memcpy(nb, j->buf[t], j->used[t] * sizeof *nb);
+            j->buf[t] = nb;
+            j->cap[t] = ncap;
+        }
+    }
+}
+
+/* ---- assembly -------------------------------------------------------------------------- */
+/* out[] = for each rank r (ids[r] ascending) the merge of its list from the job (slot r)
+   and the pairs of e (sorted) whose a is ids[r]. Output memory comes from oa (the caller's
+   allocator) or, when oa is NULL, from the scratch. */
+CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const int *ids,
+                                      int m, const ct_pair *e, size_t ne, int T,
+                                      const ct_allocator *oa, ct_pair **out, size_t *count) {
+    size_t *off = CT__SALLOC(s, size_t, (long long)m + 1), *eoff = CT__SALLOC(s, size_t, (long long)m + 1);
+    size_t tot = 0, q = 0, bytes;
+    ct_pair *res;
+    int r;
+    *out = NULL;
+    *count = 0;
+    if (!off || !eoff) return CT_NO_MEMORY;
+    for (r = 0; r < m; ++r) {
+        while (q < ne && e[q].a < ids[r]) ++q;
+        eoff[r] = q;
+        off[r] = tot;
+        while (q < ne && e[q].a == ids[r]) ++q;
+        tot += (q - eoff[r]) + (size_t)j->cnt[r];
+    }
+    eoff[m] = q;
+    off[m] = tot;
+    if (tot == 0) return CT_OK;
+    bytes = ct__array_bytes((long long)tot, sizeof(ct_pair));
+    if (bytes == 0) return CT_NO_MEMORY;
+    res = oa ? (ct_pair *)ct__alloc(oa, bytes) : CT__SALLOC(s, ct_pair, tot);
+    if (!res) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static, 1024) num_threads(T) if (T > 1 && tot > 65536)
+#endif
+    for (r = 0; r < m; ++r) {
+        ct_pair *o = res + off[r];
+        size_t qe = eoff[r], qend = eoff[r + 1], i = 0, nl = (size_t)j->cnt[r];
+        const int *list = nl ? j->buf[j->tid[r]] + j->start[r] : NULL;
+        while (i < nl || qe < qend) {
+            int b = (qe == qend || (i < nl && list[i] < e[qe].b)) ? list[i++] : e[qe++].b;
+            o->a = ids[r];
+            o->b = b;
+            ++o;
+        }
+    }
+    (void)T;
+    *out = res;
+    *count = tot;
+    return CT_OK;
+}
+
+/* Pairs of a small set by the O(n^2) loop, sorted (ids ascending). Self when b == NULL. */
+CT__PRIVATE ct_status ct__bp_brute(ct_scratch *s, const ct__bpbox *a, int na, const ct__bpbox *b, int nb,
+                                   const ct_allocator *oa, ct_pair **out, size_t *count) {
+    size_t n = 0, bytes;
+    int pass, i, k;
+    ct_pair *res = NULL;
+    *out = NULL;
+    *count = 0;
+    for (pass = 0; pass < 2; ++pass) {
+        size_t w = 0;
+        for (i = 0; i < na; ++i)
+            for (k = b ? 0 : i + 1; k < (b ? nb : na); ++k) {
+                const ct__bpbox *o = b ? &b[k] : &a[k];
+                if (!ct__bp_overlap(&a[i], o)) continue;
+                if (res) { res[w].a = a[i].id; res[w].b = o->id; }
+                ++w;
+            }
+        if (pass == 0) {
+            n = w;
+            if (n == 0) return CT_OK;
+            bytes = ct__array_bytes((long long)n, sizeof(ct_pair));
+            res = oa ? (ct_pair *)ct__alloc(oa, bytes) : CT__SALLOC(s, ct_pair, n);
+            if (!res) return CT_NO_MEMORY;
+        }
+    }
+    *out = res;
+    *count = n;
+    return CT_OK;
+}
+
+/* Chooses the size thresholds t of the small boxes of set[0..n) (see the top of the file) and
+   copies the big ones, in order, to *big (renumbered 0..: they form the set of the next
+   level). Returns the number of big boxes, or -1 when out of memory. */
+CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, int T, ct_real t[3], ct__bpbox **big) {
+    int i, k, nbig = 0, ns = ct__imin(n, CT__BP_SAMPLE), q = (int)(CT__BP_QUANTILE * (double)(ns - 1));
+    ct_real *ext = CT__SALLOC(s, ct_real, ns);
+    *big = NULL;
+    if (!ext) return -1;
+    for (k = 0; k < 3; ++k) {   /* the quantile of an evenly spaced sample (all boxes when n is small) */
+        for (i = 0; i < ns; ++i) {
+            const ct__bpbox *b = &set[(long long)i * n / ns];
+            ext[i] = b->hi[k] - b->lo[k];
+        }
+        t[k] = ct__bp_select(ext, ns, q);
+    }
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(+ : nbig)
+#endif
+    for (i = 0; i < n; ++i) nbig += ct__bp_isbig(&set[i], t);
+    (void)T;
+    if (nbig > n / 4) {   /* no clear outliers: one grid for all (extents may be +inf) */
+        for (k = 0; k < 3; ++k)
+            for (t[k] = 0, i = 0; i < n; ++i) t[k] = ct__max(t[k], set[i].hi[k] - set[i].lo[k]);
+        nbig = 0;
+    }
+    if (nbig == 0) return 0;
+    *big = CT__SALLOC(s, ct__bpbox, nbig);
+    if (!*big) return -1;
+    for (nbig = 0, i = 0; i < n; ++i)
+        if (ct__bp_isbig(&set[i], t)) {
+            (*big)[nbig] = set[i];
+            (*big)[nbig].rank = nbig;
+            ++nbig;
+        }
+    return nbig;
+}
+
+/* Merges two sorted pair lists into the scratch. */
+CT__PRIVATE ct_pair *ct__bp_merge(ct_scratch *s, const ct_pair *x, size_t nx, const ct_pair *y, size_t ny) {
+    ct_pair *o = CT__SALLOC(s, ct_pair, nx + ny);
+    size_t i = 0, j = 0, w = 0;
+    if (!o) return NULL;
+    while (i < nx || j < ny) {
+        int takex = j == ny || (i < nx && (x[i].a < y[j].a || (x[i].a == y[j].a && x[i].b < y[j].b)));
+        o[w++] = takex ? x[i++] : y[j++];
+    }
+    return o;
+}
+
+CT__PRIVATE size_t ct__bp_estimate(size_t n) { return 16 * n; }
+
+/* One level: splits set[0..n) into small and big boxes, builds the grid of the small ones and
+   runs the pass over it: pairs among them (query NULL), or every query box against them. */
+CT__PRIVATE ct_status ct__bp_level(ct_scratch *s, const ct__bpbox *set, int n, const ct__bpbox *query, int nq,
+                                   ct_real mag, int T, ct__bpgrid *g, ct__bpjob *job, ct__bpbox **big, int *nbig) {
+    ct_real t[3];
+    ct_status st;
+    *nbig = ct__bp_split(s, set, n, T, t, big);
+    if (*nbig < 0) return CT_NO_MEMORY;
+    st = ct__bp_grid_build(s, set, n, n - *nbig, t, mag, T, g);
+    if (st != CT_OK) return st;
+    memset(job, 0, sizeof *job);
+    job->g = g;
+    job->query = query;
+    job->nitems = query ? nq : n - *nbig;
+    job->nslots = query ? nq : n;
+    job->nthreads = T;
+    return ct__bp_run(s, job, ct__bp_estimate((size_t)job->nitems));
+}
+
+/* Every overlapping pair of set[0..n) (ids ascending, rank = position), sorted. */
+CT__PRIVATE ct_status ct__bp_self(ct_scratch *s, const ct__bpbox *set, int n, ct_real mag, int T,
+                                  const ct_allocator *oa, ct_pair **out, size_t *count) {
+    ct__bpbox *big;
+    ct__bpgrid g;
+    ct__bpjob job, bj;
+    ct_pair *e = NULL, *e2 = NULL;
+    size_t ne = 0, ne2 = 0;
+    int nbig, i, *ids;
+    ct_status st;
+    *out = NULL;
+    *count = 0;
+    if (n <= CT__BP_BRUTE) return ct__bp_brute(s, set, n, NULL, 0, oa, out, count);
+    ids = CT__SALLOC(s, int, n);
+    if (!ids) return CT_NO_MEMORY;
+    st = ct__bp_level(s, set, n, NULL, 0, mag, T, &g, &job, &big, &nbig);
+    if (st != CT_OK) return st;
+    if (nbig > 0) {
+        /* big boxes against the grid of small ones: pairs (min id, max id), radix-sorted */
+        unsigned long long *key, *tmp;
+        size_t w = 0;
+        int r;
+        memset(&bj, 0, sizeof bj);
+        bj.g = &g;
+        bj.query = big;
+        bj.nitems = bj.nslots = nbig;
+        bj.nthreads = T;
+        st = ct__bp_run(s, &bj, ct__bp_estimate((size_t)nbig));
+        if (st != CT_OK) return st;
+        for (r = 0; r < nbig; ++r) ne += (size_t)bj.cnt[r];
+        key = CT__SALLOC(s, unsigned long long, ne);
+        tmp = CT__SALLOC(s, unsigned long long, ne);
+        e = CT__SALLOC(s, ct_pair, ne);
+        if (ne && (!key || !tmp || !e)) return CT_NO_MEMORY;
+        for (r = 0; r < nbig; ++r) {
+            const int *l = bj.buf[bj.tid[r]] + bj.start[r];
+            int c;
+            for (c = 0; c < bj.cnt[r]; ++c) {
+                unsigned long long a = (unsigned long long)(unsigned)big[r].id, b = (unsigned long long)(unsigned)l[c];
+                key[w++] = a < b ? (a << 32 | b) : (b << 32 | a);
+            }
+        }
+        ct__bp_radix64(key, tmp, ne);
+        for (w = 0; w < ne; ++w) { e[w].a = (int)(key[w] >> 32); e[w].b = (int)(key[w] & 0xffffffffu); }
+        /* big boxes among themselves, recursively */
+        st = ct__bp_self(s, big, nbig, mag, T, NULL, &e2, &ne2);
+        if (st != CT_OK) return st;
+        if (ne2) {
+            e = ct__bp_merge(s, e, ne, e2, ne2);
+            if (!e) return CT_NO_MEMORY;
+            ne += ne2;
+        }
+    }
+    for (i = 0; i < n; ++i) ids[i] = set[i].id;
+    return ct__bp_assemble(s, &job, ids, n, e, ne, T, oa, out, count);
+}
+
+/* Every overlapping (a in A, b in B), sorted: the grid over the small boxes of B is queried
+   by every box of A; the big boxes of B recursively. */
+CT__PRIVATE ct_status ct__bp_bip(ct_scratch *s, const ct__bpbox *A, int na, const ct__bpbox *B, int nb,
+                                 ct_real mag, int T, const ct_allocator *oa, ct_pair **out, size_t *count) {
+    ct__bpbox *big;
+    ct__bpgrid g;
+    ct__bpjob job;
+    ct_pair *e = NULL;
+    size_t ne = 0;
+    int nbig, i, *ids;
+    ct_status st;
+    *out = NULL;
+    *count = 0;
+    if (na == 0 || nb == 0) return CT_OK;
+    if ((long long)na * nb <= 64 * CT__BP_BRUTE || nb <= 2) return ct__bp_brute(s, A, na, B, nb, oa, out, count);
+    ids = CT__SALLOC(s, int, na);
+    if (!ids) return CT_NO_MEMORY;
+    st = ct__bp_level(s, B, nb, A, na, mag, T, &g, &job, &big, &nbig);
+    if (st != CT_OK) return st;
+    if (nbig > 0) {
+        st = ct__bp_bip(s, A, na, big, nbig, mag, T, NULL, &e, &ne);
+        if (st != CT_OK) return st;
+    }
+    for (i = 0; i < na; ++i) ids[i] = A[i].id;
+    return ct__bp_assemble(s, &job, ids, na, e, ne, T, oa, out, count);
+}
+
+/* Checks boxes[0..n) and converts them (sweep axis first). axis: -1 to choose it here (the
+   axis along which the centres spread most), else given. mag: running max |coordinate|. */
+CT__PRIVATE ct_status ct__bp_prepare(ct_scratch *s, const ct_aabb *boxes, int n, int T, int *axis, ct_real *mag,
+                                     ct__bpbox **out) {
+    ct__bpbox *v;
+    ct_real m = *mag;
+    double mean[3] = { 0, 0, 0 }, m2[3] = { 0, 0, 0 };
+    int i, k, bad = 0, ns = ct__imin(n, CT__BP_SAMPLE);
+    *out = NULL;
+    if (n < 0 || (n > 0 && !boxes)) return CT_INVALID;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(| : bad) reduction(max : m)
+#endif
+    for (i = 0; i < n; ++i) {
+        const ct_aabb *b = &boxes[i];
+        bad |= !ct__finite3(b->lo) || !ct__finite3(b->hi) || !(b->lo.x <= b->hi.x) || !(b->lo.y <= b->hi.y) ||
+               !(b->lo.z <= b->hi.z);
+        m = ct__max(m, ct__max(ct__maxabs(b->lo), ct__maxabs(b->hi)));
+    }
+    (void)T;
+    if (bad) return CT_INVALID;
+    *mag = m;
+    /* sweep axis: largest variance of the centres (Welford), over an evenly spaced sample */
+    for (i = 0; i < ns; ++i) {
+        const ct_aabb *b = &boxes[(long long)i * n / ns];
+        for (k = 0; k < 3; ++k) {
+            double c = 0.5 * (double)ct__vget(b->lo, k) + 0.5 * (double)ct__vget(b->hi, k), d = c - mean[k];
+            mean[k] += d / (double)(i + 1);
+            m2[k] += d * (c - mean[k]);
+        }
+    }
+    if (*axis < 0) *axis = m2[0] >= m2[1] ? (m2[0] >= m2[2] ? 0 : 2) : (m2[1] >= m2[2] ? 1 : 2);
+    v = CT__SALLOC(s, ct__bpbox, n);
+    if (n > 0 && !v) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) private(k)
+#endif
+    for (i = 0; i < n; ++i) {
+        for (k = 0; k < 3; ++k) {
+            int src = (*axis + k) % 3;
+            v[i].lo[k] = ct__vget(boxes[i].lo, src);
+            v[i].hi[k] = ct__vget(boxes[i].hi, src);
+        }
+        v[i].id = v[i].rank = i;
+    }
+    *out = v;
+    return CT_OK;
+}
+
+/* Both entry points: self pairs of A when B is NULL, else the pairs of A x B. */
+CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, int nb, int self,
+                                   const ct_allocator *a, ct_pairs *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__bpbox *va = NULL, *vb = NULL;
+    ct_real mag = 0;
+    int axis = -1, T = ct__bp_threads();
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->ct__alloc = ct__allocator(a);
+    if (na < 0 || nb < 0 || (na > 0 && !A) || (nb > 0 && !B)) return CT_INVALID;
+    s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
+    mk = ct__scratch_mark(s);
+    /* the sweep axis follows the set the grid is built over (B for bipartite) */
+    st = self ? CT_OK : ct__bp_prepare(s, B, nb, T, &axis, &mag, &vb);
+    if (st == CT_OK) st = ct__bp_prepare(s, A, na, T, &axis, &mag, &va);
+    if (st == CT_OK)
+        st = self ? ct__bp_self(s, va, na, mag, T, &out->ct__alloc, &out->items, &out->count)
+                  : ct__bp_bip(s, va, na, vb, nb, mag, T, &out->ct__alloc, &out->items, &out->count);
+    ct__scratch_end(s, &local, mk);
+    if (st != CT_OK) {
+        ct_allocator keep = out->ct__alloc;
+        memset(out, 0, sizeof *out);
+        out->ct__alloc = keep;
+    }
+    return st;
+}
+
+CTDEF ct_status ct_broadphase(const ct_aabb *boxes, int n, const ct_allocator *a, ct_pairs *out) {
+    return ct__bp_entry(boxes, n, NULL, 0, 1, a, out);
+}
+
+CTDEF ct_status ct_broadphase_bipartite(const ct_aabb *A, int na, const ct_aabb *B, int nb,
+                                        const ct_allocator *a, ct_pairs *out) {
+    return ct__bp_entry(A, na, B, nb, 0, a, out);
+}
+
+CTDEF void ct_pairs_free(ct_pairs *p) {
+    if (!p) return;
+    if (p->items && p->ct__alloc.free) p->ct__alloc.free(p->items, p->ct__alloc.user);
+    p->items = NULL;
+    p->count = 0;
+}
+
+CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn, void *user) {
+    ct_pairs p;
+    ct_status st;
+    long long i, m;
+    if (!fn) return CT_INVALID;
+    st = ct_broadphase(boxes, n, NULL, &p);
+    if (st != CT_OK) return st;
+    m = (long long)p.count;
+#if CT__BP_OMP
+    if (!omp_in_parallel()) {
+        /* narrow-phase costs vary a lot per pair: small dynamic chunks balance them */
+#pragma omp parallel for schedule(dynamic, 16)
+        for (i = 0; i < m; ++i) fn(user, p.items[i].a, p.items[i].b, omp_get_thread_num());
+    } else {
+        /* already inside a parallel region: no nested team, run on the calling thread */
+        int t = omp_get_thread_num();
+        for (i = 0; i < m; ++i) fn(user, p.items[i].a, p.items[i].b, t);
+    }
+#else
+    for (i = 0; i < m; ++i) fn(user, p.items[i].a, p.items[i].b, 0);
+#endif
+    ct_pairs_free(&p);
+    return CT_OK;
+}

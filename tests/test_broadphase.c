@@ -1,0 +1,710 @@
+/* Broad phase: ct_broadphase, ct_broadphase_bipartite, ct_broadphase_foreach against an
+   O(n^2) brute-force oracle on seeded scenes of every hard distribution, across OpenMP
+   thread counts; invalid input; allocation failure; scale and translation. */
+#include "contact.h"
+#include "testutil.h"
+#include "workload.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ---- the oracle ------------------------------------------------------------------------ */
+static int overlap(const ct_aabb *a, const ct_aabb *b) {
+    return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y && b->lo.y <= a->hi.y &&
+           a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+}
+
+/* Brute force pairs, sorted by (a, b) by construction. Self when B == NULL. */
+static ct_pair *brute(const ct_aabb *A, int na, const ct_aabb *B, int nb, size_t *count) {
+    size_t cap = 1024, n = 0;
+    ct_pair *p = (ct_pair *)malloc(cap * sizeof *p);
+    int i, j;
+    cr_assert_not_null(p);
+    for (i = 0; i < na; ++i)
+        for (j = B ? 0 : i + 1; j < (B ? nb : na); ++j)
+            if (overlap(&A[i], B ? &B[j] : &A[j])) {
+                if (n == cap) {
+                    cap *= 2;
+                    p = (ct_pair *)realloc(p, cap * sizeof *p);
+                    cr_assert_not_null(p);
+                }
+                p[n].a = i;
+                p[n].b = j;
+                ++n;
+            }
+    *count = n;
+    return p;
+}
+
+static void expect_equal(const ct_pairs *got, const ct_pair *want, size_t nwant, const char *what) {
+    size_t i;
+    cr_assert_eq(got->count, nwant, "%s: %zu pairs, brute force %zu", what, got->count, nwant);
+    for (i = 0; i < nwant; ++i)
+        cr_assert(got->items[i].a == want[i].a && got->items[i].b == want[i].b,
+                  "%s: pair %zu is (%d,%d), brute force (%d,%d)", what, i, got->items[i].a,
+                  got->items[i].b, want[i].a, want[i].b);
+}
+
+static void set_threads(int t) {
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+/* ---- scenes ---------------------------------------------------------------------------- */
+static ct_aabb box(double x0, double y0, double z0, double x1, double y1, double z1) {
+    ct_aabb b;
+    b.lo = tu_vec(x0, y0, z0);
+    b.hi = tu_vec(x1, y1, z1);
+    return b;
+}
+
+static ct_aabb *scene_dem(int n, double factor, unsigned long long *seed) {
+    double *lo = (double *)malloc(3 * sizeof(double) * (size_t)n), *hi = (double *)malloc(3 * sizeof(double) * (size_t)n);
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    wl_dem_boxes(lo, hi, n, factor, seed);
+    for (i = 0; i < n; ++i) b[i] = box(lo[3 * i], lo[3 * i + 1], lo[3 * i + 2], hi[3 * i], hi[3 * i + 1], hi[3 * i + 2]);
+    free(lo);
+    free(hi);
+    return b;
+}
+
+/* A few Gaussian clusters of very different widths, box sizes varying 1:20. */
+static ct_aabb *scene_clustered(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    double centre[5][3], width[5];
+    int i, k;
+    for (k = 0; k < 5; ++k) {
+        centre[k][0] = tu_uniform(seed) * 10;
+        centre[k][1] = tu_uniform(seed) * 10;
+        centre[k][2] = tu_uniform(seed) * 10;
+        width[k] = 0.05 * pow(10.0, 1.5 * tu_uniform(seed));
+    }
+    for (i = 0; i < n; ++i) {
+        double c[3], h = 0.01 + 0.2 * tu_uniform(seed);
+        unsigned long long s2 = *seed;
+        k = (int)(tu_uniform(seed) * 5);
+        wl_gauss(c, 1, width[k], &s2);
+        *seed = s2;
+        b[i] = box(centre[k][0] + c[0] - h, centre[k][1] + c[1] - h, centre[k][2] + c[2] - h,
+                   centre[k][0] + c[0] + h, centre[k][1] + c[1] + h, centre[k][2] + c[2] + h);
+    }
+    return b;
+}
+
+/* k^3 unit cubes on the integer lattice, exactly touching their 26 neighbours, in shuffled
+   order; scale and shift are powers of two so every coordinate stays exact. */
+static ct_aabb *scene_lattice(int k, double scale, double shift, unsigned long long *seed) {
+    int n = k * k * k, i;
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    for (i = 0; i < n; ++i) {
+        double x = i % k, y = (i / k) % k, z = i / (k * k);
+        b[i] = box(shift + scale * x, shift + scale * y, shift + scale * z, shift + scale * (x + 1),
+                   shift + scale * (y + 1), shift + scale * (z + 1));
+    }
+    for (i = n - 1; i > 0; --i) {
+        int j = (int)(tu_uniform(seed) * (i + 1));
+        ct_aabb t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+    }
+    return b;
+}
+
+/* Every box contains the origin. */
+static ct_aabb *scene_all_overlap(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i)
+        b[i] = box(-tu_uniform(seed), -tu_uniform(seed), -tu_uniform(seed), tu_uniform(seed), tu_uniform(seed),
+                   tu_uniform(seed));
+    return b;
+}
+
+/* Many small boxes, plus huge boxes, rods and plates spanning the scene, at random indices. */
+static ct_aabb *scene_huge(int n, unsigned long long *seed) {
+    ct_aabb *b = scene_dem(n, 1.5, seed);
+    int i;
+    for (i = 0; i < 12; ++i) {
+        int j = (int)(tu_uniform(seed) * n);
+        double c = tu_uniform(seed), d = tu_uniform(seed);
+        switch (i % 4) {
+        case 0: b[j] = box(-0.1, -0.1, -0.1, 1.1, 1.1, 1.1); break;           /* whole scene */
+        case 1: b[j] = box(-0.1, c, d, 1.1, c + 0.01, d + 0.01); break;        /* rod along x */
+        case 2: b[j] = box(c, -0.1, -0.1, c + 0.002, 1.1, 1.1); break;         /* wall */
+        default: b[j] = box(c * 0.5, d * 0.5, 0, c * 0.5 + 0.5, d * 0.5 + 0.5, 0.6); break;
+        }
+    }
+    return b;
+}
+
+/* Zero-size boxes (points), many duplicated, some on a coarse lattice so they coincide with
+   the corners of unit boxes that are also present. */
+static ct_aabb *scene_zero(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i) {
+        double x = floor(tu_uniform(seed) * 8), y = floor(tu_uniform(seed) * 8), z = floor(tu_uniform(seed) * 8);
+        int kind = i % 3;
+        if (kind == 0) b[i] = box(x, y, z, x, y, z);
+        else if (kind == 1) b[i] = box(x, y, z, x + 1, y + 1, z + 1);
+        else {
+            double u = tu_uniform(seed) * 8, v = tu_uniform(seed) * 8, w = tu_uniform(seed) * 8;
+            b[i] = box(u, v, w, u, v, w);
+        }
+    }
+    return b;
+}
+
+/* Sizes spread over four decades (log-uniform): exercises the recursion on big boxes. */
+static ct_aabb *scene_polydisperse(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i) {
+        double h = 0.001 * pow(10.0, 4 * tu_uniform(seed) * tu_uniform(seed));
+        double x = tu_uniform(seed), y = tu_uniform(seed), z = tu_uniform(seed);
+        b[i] = box(x - h, y - h * tu_uniform(seed), z - h, x + h * tu_uniform(seed), y + h, z + h);
+    }
+    return b;
+}
+
+/* Flat (all in the plane z = 0) and collinear scenes. */
+static ct_aabb *scene_flat(int n, int line, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i) {
+        double x = tu_uniform(seed) * 30, y = line ? 0 : tu_uniform(seed) * 30, h = 0.1 + tu_uniform(seed);
+        b[i] = box(x, y, 0, x + h, y + (line ? 0 : h), 0);
+    }
+    return b;
+}
+
+/* A dense scene plus far-away boxes (two of them touching each other, one reaching back
+   into the scene): the grid must not stretch over the empty space, and must not lose them. */
+static ct_aabb *scene_outliers(int n, unsigned long long *seed) {
+    ct_aabb *b = scene_dem(n, 1.5, seed);
+    /* small far boxes (grid members clamped into the edge columns) */
+    b[3] = box(1000, 1000, 1000, 1000.0625, 1000.0625, 1000.0625);
+    b[n / 2] = box(1000.0625, 1000.0625, 1000, 1000.125, 1000.125, 1000.0625);   /* touches b[3] along an edge */
+    b[7] = box(0.25, -5000, 0.25, 0.25, -5000, 0.25);
+    b[8] = box(0.25, -5000, 0.25, 0.3125, -5000, 0.25);                     /* touches b[7] */
+    b[n - 6] = box(-4000, 3000, 0.5, -4000, 3000, 0.5);
+    /* a big one from far away reaching into the scene */
+    b[n - 5] = box(-2000, 0.5, -3000, 0.5, 0.5, 0.5);
+    return b;
+}
+
+/* Two dense clusters 1000 sizes apart along the diagonal (the column grid cannot be dense
+   over the gap), plus one box spanning both. */
+static ct_aabb *scene_far_clusters(int n, unsigned long long *seed) {
+    ct_aabb *b = scene_dem(n, 1.5, seed);
+    int i;
+    for (i = 1; i < n; i += 2) {
+        b[i].lo = tu_vec(b[i].lo.x + 1000, b[i].lo.y + 1000, b[i].lo.z + 1000);
+        b[i].hi = tu_vec(b[i].hi.x + 1000, b[i].hi.y + 1000, b[i].hi.z + 1000);
+    }
+    b[n / 3] = box(0.5, 0.5, 0.5, 1000.5, 1000.5, 1000.5);
+    return b;
+}
+
+/* Zero-size boxes only (no extent to size the cells by), a third of them duplicated. */
+static ct_aabb *scene_points(int n, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    int i;
+    for (i = 0; i < n; ++i) {
+        if (i % 3 == 2) { b[i] = b[i - 1]; continue; }
+        b[i].lo = tu_vec(floor(tu_uniform(seed) * 64) / 8, floor(tu_uniform(seed) * 64) / 8, floor(tu_uniform(seed) * 64) / 8);
+        b[i].hi = b[i].lo;
+    }
+    return b;
+}
+
+typedef struct scene { const char *name; ct_aabb *b; int n; } scene;
+
+/* Builds scene number k (0 .. NSCENES-1) with a seed. */
+#define NSCENES 13
+static scene make_scene(int k, unsigned long long seed) {
+    scene s;
+    unsigned long long st = seed * 1000003ULL + (unsigned long long)k;
+    switch (k) {
+    case 0: s.name = "uniform"; s.n = 2000; s.b = scene_dem(s.n, 1.5, &st); break;
+    case 1: s.name = "uniform sparse"; s.n = 1500; s.b = scene_dem(s.n, 0.3, &st); break;
+    case 2: s.name = "clustered"; s.n = 2000; s.b = scene_clustered(s.n, &st); break;
+    case 3: s.name = "touching lattice"; s.n = 1000; s.b = scene_lattice(10, 1, 0, &st); break;
+    case 4: s.name = "all overlapping"; s.n = 500; s.b = scene_all_overlap(s.n, &st); break;
+    case 5: s.name = "huge among small"; s.n = 2000; s.b = scene_huge(s.n, &st); break;
+    case 6: s.name = "zero-size"; s.n = 1500; s.b = scene_zero(s.n, &st); break;
+    case 7: s.name = "polydisperse"; s.n = 2000; s.b = scene_polydisperse(s.n, &st); break;
+    case 8: s.name = "flat"; s.n = 1000; s.b = scene_flat(s.n, 0, &st); break;
+    case 9: s.name = "collinear"; s.n = 600; s.b = scene_flat(s.n, 1, &st); break;
+    case 10: s.name = "far outliers"; s.n = 2000; s.b = scene_outliers(s.n, &st); break;
+    case 11: s.name = "far clusters"; s.n = 2000; s.b = scene_far_clusters(s.n, &st); break;
+    default: s.name = "points"; s.n = 1500; s.b = scene_points(s.n, &st); break;
+    }
+    return s;
+}
+
+/* ---- tests ----------------------------------------------------------------------------- */
+Test(broadphase, matches_brute_force_on_every_scene) {
+    int k, seed;
+    for (seed = 1; seed <= 3; ++seed)
+        for (k = 0; k < NSCENES; ++k) {
+            scene s = make_scene(k, (unsigned long long)seed);
+            size_t nw;
+            ct_pair *want = brute(s.b, s.n, NULL, 0, &nw);
+            ct_pairs got;
+            cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &got), CT_OK);
+            expect_equal(&got, want, nw, s.name);
+            if (k == 0) cr_assert(nw > (size_t)s.n * 8, "uniform scene has about 13 pairs per box");
+            ct_pairs_free(&got);
+            cr_assert_null(got.items);
+            free(want);
+            free(s.b);
+        }
+}
+
+/* Exact count for the touching lattice: each unit cube touches every cube whose index differs
+   by at most one on each axis. */
+Test(broadphase, touching_lattice_has_every_neighbour) {
+    unsigned long long seed = 5;
+    int k = 9, n = k * k * k;
+    ct_aabb *b = scene_lattice(k, 1, 0, &seed);
+    ct_pairs got;
+    /* pairs of lattice neighbours: for each of the 13 half-directions, the product over axes
+       of (k - |d|) */
+    size_t want = 0;
+    int dx, dy, dz;
+    for (dx = -1; dx <= 1; ++dx)
+        for (dy = -1; dy <= 1; ++dy)
+            for (dz = -1; dz <= 1; ++dz)
+                if (dx || dy || dz) want += (size_t)((k - abs(dx)) * (k - abs(dy)) * (k - abs(dz)));
+    want /= 2;
+    cr_assert_eq(ct_broadphase(b, n, NULL, &got), CT_OK);
+    cr_assert_eq(got.count, want);
+    ct_pairs_free(&got);
+    free(b);
+}
+
+Test(broadphase, identical_for_thread_counts_1_2_3_4_7) {
+    static const int threads[5] = { 1, 2, 3, 4, 7 };
+    int k, t;
+    for (k = 0; k < NSCENES; ++k) {
+        scene s = make_scene(k, 11);
+        size_t nw;
+        ct_pair *want = brute(s.b, s.n, NULL, 0, &nw);
+        for (t = 0; t < 5; ++t) {
+            ct_pairs got;
+            set_threads(threads[t]);
+            cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &got), CT_OK);
+            expect_equal(&got, want, nw, s.name);
+            ct_pairs_free(&got);
+        }
+        set_threads(2);
+        free(want);
+        free(s.b);
+    }
+}
+
+Test(broadphase, bipartite_matches_brute_force) {
+    int k, seed;
+    for (seed = 1; seed <= 2; ++seed)
+        for (k = 0; k < NSCENES; ++k) {
+            scene s = make_scene(k, (unsigned long long)seed + 50), w = make_scene((k + 5) % NSCENES, (unsigned long long)seed + 70);
+            int na = s.n / 2, t;
+            size_t nw;
+            ct_pair *want;
+            ct_pairs got;
+            /* set A: half of one scene; set B: the other half plus a different scene's boxes */
+            ct_aabb *B = (ct_aabb *)malloc(sizeof *B * (size_t)(s.n - na + w.n));
+            memcpy(B, s.b + na, sizeof *B * (size_t)(s.n - na));
+            memcpy(B + (s.n - na), w.b, sizeof *B * (size_t)w.n);
+            want = brute(s.b, na, B, s.n - na + w.n, &nw);
+            for (t = 1; t <= 3; t += 2) {
+                set_threads(t);
+                cr_assert_eq(ct_broadphase_bipartite(s.b, na, B, s.n - na + w.n, NULL, &got), CT_OK);
+                expect_equal(&got, want, nw, s.name);
+                ct_pairs_free(&got);
+            }
+            free(want);
+            /* swapped roles */
+            want = brute(B, s.n - na + w.n, s.b, na, &nw);
+            cr_assert_eq(ct_broadphase_bipartite(B, s.n - na + w.n, s.b, na, NULL, &got), CT_OK);
+            expect_equal(&got, want, nw, s.name);
+            ct_pairs_free(&got);
+            free(want);
+            free(B);
+            free(s.b);
+            free(w.b);
+        }
+    set_threads(2);
+}
+
+Test(broadphase, bipartite_small_and_empty_sets) {
+    ct_aabb a[2], b[1];
+    ct_pairs got;
+    a[0] = box(0, 0, 0, 1, 1, 1);
+    a[1] = box(2, 2, 2, 3, 3, 3);
+    b[0] = box(1, 1, 1, 2, 2, 2);   /* touches both at a corner */
+    cr_assert_eq(ct_broadphase_bipartite(a, 2, b, 1, NULL, &got), CT_OK);
+    cr_assert_eq(got.count, 2);
+    cr_assert(got.items[0].a == 0 && got.items[0].b == 0 && got.items[1].a == 1 && got.items[1].b == 0);
+    ct_pairs_free(&got);
+    cr_assert_eq(ct_broadphase_bipartite(a, 2, NULL, 0, NULL, &got), CT_OK);
+    cr_assert_eq(got.count, 0);
+    cr_assert_eq(ct_broadphase_bipartite(NULL, 0, b, 1, NULL, &got), CT_OK);
+    cr_assert_eq(got.count, 0);
+}
+
+/* ---- foreach ----------------------------------------------------------------------------- */
+typedef struct visit {
+    const ct_pair *want;
+    size_t nwant;
+    int *seen;                /* per expected pair */
+    long bad;                 /* calls that are not an expected pair, or a bad thread */
+    int maxthreads;
+    unsigned long long checksum;
+    int caller;               /* thread number of the caller (nested test), -1: unchecked */
+} visit;
+
+static void visit_fn(void *user, int a, int b, int thread) {
+    visit *v = (visit *)user;
+    size_t lo = 0, hi = v->nwant;
+    unsigned long long h = (unsigned long long)a * 1000003ULL + (unsigned long long)b;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (v->want[m].a < a || (v->want[m].a == a && v->want[m].b < b)) lo = m + 1; else hi = m;
+    }
+    if (thread < 0 || thread >= v->maxthreads || (v->caller >= 0 && thread != v->caller)) {
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        v->bad++;
+    }
+#ifdef _OPENMP
+    if (thread != omp_get_thread_num()) {
+#pragma omp atomic
+        v->bad++;
+    }
+#endif
+    if (lo == v->nwant || v->want[lo].a != a || v->want[lo].b != b) {
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        v->bad++;
+        return;
+    }
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    v->seen[lo]++;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    v->checksum += h * h;
+}
+
+static void check_visits(const visit *v) {
+    size_t i;
+    unsigned long long sum = 0;
+    cr_assert_eq(v->bad, 0);
+    for (i = 0; i < v->nwant; ++i) {
+        unsigned long long h = (unsigned long long)v->want[i].a * 1000003ULL + (unsigned long long)v->want[i].b;
+        cr_assert_eq(v->seen[i], 1, "pair (%d,%d) visited %d times", v->want[i].a, v->want[i].b, v->seen[i]);
+        sum += h * h;
+    }
+    cr_assert_eq(v->checksum, sum);
+}
+
+Test(broadphase, foreach_visits_every_pair_once) {
+    int k, t;
+    for (k = 0; k < NSCENES; k += 2) {
+        scene s = make_scene(k, 23);
+        size_t nw;
+        ct_pair *want = brute(s.b, s.n, NULL, 0, &nw);
+        for (t = 1; t <= 4; t += 3) {
+            visit v;
+            memset(&v, 0, sizeof v);
+            v.want = want;
+            v.nwant = nw;
+            v.seen = (int *)calloc(nw + 1, sizeof(int));
+            v.caller = -1;
+            set_threads(t);
+#ifdef _OPENMP
+            v.maxthreads = omp_get_max_threads();
+#else
+            v.maxthreads = 1;
+#endif
+            cr_assert_eq(ct_broadphase_foreach(s.b, s.n, visit_fn, &v), CT_OK);
+            check_visits(&v);
+            free(v.seen);
+        }
+        set_threads(2);
+        free(want);
+        free(s.b);
+    }
+}
+
+Test(broadphase, foreach_inside_a_parallel_region_runs_on_the_caller) {
+    scene s = make_scene(0, 29);
+    size_t nw;
+    ct_pair *want = brute(s.b, s.n, NULL, 0, &nw);
+    visit v[2];
+    int i, st[2] = { -1, -1 };
+    for (i = 0; i < 2; ++i) {
+        memset(&v[i], 0, sizeof v[i]);
+        v[i].want = want;
+        v[i].nwant = nw;
+        v[i].seen = (int *)calloc(nw + 1, sizeof(int));
+        v[i].maxthreads = 2;
+        v[i].caller = i;
+    }
+#ifdef _OPENMP
+#pragma omp parallel num_threads(2)
+    {
+        int me = omp_get_thread_num();
+        st[me] = ct_broadphase_foreach(s.b, s.n, visit_fn, &v[me]);
+    }
+    if (st[1] == -1) { v[1].caller = 0; st[1] = ct_broadphase_foreach(s.b, s.n, visit_fn, &v[1]); } /* team of one */
+#else
+    for (i = 0; i < 2; ++i) { v[i].caller = 0; st[i] = ct_broadphase_foreach(s.b, s.n, visit_fn, &v[i]); }
+#endif
+    for (i = 0; i < 2; ++i) {
+        cr_assert_eq(st[i], CT_OK);
+        check_visits(&v[i]);
+        free(v[i].seen);
+    }
+    free(want);
+    free(s.b);
+}
+
+/* ---- bad input, allocation failure, invariance ---------------------------------------- */
+Test(broadphase, invalid_input) {
+    ct_aabb b[40];
+    ct_pairs p;
+    int i, k;
+    unsigned long long seed = 3;
+    for (i = 0; i < 40; ++i) {
+        double x = tu_uniform(&seed), y = tu_uniform(&seed), z = tu_uniform(&seed);
+        b[i] = box(x, y, z, x + 0.3, y + 0.3, z + 0.3);
+    }
+    cr_assert_eq(ct_broadphase(b, 40, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_broadphase(b, -1, NULL, &p), CT_INVALID);
+    cr_assert(p.items == NULL && p.count == 0);
+    cr_assert_eq(ct_broadphase(NULL, 3, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase(NULL, 0, NULL, &p), CT_OK);
+    cr_assert_eq(p.count, 0);
+    cr_assert_eq(ct_broadphase(b, 1, NULL, &p), CT_OK);
+    cr_assert_eq(p.count, 0);
+    cr_assert_eq(ct_broadphase_bipartite(b, -2, b, 3, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_bipartite(b, 2, NULL, 3, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_foreach(b, 40, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_broadphase_foreach(b, -1, visit_fn, NULL), CT_INVALID);
+    for (k = 0; k < 4; ++k)
+        for (i = 0; i < 40; i += 13) {
+            ct_aabb keep = b[i];
+            if (k == 0) b[i].lo.y = (ct_real)NAN;
+            if (k == 1) b[i].hi.z = (ct_real)INFINITY;
+            if (k == 2) b[i].lo.x = -(ct_real)INFINITY;
+            if (k == 3) { b[i].lo.z = b[i].hi.z + 1; }   /* lo > hi: invalid, documented */
+            cr_assert_eq(ct_broadphase(b, 40, NULL, &p), CT_INVALID);
+            cr_assert(p.items == NULL && p.count == 0);
+            cr_assert_eq(ct_broadphase(b + i, 1, NULL, &p), CT_INVALID);
+            cr_assert_eq(ct_broadphase_bipartite(b, 40, b, 2, NULL, &p), CT_INVALID);
+            cr_assert_eq(ct_broadphase_bipartite(b, 2, b, 40, NULL, &p), CT_INVALID);
+            b[i] = keep;
+        }
+    cr_assert_eq(ct_broadphase(b, 40, NULL, &p), CT_OK);
+    ct_pairs_free(&p);
+    ct_pairs_free(&p);   /* twice is fine */
+    ct_pairs_free(NULL);
+}
+
+static void sweep_failures(const ct_aabb *b, int n, const ct_aabb *B, int nb) {
+    size_t nw;
+    ct_pair *want = B ? brute(b, n, B, nb, &nw) : brute(b, n, NULL, 0, &nw);
+    long fail;
+    for (fail = 1;; ++fail) {
+        tu_alloc t;
+        ct_pairs p;
+        ct_status st;
+        tu_alloc_init(&t, fail);
+        st = B ? ct_broadphase_bipartite(b, n, B, nb, &t.a, &p) : ct_broadphase(b, n, &t.a, &p);
+        if (st == CT_NO_MEMORY) {
+            cr_assert_eq(t.outstanding, 0, "leak after failing allocation %ld", fail);
+            cr_assert(p.items == NULL && p.count == 0);
+            cr_assert(fail < 10000);
+            continue;
+        }
+        cr_assert_eq(st, CT_OK);
+        expect_equal(&p, want, nw, "after failures");
+        ct_pairs_free(&p);
+        cr_assert_eq(t.outstanding, 0);
+        cr_assert(fail > 1, "the call allocates");
+        break;
+    }
+    free(want);
+}
+
+Test(broadphase, allocation_failure_is_reported_and_nothing_leaks) {
+    int t;
+    for (t = 1; t <= 2; ++t) {
+        scene s = make_scene(5, 31);   /* huge among small: exercises the recursion */
+        scene a = make_scene(4, 31);   /* all overlapping: buffers overflow and grow */
+        set_threads(t);
+        sweep_failures(s.b, s.n, NULL, 0);
+        sweep_failures(a.b, a.n, NULL, 0);
+        sweep_failures(s.b, 700, s.b + 700, s.n - 700);
+        free(s.b);
+        free(a.b);
+    }
+    set_threads(2);
+}
+
+/* Scaling by powers of two and shifting by 2^20 keep the lattice exact: identical output.
+   Scaling a random scene by 1e-6 .. 1e6 and translating it by 1e6 still matches the brute
+   force on the transformed boxes. */
+Test(broadphase, invariant_under_scaling_and_translation) {
+    static const double scales[4] = { 1.0 / 1048576, 1.0 / 64, 64, 1048576 };
+    unsigned long long seed = 41;
+    ct_aabb *ref = scene_lattice(8, 1, 0, &seed);
+    ct_pairs p0;
+    int i, k;
+    cr_assert_eq(ct_broadphase(ref, 512, NULL, &p0), CT_OK);
+    for (k = 0; k < 4; ++k) {
+        unsigned long long s2 = 41;
+        ct_aabb *b = scene_lattice(8, scales[k], TU_FLOAT ? 0 : 1048576.0 * scales[k] * 4, &s2);
+        ct_pairs p;
+        cr_assert_eq(ct_broadphase(b, 512, NULL, &p), CT_OK);
+        expect_equal(&p, p0.items, p0.count, "scaled lattice");
+        ct_pairs_free(&p);
+        free(b);
+    }
+    ct_pairs_free(&p0);
+    free(ref);
+    for (k = 0; k < 3; ++k) {
+        static const double sc[3] = { 1e-6, 1, 1e6 };
+        unsigned long long s3 = 43;
+        scene s = make_scene(7, s3);
+        size_t nw;
+        ct_pair *want;
+        ct_pairs p;
+        for (i = 0; i < s.n; ++i) {
+            double shift = TU_FLOAT ? 0 : 1e6 * sc[k];
+            s.b[i].lo = tu_vec(s.b[i].lo.x * sc[k] + shift, s.b[i].lo.y * sc[k] - shift, s.b[i].lo.z * sc[k] + shift);
+            s.b[i].hi = tu_vec(s.b[i].hi.x * sc[k] + shift, s.b[i].hi.y * sc[k] - shift, s.b[i].hi.z * sc[k] + shift);
+        }
+        want = brute(s.b, s.n, NULL, 0, &nw);
+        cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &p), CT_OK);
+        expect_equal(&p, want, nw, "scaled and translated");
+        ct_pairs_free(&p);
+        free(want);
+        free(s.b);
+    }
+}
+
+/* Boxes at the extremes of the representable range: no overflow trouble, exact answer. */
+Test(broadphase, extreme_coordinates) {
+    ct_aabb b[64];
+    unsigned long long seed = 47;
+    ct_real big = (ct_real)(TU_FLOAT ? 3.0e38 : 1.0e308);
+    size_t nw;
+    ct_pair *want;
+    ct_pairs p;
+    int i;
+    for (i = 0; i < 64; ++i) {
+        ct_real x = (ct_real)(tu_uniform(&seed) * 2 - 1) * big, y = (ct_real)(tu_uniform(&seed) * 2 - 1) * big;
+        b[i].lo = tu_vec(0, 0, 0);
+        b[i].lo.x = x;
+        b[i].lo.y = y;
+        b[i].hi = b[i].lo;
+        b[i].hi.x = i % 4 == 0 ? big : x;   /* some reach the top of the range */
+        b[i].hi.y = i % 5 == 0 ? big : y;
+        if (i % 7 == 0) b[i].lo.y = -big;
+    }
+    want = brute(b, 64, NULL, 0, &nw);
+    cr_assert_eq(ct_broadphase(b, 64, NULL, &p), CT_OK);
+    expect_equal(&p, want, nw, "extreme");
+    ct_pairs_free(&p);
+    free(want);
+}
+
+/* A box whose extent rounds down (hi - lo == 1 in floating point although lo < 0) touching
+   another box exactly: the search windows must be widened against rounding or the pair is
+   lost. Tried with the pair along each axis and the rest of the scene spread along each axis
+   (so the pair meets both the sweep window and the column search). */
+Test(broadphase, extent_rounding_does_not_lose_touching_pairs) {
+    int pa, sa, i;
+    ct_real tiny = (ct_real)(TU_FLOAT ? 1e-9 : 1e-17);
+    for (pa = 0; pa < 3; ++pa)
+        for (sa = 0; sa < 3; ++sa) {
+            ct_aabb b[64];
+            ct_pairs p;
+            size_t nw;
+            ct_pair *want;
+            for (i = 0; i < 64; ++i) {
+                ct_real lo[3] = { 0, 0, 0 }, hi[3] = { (ct_real)0.5, (ct_real)0.5, (ct_real)0.5 };
+                hi[pa] = 1;   /* every box as long as the rounded one: it is not an outlier */
+                if (i == 1) lo[pa] = -tiny;
+                else if (i == 0) { lo[pa] = 1; hi[pa] = 2; }
+                else { lo[sa] = (ct_real)(3 * i - 200); hi[sa] = lo[sa] + (sa == pa ? 1 : (ct_real)0.5); }
+                b[i].lo = tu_vec(lo[0], lo[1], lo[2]);
+                b[i].hi = tu_vec(hi[0], hi[1], hi[2]);
+            }
+            cr_assert(b[1].hi.x - b[1].lo.x <= 1 && b[1].hi.y - b[1].lo.y <= 1 && b[1].hi.z - b[1].lo.z <= 1);
+            want = brute(b, 64, NULL, 0, &nw);
+            cr_assert(nw >= 1 && want[0].a == 0 && want[0].b == 1);
+            cr_assert_eq(ct_broadphase(b, 64, NULL, &p), CT_OK);
+            expect_equal(&p, want, nw, "rounded extent");
+            ct_pairs_free(&p);
+            free(want);
+        }
+}
+
+/* Large scenes (past the sizes where validation, quantiles and the grid build go parallel):
+   every reported pair overlaps, the list is strictly sorted, and for 100 sampled boxes the
+   pairs that involve them are exactly those of a brute-force scan against all n. Identical
+   for 1 and 3 threads. */
+Test(broadphase, large_scene_against_sampled_brute_force) {
+    int k;
+    for (k = 0; k < 2; ++k) {
+        unsigned long long seed = 61 + (unsigned long long)k;
+        int n = 80000, i, j, t;
+        ct_aabb *b = k == 0 ? scene_dem(n, 1.5, &seed) : scene_huge(n, &seed);
+        ct_pairs p[2];
+        for (t = 0; t < 2; ++t) {
+            set_threads(t == 0 ? 1 : 3);
+            cr_assert_eq(ct_broadphase(b, n, NULL, &p[t]), CT_OK);
+        }
+        set_threads(2);
+        cr_assert_eq(p[0].count, p[1].count);
+        cr_assert_eq(memcmp(p[0].items, p[1].items, p[0].count * sizeof(ct_pair)), 0);
+        for (i = 0; i < (int)p[0].count; ++i) {
+            const ct_pair *q = &p[0].items[i];
+            cr_assert(q->a < q->b && overlap(&b[q->a], &b[q->b]));
+            if (i) cr_assert(q[-1].a < q->a || (q[-1].a == q->a && q[-1].b < q->b));
+        }
+        for (i = 0; i < 100; ++i) {
+            int s = (int)(tu_uniform(&seed) * n);
+            size_t want = 0, got = 0, lo = 0, hi = p[0].count;
+            for (j = 0; j < n; ++j) want += j != s && overlap(&b[s], &b[j]);
+            /* pairs (s, x): a contiguous run; pairs (x, s): scan */
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if (p[0].items[m].a < s) lo = m + 1; else hi = m;
+            }
+            for (; lo < p[0].count && p[0].items[lo].a == s; ++lo) ++got;
+            for (j = 0; j < (int)p[0].count; ++j) got += p[0].items[j].b == s;
+            cr_assert_eq(got, want, "box %d: %zu pairs, brute force %zu", s, got, want);
+        }
+        ct_pairs_free(&p[0]);
+        ct_pairs_free(&p[1]);
+        free(b);
+    }
+}
