@@ -1,0 +1,36 @@
+/* Fuzz ct_hull_build: any bytes -> a status; on CT_OK the hull is a closed convex polyhedron
+   (Euler, twins, unit planes, every input point inside within tolerance). */
+#include <stdio.h>
+#include "fuzz_input.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fz f = { data, size, 0 };
+    ct_vec3 pts[64];
+    double scale = fz_scale(&f);
+    int n = fz_points(&f, pts, 64, scale), i, k;
+    ct_hull h;
+    ct_hull_desc d;
+    ct_status st;
+    memset(&d, 0, sizeof d);
+    if (fz_byte(&f) == 7) d.eps = (ct_real)1e-3;
+    st = ct_hull_build(&h, pts, n, &d, NULL);
+    FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_DEGENERATE);
+    if (st != CT_OK) { FZ_CHECK(h.verts == NULL && h.nfaces == 0); return 0; }
+    FZ_CHECK(h.nverts - h.nedges + h.nfaces == 2);
+    {
+        ct_vec3 lo = pts[0], hi = pts[0];
+        double tol;
+        for (i = 1; i < n; ++i) { lo = ct__vmin(lo, pts[i]); hi = ct__vmax(hi, pts[i]); }
+        tol = 1e3 * (double)CT__EPS * ((double)ct__len(ct__sub(hi, lo)) + (double)ct__max(ct__maxabs(lo), ct__maxabs(hi)));
+        if (d.eps > 0) tol += 4 * (double)d.eps * (double)ct__len(ct__sub(hi, lo));
+        for (k = 0; k < 2 * h.nedges; ++k) FZ_CHECK(h.he_twin[h.he_twin[k]] == k);
+        for (k = 0; k < h.nfaces; ++k) {
+            FZ_CHECK(fabs((double)ct__len(h.planes[k].n) - 1) < 1e-3);
+            for (i = 0; i < n; ++i) FZ_CHECK((double)(ct__dot(h.planes[k].n, pts[i]) + h.planes[k].d) <= tol);
+        }
+        FZ_CHECK(ct_hull_volume(&h, NULL) > 0);
+    }
+    ct_hull_free(&h);
+    return 0;
+}
