@@ -121,21 +121,28 @@ CT__INLINE ct_plane ct__xf_plane(const ct_xform *x, ct_plane pl) {
     return out;
 }
 /* A transform is usable when finite and r is a rotation to within a relative tolerance
-   (orthonormal rows; det +1). Checked once per call at entry points. */
+   (orthonormal columns and det > 0, so a reflection is rejected). Checked once per call at
+   entry points, so kept to a few dozen flops and two branches. */
 CT__INLINE int ct__xf_valid(const ct_xform *x) {
-    int i, j;
-    ct_real tol = 1e3 * CT__EPS;
+    const ct_real (*r)[3];
+    ct_real z, e, tol = 1e3 * CT__EPS;
     if (!x) return 1;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j)
-            if (!ct__finite(x->r[i][j])) return 0;
-    if (!ct__finite3(x->p)) return 0;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) {
-            ct_real d = x->r[0][i] * x->r[0][j] + x->r[1][i] * x->r[1][j] + x->r[2][i] * x->r[2][j];
-            if (ct__abs(d - (i == j ? 1 : 0)) > tol) return 0;
-        }
-    return 1;
+    r = x->r;
+    /* v * 0 is 0 for finite v and NaN for NaN/Inf: one test covers all 12 entries */
+    z = (r[0][0] + r[0][1] + r[0][2] + r[1][0] + r[1][1] + r[1][2] + r[2][0] + r[2][1] + r[2][2] +
+         x->p.x + x->p.y + x->p.z) * 0;
+    if (!(z == 0)) return 0;
+    /* columns orthonormal: the 6 distinct entries of R^T R - I */
+    e = ct__abs(r[0][0] * r[0][0] + r[1][0] * r[1][0] + r[2][0] * r[2][0] - 1);
+    e = ct__max(e, ct__abs(r[0][1] * r[0][1] + r[1][1] * r[1][1] + r[2][1] * r[2][1] - 1));
+    e = ct__max(e, ct__abs(r[0][2] * r[0][2] + r[1][2] * r[1][2] + r[2][2] * r[2][2] - 1));
+    e = ct__max(e, ct__abs(r[0][0] * r[0][1] + r[1][0] * r[1][1] + r[2][0] * r[2][1]));
+    e = ct__max(e, ct__abs(r[0][0] * r[0][2] + r[1][0] * r[1][2] + r[2][0] * r[2][2]));
+    e = ct__max(e, ct__abs(r[0][1] * r[0][2] + r[1][1] * r[1][2] + r[2][1] * r[2][2]));
+    /* det = r0 . (r1 x r2) over rows: +1 for a rotation, -1 for a reflection */
+    z = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+        r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+    return e <= tol && z > 0;
 }
 CT__INLINE ct_xform ct__xf_identity(void) {
     ct_xform x;

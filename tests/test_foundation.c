@@ -61,6 +61,12 @@ Test(foundation, invalid_transforms_are_detected) {
     x = ct_xform_identity();
     x.r[0][0] = 2; /* not a rotation */
     cr_assert(!ct__xf_valid(&x));
+    x = ct_xform_identity();
+    x.r[2][2] = -1; /* a reflection: orthonormal but det -1 */
+    cr_assert(!ct__xf_valid(&x));
+    x = ct_xform_identity();
+    x.p.z = -(ct_real)INFINITY;
+    cr_assert(!ct__xf_valid(&x));
 }
 
 Test(foundation, finite_and_normalize) {
