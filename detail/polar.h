@@ -44,6 +44,8 @@
 /* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
    is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
 #define CT__POLAR_THIN    ((ct_real)1e-2)
+/* Bodies with at most this many vertices get their support by a scan, not a hill climb. */
+#define CT__POLAR_SCAN    48
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -54,6 +56,8 @@ typedef struct ct__polar {
     ct_real scale;
     int na, nb, m;          /* planes: A's faces 0..na-1, then B's faces na..m-1 */
     ct_plane *pl;
+    ct_vec3 ca, cb;         /* bounding spheres of A and B (centre, radius) */
+    ct_real ra, rb;
     int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
@@ -231,7 +235,43 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
     return CT_OK;
 }
 
+/* Plane j cannot bind A n B, nor the Chebyshev ball of an overlap: the other body's bounding
+   sphere lies strictly inside it (by the filter's margin). */
+CT__INLINE int ct__polar_far(const ct__polar *p, int j, ct_real tol) {
+    ct_plane q = p->pl[j];
+    return j < p->na ? ct__dot(q.n, p->cb) + q.d + p->rb < -tol : ct__dot(q.n, p->ca) + q.d + p->ra < -tol;
+}
+
+/* The Chebyshev centre. First over the planes that are not far (about half): a relaxation,
+   so its radius r' >= r. Its centre is kept when it proves disjointness (r' < -touch, so
+   r < -touch too) or when every far plane leaves it at least r' of slack: then (c, r') is
+   feasible for the whole LP, hence optimal, and the dual certificate carries over (zero on
+   the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded) the LP
+   over every plane decides. */
 CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+    int *idx = CT__SALLOC(s, int, p->m), n = 0, j;
+    if (!idx) return CT_NO_MEMORY;
+    for (j = 0; j < p->m; ++j)
+        if (!ct__polar_far(p, j, 4 * p->touch)) idx[n++] = j;
+    if (n >= 4 && n < p->m) {
+        ct_vec3 c, sep;
+        int sep_ok = 0;
+        ct_status st = ct__polar_lp(s, p, idx, n, NULL, &c, &sep, &sep_ok);
+        if (st == CT_NO_MEMORY) return st;
+        if (st == CT_OK && ct__finite3(c)) {
+            ct_real rr = CT__MAXR, rf = CT__MAXR;
+            int t = 0;
+            for (j = 0; j < p->m; ++j) {
+                ct_real sl = -(ct__dot(p->pl[j].n, c) + p->pl[j].d);
+                if (t < n && idx[t] == j) { rr = ct__min(rr, sl); ++t; }
+                else rf = ct__min(rf, sl);
+            }
+            if (rr < -p->touch || rf >= rr) {
+                p->c = c; p->sep = sep; p->sep_ok = sep_ok;
+                return CT_OK;
+            }
+        }
+    }
     return ct__polar_lp(s, p, NULL, p->m, NULL, &p->c, &p->sep, &p->sep_ok);
 }
 
@@ -247,11 +287,13 @@ CT__INLINE ct_real ct__polar_depth(const ct__polar *p, ct_vec3 x) {
    come from ct_hull_build or ct__hull_assemble). */
 CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
     int i;
+    ct_real z = 0;
     if (!h || h->nfaces < 4 || h->nverts < 4 || !h->planes || !h->verts) return 0;
     if (!ct__finite3(h->center) || !ct__finite(h->extent) || !(h->extent > 0)) return 0;
+    /* x * 0 is 0 for finite x and NaN for NaN and +-Inf: one branch-free sum for all planes */
     for (i = 0; i < h->nfaces; ++i)
-        if (!ct__finite3(h->planes[i].n) || !ct__finite(h->planes[i].d)) return 0;
-    return 1;
+        z += (h->planes[i].n.x + h->planes[i].n.y + h->planes[i].n.z + h->planes[i].d) * 0;
+    return z == 0;
 }
 
 /* Step 1: planes of A and B in the working frame; rel = B's frame in A's frame. */
@@ -275,19 +317,61 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
     if (!p->pl) return CT_NO_MEMORY;
     for (j = 0; j < p->m; ++j) {
         ct_plane q = j < p->na ? a->planes[j] : ct__xf_plane(rel, b->planes[j - p->na]);
-        int ok;
-        q.n = ct__normalize(q.n, &ok);
-        if (!ok) return CT_INVALID;
+        ct_real l2 = ct__len2(q.n);
+        if (l2 > (ct_real)0.25 && l2 < 4) q.n = ct__scale(q.n, 1 / ct__sqrt(l2));   /* unit to rounding */
+        else {   /* not a unit normal as ct_hull_build makes: the careful way */
+            int ok;
+            q.n = ct__normalize(q.n, &ok);
+            if (!ok) return CT_INVALID;
+        }
         q.d = (q.d + ct__dot(q.n, p->origin)) * inv;
         p->pl[j] = q;
     }
+    p->ca = ct__scale(ct__sub(a->center, p->origin), inv);
+    p->cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
+    p->ra = a->extent * inv;
+    p->rb = b->extent * inv;
     return CT_OK;
+}
+
+/* A clear overlap needs no LP: the deepest point of A n B on the line of centres (golden-
+   section search of the depth, concave along the line, over the lens of the two bounding
+   spheres) is taken when it is deeper than CT__POLAR_THIN and than a quarter of the lens bound
+   (ra + rb - |cb - ca|) / 2, which no ball inside both bodies exceeds: then it conditions the
+   dual within the factor 4 the slab centre accepts, and it proves the overlap (depth > touch)
+   as the LP would. Returns 1 when taken. */
+CT__PRIVATE int ct__polar_quick_centre(ct__polar *p) {
+    ct_vec3 u = ct__sub(p->cb, p->ca), best;
+    ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4), dbest;
+    if (!(bound > CT__POLAR_THIN)) return 0;
+    best = ct__lerp(p->ca, p->cb, (ct_real)0.5);
+    dbest = ct__polar_depth(p, best);
+    if (dist > 64 * CT__EPS * (p->ra + p->rb)) {
+        /* golden section on t (position along u from ca) over [lo, hi] */
+        const ct_real g = (ct_real)0.6180339887498949;
+        ct_real lo = ct__max(-p->ra, dist - p->rb), hi = ct__min(p->ra, dist + p->rb), t1, t2, d1, d2;
+        int it;
+        u = ct__scale(u, 1 / dist);
+        t1 = hi - g * (hi - lo); t2 = lo + g * (hi - lo);
+        d1 = ct__polar_depth(p, ct__madd(p->ca, u, t1));
+        d2 = ct__polar_depth(p, ct__madd(p->ca, u, t2));
+        for (it = 0; it < 14 && ct__max(dbest, ct__max(d1, d2)) < bound; ++it) {
+            if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + g * (hi - lo); d2 = ct__polar_depth(p, ct__madd(p->ca, u, t2)); }
+            else { hi = t2; t2 = t1; d2 = d1; t1 = hi - g * (hi - lo); d1 = ct__polar_depth(p, ct__madd(p->ca, u, t1)); }
+        }
+        if (d1 > dbest) { dbest = d1; best = ct__madd(p->ca, u, t1); }
+        if (d2 > dbest) { dbest = d2; best = ct__madd(p->ca, u, t2); }
+    }
+    if (!(dbest >= need)) return 0;
+    p->c = best;
+    p->sep_ok = 0;
+    return 1;
 }
 
 /* Step 2: the interior point and the classification. */
 CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
     ct__mark mk = ct__scratch_mark(s);
-    ct_status st = ct__polar_centre(s, p);
+    ct_status st = ct__polar_quick_centre(p) ? CT_OK : ct__polar_centre(s, p);
     ct__scratch_reset(s, mk);
     if (st == CT_NO_MEMORY) return st;
     if (st != CT_OK) {
@@ -414,26 +498,45 @@ CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
    point has proved the overlap. Support queries run in each body's own frame. */
 CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
                                        const ct_xform *rel) {
-    int j, sa = 0, sb = 0;
+    int j, i, sa = 0, sb = 0;
     ct_real tol = p->touch * 4, inv = 1 / p->scale;
-    ct_vec3 ca, cb;
+    ct_vec3 *wv[2] = { NULL, NULL };
+    const ct_hull *h2[2];
     p->keep = CT__SALLOC(s, int, p->m);
     if (!p->keep) return CT_NO_MEMORY;
     p->nkeep = 0;
-    ca = ct__scale(ct__sub(a->center, p->origin), inv);
-    cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
+    /* a small body's support is a plain scan of its vertices, taken once into the working
+       frame; a large one's a hill climb on its vertex graph in its own frame */
+    h2[0] = b; h2[1] = a;
+    for (i = 0; i < 2; ++i) {
+        const ct_hull *h = h2[i];
+        int k;
+        if (h->nverts > CT__POLAR_SCAN) continue;
+        wv[i] = CT__SALLOC(s, ct_vec3, h->nverts);
+        if (!wv[i]) return CT_NO_MEMORY;
+        for (k = 0; k < h->nverts; ++k)
+            wv[i][k] = ct__scale(ct__sub(i ? h->verts[k] : ct__xf_point(rel, h->verts[k]), p->origin), inv);
+    }
     for (j = 0; j < p->m; ++j) {
         ct_plane q = p->pl[j];
+        int other = j < p->na ? 0 : 1;
         ct_real sup;   /* support of the other body along n, in the working frame */
         /* the other body's bounding sphere settles most planes without a support query */
-        ct_real hc = ct__dot(q.n, j < p->na ? cb : ca) + q.d, rad = (j < p->na ? b : a)->extent * inv;
+        ct_real hc = ct__dot(q.n, other ? p->ca : p->cb) + q.d, rad = other ? p->ra : p->rb;
         if (hc >= -tol) { p->keep[p->nkeep++] = j; continue; }
         if (hc + rad < -tol) continue;
-        if (j < p->na)
-            sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
-        else
-            sup = ct__polar_support(a, q.n, &sa);
-        sup = (sup - ct__dot(q.n, p->origin)) * inv;
+        if (wv[other]) {
+            const ct_vec3 *v = wv[other];
+            int k, nv = h2[other]->nverts;
+            sup = ct__dot(q.n, v[0]);
+            for (k = 1; k < nv; ++k) sup = ct__max(sup, ct__dot(q.n, v[k]));
+        } else {
+            if (!other)
+                sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
+            else
+                sup = ct__polar_support(a, q.n, &sa);
+            sup = (sup - ct__dot(q.n, p->origin)) * inv;
+        }
         if (sup + q.d >= -tol) p->keep[p->nkeep++] = j;
     }
     return CT_OK;
@@ -570,7 +673,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     int m = p->m, j, f, k, nhe, nvd;
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
-    int *map, *he_face, *out_first, *out_he, *fill;
+    int *map, *he_face, *deg, *start;
     ct__qh qh;
     ct_status st;
     slack = CT__SALLOC(s, ct_real, m);
@@ -584,43 +687,41 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     if (st != CT_OK) return st;
     nvd = qh.nverts;
     nhe = qh.face_first[qh.nfaces];
-    for (j = 0; j < nvd; ++j) qh.verts[j] = p->keep[qh.verts[j]];          /* plane ids */
-    for (k = 0; k < nhe; ++k) qh.face_verts[k] = p->keep[qh.face_verts[k]];
     for (j = 0; j < m; ++j) map[j] = -1;
-    for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
-    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
+    for (j = 0; j < nvd; ++j) { qh.verts[j] = p->keep[qh.verts[j]]; map[qh.verts[j]] = j; }   /* plane ids */
     /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
        hull) takes A's plane; keeps flush stacking deterministic under argument order */
     for (j = 0; j < nvd; ++j) {
         int q = qh.verts[j], t;
+        ct_real band;
         if (q < p->na) continue;
+        band = ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch);
         for (t = 0; t < p->na; ++t)
-            if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
-                ct__abs(slack[t] - slack[q]) <= ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch)) {
+            if (ct__abs(slack[t] - slack[q]) <= band && map[t] < 0 &&
+                ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME) {
                 map[t] = j; qh.verts[j] = t;
                 break;
             }
     }
     he_face = CT__SALLOC(s, int, nhe);
-    out_first = CT__SALLOC(s, int, nvd + 1);
-    out_he = CT__SALLOC(s, int, nhe);
-    fill = CT__SALLOC(s, int, nvd);
+    deg = CT__SALLOC(s, int, nvd);
+    start = CT__SALLOC(s, int, nvd);
     p->v = CT__SALLOC(s, ct_vec3, qh.nfaces);
     p->face_first = CT__SALLOC(s, int, nvd + 1);
     p->face_verts = CT__SALLOC(s, int, nhe);
     p->face_plane = CT__SALLOC(s, int, nvd);
-    if (!he_face || !out_first || !out_he || !fill || !p->v || !p->face_first || !p->face_verts ||
-        !p->face_plane)
+    if (!he_face || !deg || !start || !p->v || !p->face_first || !p->face_verts || !p->face_plane)
         return CT_NO_MEMORY;
-    /* primal vertices, and the outgoing half-edges of every dual vertex (CSR) */
-    for (j = 0; j <= nvd; ++j) out_first[j] = 0;
+    /* primal vertices; the degree of every dual vertex and one half-edge leaving it */
+    for (j = 0; j < nvd; ++j) deg[j] = 0;
     for (f = 0; f < qh.nfaces; ++f) {
         int b0 = qh.face_first[f], e0 = qh.face_first[f + 1];
         int idx[64], cnt = 0;
         for (k = b0; k < e0; ++k) {
+            int v = qh.face_local[k];
             he_face[k] = f;
-            out_first[qh.face_verts[k] + 1]++;
-            if (cnt < 64) idx[cnt++] = qh.verts[qh.face_verts[k]];
+            if (deg[v]++ == 0) start[v] = k;
+            if (cnt < 64) idx[cnt++] = qh.verts[v];
         }
         if (e0 - b0 < 3) return CT_DEGENERATE;
         {   /* the dual plane in the rounded frame, n'.Wy + d = 0, is (W^T n').y + d = 0 */
@@ -629,24 +730,19 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
             p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
         }
     }
-    for (j = 0; j < nvd; ++j) { out_first[j + 1] += out_first[j]; fill[j] = out_first[j]; }
-    for (k = 0; k < nhe; ++k) out_he[fill[qh.face_verts[k]]++] = k;
     /* primal face of dual vertex j: the dual faces around j, counter-clockwise */
     p->face_first[0] = 0;
     for (j = 0, k = 0; j < nvd; ++j) {
-        int h0 = out_he[out_first[j]], h = h0, guard = 0;
+        int h0 = start[j], h = h0, guard = 0;
         p->face_plane[j] = qh.verts[j];
-        do {
+        if (deg[j] == 0) return CT_DEGENERATE;
+        do {   /* h leaves j in dual face fh; the half-edge into j there is prev (u -> j), and
+                  its twin (j -> u) leaves j in the next face counter-clockwise */
             int fh = he_face[h], b0 = qh.face_first[fh], prev = h == b0 ? qh.face_first[fh + 1] - 1 : h - 1;
-            int u = qh.face_verts[prev], t, next = -1;
+            int next = qh.he_twin[prev];
             if (k >= nhe) return CT_DEGENERATE;
             p->face_verts[k++] = fh;
-            for (t = out_first[j]; t < out_first[j + 1]; ++t) {
-                int g = out_he[t], gb = qh.face_first[he_face[g]];
-                int gn = g + 1 == qh.face_first[he_face[g] + 1] ? gb : g + 1;
-                if (qh.face_verts[gn] == u) { next = g; break; }
-            }
-            if (next < 0 || ++guard > out_first[j + 1] - out_first[j]) return CT_DEGENERATE;
+            if (next < 0 || next >= nhe || qh.face_local[next] != j || ++guard > deg[j]) return CT_DEGENERATE;
             h = next;
         } while (h != h0);
         p->face_first[j + 1] = k;
