@@ -6,15 +6,18 @@
 
      1. Work in A's local frame, translated to A's centre and scaled by the larger extent,
         so every quantity is O(1) and every tolerance is a multiple of CT__EPS.
-     2. Interior point: the Chebyshev centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over
-        the unit face planes of both bodies (h_i = -d_i). Its LP dual has four equality rows,
+     2. Planes whose halfspace holds the other body's whole bounding sphere are set aside
+        (ct__polar_far): they cannot bound A n B. Interior point: for a clear overlap the
+        deepest point on the line of centres (ct__polar_quick_centre); otherwise the Chebyshev
+        centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over the unit face planes of both
+        bodies (h_i = -d_i), first over the kept planes and, unless that solution is feasible
+        for all of them, over all. Its LP dual has four equality rows,
         min sum h_i y_i s.t. sum y_i n_i = 0, sum y_i = 1, y >= 0, and is solved here by a
         dense two-phase simplex (Dantzig pricing, Bland's rule once pivots stall). The
         optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
         For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
         separating normal (Farkas certificate).
-     3. Overlap only: planes strictly outside the other body are dropped (they cannot bound
-        A n B); thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
+     3. Overlap only: thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
         the thin direction taken out of the ball), then damped Newton steps towards the
         analytic centre (ct__polar_recentre), so c is central in every direction.
         Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
@@ -44,8 +47,6 @@
 /* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
    is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
 #define CT__POLAR_THIN    ((ct_real)1e-2)
-/* Bodies with at most this many vertices get their support by a scan, not a hill climb. */
-#define CT__POLAR_SCAN    48
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -58,7 +59,7 @@ typedef struct ct__polar {
     ct_plane *pl;
     ct_vec3 ca, cb;         /* bounding spheres of A and B (centre, radius) */
     ct_real ra, rb;
-    int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
+    int nkeep, *keep;       /* planes that are not far: the only ones that can bound A n B */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
     ct_real touch;          /* touching band for r (working frame) */
@@ -242,17 +243,15 @@ CT__INLINE int ct__polar_far(const ct__polar *p, int j, ct_real tol) {
     return j < p->na ? ct__dot(q.n, p->cb) + q.d + p->rb < -tol : ct__dot(q.n, p->ca) + q.d + p->ra < -tol;
 }
 
-/* The Chebyshev centre. First over the planes that are not far (about half): a relaxation,
+/* The Chebyshev centre. First over the planes that are not far (p->keep): a relaxation,
    so its radius r' >= r. Its centre is kept when it proves disjointness (r' < -touch, so
    r < -touch too) or when every far plane leaves it at least r' of slack: then (c, r') is
    feasible for the whole LP, hence optimal, and the dual certificate carries over (zero on
    the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded) the LP
    over every plane decides. */
 CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
-    int *idx = CT__SALLOC(s, int, p->m), n = 0, j;
-    if (!idx) return CT_NO_MEMORY;
-    for (j = 0; j < p->m; ++j)
-        if (!ct__polar_far(p, j, 4 * p->touch)) idx[n++] = j;
+    const int *idx = p->keep;
+    int n = p->nkeep, j;
     if (n >= 4 && n < p->m) {
         ct_vec3 c, sep;
         int sep_ok = 0;
@@ -339,39 +338,53 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
    spheres) is taken when it is deeper than CT__POLAR_THIN and than a quarter of the lens bound
    (ra + rb - |cb - ca|) / 2, which no ball inside both bodies exceeds: then it conditions the
    dual within the factor 4 the slab centre accepts, and it proves the overlap (depth > touch)
-   as the LP would. Returns 1 when taken. */
-CT__PRIVATE int ct__polar_quick_centre(ct__polar *p) {
-    ct_vec3 u = ct__sub(p->cb, p->ca), best;
-    ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4), dbest;
-    if (!(bound > CT__POLAR_THIN)) return 0;
-    best = ct__lerp(p->ca, p->cb, (ct_real)0.5);
-    dbest = ct__polar_depth(p, best);
-    if (dist > 64 * CT__EPS * (p->ra + p->rb)) {
-        /* golden section on t (position along u from ca) over [lo, hi] */
-        const ct_real g = (ct_real)0.6180339887498949;
-        ct_real lo = ct__max(-p->ra, dist - p->rb), hi = ct__min(p->ra, dist + p->rb), t1, t2, d1, d2;
-        int it;
-        u = ct__scale(u, 1 / dist);
-        t1 = hi - g * (hi - lo); t2 = lo + g * (hi - lo);
-        d1 = ct__polar_depth(p, ct__madd(p->ca, u, t1));
-        d2 = ct__polar_depth(p, ct__madd(p->ca, u, t2));
-        for (it = 0; it < 14 && ct__max(dbest, ct__max(d1, d2)) < bound; ++it) {
-            if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + g * (hi - lo); d2 = ct__polar_depth(p, ct__madd(p->ca, u, t2)); }
-            else { hi = t2; t2 = t1; d2 = d1; t1 = hi - g * (hi - lo); d1 = ct__polar_depth(p, ct__madd(p->ca, u, t1)); }
-        }
-        if (d1 > dbest) { dbest = d1; best = ct__madd(p->ca, u, t1); }
-        if (d2 > dbest) { dbest = d2; best = ct__madd(p->ca, u, t2); }
+   as the LP would. The search stops once half the bound is reached. Along the line the slack
+   of plane j is h_j - t g_j (from its values at ca), so each probe costs one multiply-add
+   per plane. Returns 1 when taken. */
+CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
+    ct_vec3 u = ct__sub(p->cb, p->ca);
+    ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4);
+    ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
+    const ct_real gold = (ct_real)0.6180339887498949;
+    int it, j, m = p->m;
+    if (!(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
+    h = CT__SALLOC(s, ct_real, 2 * (long long)m);
+    if (!h) return 0;
+    g = h + m;
+    u = ct__scale(u, 1 / dist);
+    for (j = 0; j < m; ++j) {
+        h[j] = -(ct__dot(p->pl[j].n, p->ca) + p->pl[j].d);
+        g[j] = ct__dot(p->pl[j].n, u);
     }
-    if (!(dbest >= need)) return 0;
-    p->c = best;
+#define CT__QC_DEPTH(t, out)                                                   \
+    do {                                                                       \
+        ct_real r_ = CT__MAXR;                                                 \
+        for (j = 0; j < m; ++j) r_ = ct__min(r_, h[j] - (t) * g[j]);          \
+        (out) = r_;                                                            \
+    } while (0)
+    lo = ct__max(-p->ra, dist - p->rb);
+    hi = ct__min(p->ra, dist + p->rb);
+    t1 = hi - gold * (hi - lo);
+    t2 = lo + gold * (hi - lo);
+    CT__QC_DEPTH(t1, d1);
+    CT__QC_DEPTH(t2, d2);
+    for (it = 0; it < 12 && ct__max(d1, d2) < bound / 2; ++it) {
+        if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + gold * (hi - lo); CT__QC_DEPTH(t2, d2); }
+        else { hi = t2; t2 = t1; d2 = d1; t1 = hi - gold * (hi - lo); CT__QC_DEPTH(t1, d1); }
+    }
+#undef CT__QC_DEPTH
+    tb = d1 >= d2 ? t1 : t2;
+    db = ct__max(d1, d2);
+    if (!(db >= need)) return 0;
+    p->c = ct__madd(p->ca, u, tb);
     p->sep_ok = 0;
-    return 1;
+    return ct__polar_depth(p, p->c) >= need;   /* the depth as everything downstream sees it */
 }
 
 /* Step 2: the interior point and the classification. */
 CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
     ct__mark mk = ct__scratch_mark(s);
-    ct_status st = ct__polar_quick_centre(p) ? CT_OK : ct__polar_centre(s, p);
+    ct_status st = ct__polar_quick_centre(s, p) ? CT_OK : ct__polar_centre(s, p);
     ct__scratch_reset(s, mk);
     if (st == CT_NO_MEMORY) return st;
     if (st != CT_OK) {
@@ -469,76 +482,18 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
     }
 }
 
-/* Largest n.v over a hull's vertices by hill climbing on the vertex graph (a local maximum of
-   a linear function over the vertices of a convex polytope is global); *start is where to
-   begin and receives the maximiser, so consecutive queries start close. */
-CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
-    int v = *start, k;
-    ct_real best = ct__dot(n, h->verts[v]);
-    if (!h->vert_first || !h->vert_adj) {
-        for (k = 0; k < h->nverts; ++k) best = ct__max(best, ct__dot(n, h->verts[k]));
-        return best;
-    }
-    for (;;) {
-        int next = -1;
-        for (k = h->vert_first[v]; k < h->vert_first[v + 1]; ++k) {
-            ct_real d = ct__dot(n, h->verts[h->vert_adj[k]]);
-            if (d > best) { best = d; next = h->vert_adj[k]; }
-        }
-        if (next < 0) break;
-        v = next;
-    }
-    *start = v;
-    return best;
-}
-
-/* The planes that can bound A n B: a face plane of A is dropped when all of B lies strictly
-   inside it (B is a superset of A n B), likewise for B. Dropping planes that are strictly
-   redundant for a non-empty A n B leaves it unchanged, so this runs only once the interior
-   point has proved the overlap. Support queries run in each body's own frame. */
-CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
-                                       const ct_xform *rel) {
-    int j, i, sa = 0, sb = 0;
-    ct_real tol = p->touch * 4, inv = 1 / p->scale;
-    ct_vec3 *wv[2] = { NULL, NULL };
-    const ct_hull *h2[2];
+/* The planes that can bound A n B: the far ones (ct__polar_far: the other body's bounding
+   sphere strictly inside) are strictly redundant for A n B - a plane that misses a full-
+   dimensional polytope is no facet of it - and for its Chebyshev ball when A n B is not empty.
+   An exact test (the other body's support) would drop a few more, but their dual points lie
+   inside the dual hull, where quickhull discards them for less than the support queries cost. */
+CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p) {
+    int j;
     p->keep = CT__SALLOC(s, int, p->m);
     if (!p->keep) return CT_NO_MEMORY;
     p->nkeep = 0;
-    /* a small body's support is a plain scan of its vertices, taken once into the working
-       frame; a large one's a hill climb on its vertex graph in its own frame */
-    h2[0] = b; h2[1] = a;
-    for (i = 0; i < 2; ++i) {
-        const ct_hull *h = h2[i];
-        int k;
-        if (h->nverts > CT__POLAR_SCAN) continue;
-        wv[i] = CT__SALLOC(s, ct_vec3, h->nverts);
-        if (!wv[i]) return CT_NO_MEMORY;
-        for (k = 0; k < h->nverts; ++k)
-            wv[i][k] = ct__scale(ct__sub(i ? h->verts[k] : ct__xf_point(rel, h->verts[k]), p->origin), inv);
-    }
-    for (j = 0; j < p->m; ++j) {
-        ct_plane q = p->pl[j];
-        int other = j < p->na ? 0 : 1;
-        ct_real sup;   /* support of the other body along n, in the working frame */
-        /* the other body's bounding sphere settles most planes without a support query */
-        ct_real hc = ct__dot(q.n, other ? p->ca : p->cb) + q.d, rad = other ? p->ra : p->rb;
-        if (hc >= -tol) { p->keep[p->nkeep++] = j; continue; }
-        if (hc + rad < -tol) continue;
-        if (wv[other]) {
-            const ct_vec3 *v = wv[other];
-            int k, nv = h2[other]->nverts;
-            sup = ct__dot(q.n, v[0]);
-            for (k = 1; k < nv; ++k) sup = ct__max(sup, ct__dot(q.n, v[k]));
-        } else {
-            if (!other)
-                sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
-            else
-                sup = ct__polar_support(a, q.n, &sa);
-            sup = (sup - ct__dot(q.n, p->origin)) * inv;
-        }
-        if (sup + q.d >= -tol) p->keep[p->nkeep++] = j;
-    }
+    for (j = 0; j < p->m; ++j)
+        if (!ct__polar_far(p, j, 4 * p->touch)) p->keep[p->nkeep++] = j;
     return CT_OK;
 }
 
@@ -761,11 +716,11 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     ct_status st;
     memset(p, 0, sizeof *p);
     st = ct__polar_frame(s, a, xa, b, xb, &rel, p);
+    if (st == CT_OK) st = ct__polar_filter(s, p);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
-    st = ct__polar_filter(s, p, a, b, &rel);
-    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
+    if (p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
     if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;
     {
