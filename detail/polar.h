@@ -71,6 +71,7 @@ typedef struct ct__polar {
     ct_vec3 *v;
     int *face_first, *face_verts;
     int *face_plane;        /* index into pl */
+    int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
 } ct__polar;
 
 /* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
@@ -628,7 +629,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     int m = p->m, j, f, k, nhe, nvd;
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
-    int *map, *he_face, *deg, *start;
+    int *map, *he_face, *deg, *start, *slot_of, *via;
     ct__qh qh;
     ct_status st;
     slack = CT__SALLOC(s, ct_real, m);
@@ -665,7 +666,11 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     p->face_first = CT__SALLOC(s, int, nvd + 1);
     p->face_verts = CT__SALLOC(s, int, nhe);
     p->face_plane = CT__SALLOC(s, int, nvd);
-    if (!he_face || !deg || !start || !p->v || !p->face_first || !p->face_verts || !p->face_plane)
+    p->face_twin = CT__SALLOC(s, int, nhe);
+    slot_of = CT__SALLOC(s, int, nhe);
+    via = CT__SALLOC(s, int, nhe);
+    if (!he_face || !deg || !start || !p->v || !p->face_first || !p->face_verts || !p->face_plane ||
+        !p->face_twin || !slot_of || !via)
         return CT_NO_MEMORY;
     /* primal vertices; the degree of every dual vertex and one half-edge leaving it */
     for (j = 0; j < nvd; ++j) deg[j] = 0;
@@ -685,7 +690,10 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
             p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
         }
     }
-    /* primal face of dual vertex j: the dual faces around j, counter-clockwise */
+    /* primal face of dual vertex j: the dual faces around j, counter-clockwise. The primal edge
+       of slot k (dual face fh to the next, fh') lies on planes j and u and is crossed by the
+       dual edge prev (u -> j in fh); in u's walk the edge fh' -> fh is the slot crossed by
+       twin(prev) (j -> u in fh'), which gives the primal twins */
     p->face_first[0] = 0;
     for (j = 0, k = 0; j < nvd; ++j) {
         int h0 = start[j], h = h0, guard = 0;
@@ -696,6 +704,8 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
             int fh = he_face[h], b0 = qh.face_first[fh], prev = h == b0 ? qh.face_first[fh + 1] - 1 : h - 1;
             int next = qh.he_twin[prev];
             if (k >= nhe) return CT_DEGENERATE;
+            slot_of[prev] = k;
+            via[k] = prev;
             p->face_verts[k++] = fh;
             if (next < 0 || next >= nhe || qh.face_local[next] != j || ++guard > deg[j]) return CT_DEGENERATE;
             h = next;
@@ -703,6 +713,8 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         p->face_first[j + 1] = k;
         if (k - p->face_first[j] < 3) return CT_DEGENERATE;
     }
+    if (k != nhe) return CT_DEGENERATE;   /* every dual half-edge crossed exactly once */
+    for (k = 0; k < nhe; ++k) p->face_twin[k] = slot_of[qh.he_twin[via[k]]];
     p->nv = qh.nfaces;
     p->nf = nvd;
     return CT_OK;
@@ -772,7 +784,8 @@ CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull
         tag[j] = q < p.na ? q : -(q - p.na) - 1;
         planes[j] = q < p.na ? ct__xf_plane(xa, a->planes[q]) : ct__xf_plane(xb, b->planes[q - p.na]);
     }
-    st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, alloc);
+    st = ct__hull_assemble_ex(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
+                              alloc);
     if (st == CT_DEGENERATE) { memset(out, 0, sizeof *out); st = CT_OK; }
 done:
     if (st != CT_OK) memset(out, 0, sizeof *out);

@@ -255,7 +255,7 @@ static double vdist_d(const double *p, ct_vec3 q) {
 }
 
 /* Structural checks on an intersection: Euler, tags (every vertex of a face lies on its
-   tagged plane), CCW orientation, every vertex inside both bodies. */
+   tagged plane), CCW orientation, half-edge twins, every vertex inside both bodies. */
 static void check_structure(const ct_hull *h, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                             const ct_xform *xb, double tol) {
     dplane pa[256], pb[256];
@@ -282,6 +282,16 @@ static void check_structure(const ct_hull *h, const ct_hull *a, const ct_xform *
         }
         cr_assert(nw[0] * pl->n[0] + nw[1] * pl->n[1] + nw[2] * pl->n[2] >= 0, "face %d is not CCW from outside", f);
     }
+    /* half-edge adjacency: the twin of u -> v runs v -> u on another face, and back */
+    for (f = 0; f < h->nfaces; ++f)
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) {
+            int t = h->he_twin[k], kn = k + 1 == h->face_first[f + 1] ? h->face_first[f] : k + 1;
+            cr_assert(t >= 0 && t < 2 * h->nedges, "half-edge %d: twin %d", k, t);
+            cr_assert_eq(h->he_twin[t], k, "half-edge %d: twin of twin", k);
+            cr_assert_neq(h->he_face[t], f, "half-edge %d: twin on the same face", k);
+            cr_assert(h->face_verts[t] == h->face_verts[kn] && h->face_verts[h->he_next[t]] == h->face_verts[k],
+                      "half-edge %d: twin does not run back", k);
+        }
     for (k = 0; k < h->nverts; ++k) {
         double x[3] = { h->verts[k].x, h->verts[k].y, h->verts[k].z };
         for (f = 0; f < a->nfaces; ++f) cr_assert(dp_eval(&pa[f], x) <= tol, "vertex outside A by %g", dp_eval(&pa[f], x));
