@@ -285,8 +285,10 @@ CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, 
 
 /* >>polar ----------------------------------------------------------------------------- */
 /* The intersection of two convex polyhedra, as a hull (Muller-Preparata polar duality about
-   an interior point: the Chebyshev centre of A n B, re-centred when the overlap is thin;
-   every tolerance relative to the larger extent).
+   an interior point: the deepest point on the line of centres when that is clearly inside,
+   else the Chebyshev centre of A n B by LP, re-centred when the overlap is thin; every
+   tolerance relative to the larger extent). Face planes whose halfspace holds the other
+   body's bounding sphere are set aside before the dual hull.
    Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
    ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
    whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.
