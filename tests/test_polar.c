@@ -790,10 +790,11 @@ Test(polar, bad_input_is_invalid) {
 Test(polar, allocation_failures_are_clean) {
     unsigned long long seed = 88;
     ct_hull a = random_hull(&seed, 20, 1, 1, 1), b = random_hull(&seed, 20, 1, 1, 1), x;
-    ct_xform xb = xf_trans(0.8, 0.1, 0);
+    ct_hull small = box_hull(0.1, 0.2, 0.15);
+    ct_xform xb = xf_trans(0.8, 0.1, 0), xs = xf_trans(0.1, 0, 0);
     long k;
-    int done_i = 0, done_c = 0;
-    for (k = 1; k < 200 && !(done_i && done_c); ++k) {
+    int done_i = 0, done_c = 0, done_e = 0;
+    for (k = 1; k < 400 && !(done_i && done_c && done_e); ++k) {
         tu_alloc t;
         ct_scratch s;
         ct_contact c;
@@ -812,17 +813,27 @@ Test(polar, allocation_failures_are_clean) {
         else { cr_assert_eq(st, CT_NO_MEMORY); cr_assert_eq(c.found, 0); }
         ct_scratch_release(&s);
         cr_assert_eq(t.outstanding, 0, "leak after failing allocation %ld", k);
+        /* the EPA gap (a box inside A) through a temporary scratch */
+        tu_alloc_init(&t, k);
+        ct_scratch_init(&s, &t.a);
+        st = ct_contact_hulls(&a, NULL, &small, &xs, &s, &c);
+        if (st == CT_OK) { done_e = 1; cr_assert_eq(c.found, 1); cr_assert_lt(c.gap, -0.4); }
+        else { cr_assert_eq(st, CT_NO_MEMORY); cr_assert_eq(c.found, 0); }
+        ct_scratch_release(&s);
+        cr_assert_eq(t.outstanding, 0, "leak after failing allocation %ld (EPA path)", k);
     }
-    cr_assert(done_i && done_c);
+    cr_assert(done_i && done_c && done_e);
     cr_assert_gt(k, 3, "the sweep exercised no failure");
     ct_hull_free(&a);
     ct_hull_free(&b);
+    ct_hull_free(&small);
 }
 
 Test(polar, warm_scratch_allocates_nothing) {
     unsigned long long seed = 99;
     ct_hull a = random_hull(&seed, 40, 1, 1, 1), b = random_hull(&seed, 40, 1, 1, 1), box = box_hull(0.5, 0.5, 0.5), x;
-    ct_xform xb = xf_trans(0.8, 0.1, 0), touch = xf_trans(0.2, 0.1, 1);
+    ct_hull small = box_hull(0.1, 0.2, 0.15);
+    ct_xform xb = xf_trans(0.8, 0.1, 0), touch = xf_trans(0.2, 0.1, 1), inside = xf_trans(0.1, 0, 0);
     tu_alloc t;
     ct_scratch s;
     ct_contact c;
@@ -832,11 +843,14 @@ Test(polar, warm_scratch_allocates_nothing) {
     ct_scratch_init(&s, &t.a);
     cr_assert_eq(ct_contact_hulls(&a, NULL, &b, &xb, &s, &c), CT_OK);
     cr_assert_eq(ct_contact_hulls(&box, NULL, &box, &touch, &s, &c), CT_OK);
+    cr_assert_eq(ct_contact_hulls(&a, NULL, &small, &inside, &s, &c), CT_OK);   /* the EPA gap */
     before = t.calls;
     for (i = 0; i < 5; ++i) {
         cr_assert_eq(ct_contact_hulls(&a, NULL, &b, &xb, &s, &c), CT_OK);
         cr_assert_eq(ct_contact_hulls(&box, NULL, &box, &touch, &s, &c), CT_OK);
         cr_assert_eq(c.found, 1);
+        cr_assert_eq(ct_contact_hulls(&a, NULL, &small, &inside, &s, &c), CT_OK);
+        cr_assert_lt(c.gap, -0.4);
     }
     cr_assert_eq(t.calls, before, "a warm scratch allocated %ld times", t.calls - before);
     /* ct_intersect: the output hull only (one block), nothing else */
@@ -851,6 +865,7 @@ Test(polar, warm_scratch_allocates_nothing) {
     ct_hull_free(&a);
     ct_hull_free(&b);
     ct_hull_free(&box);
+    ct_hull_free(&small);
 }
 
 /* ---- sparsify ----------------------------------------------------------------------------------- */
