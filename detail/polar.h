@@ -248,12 +248,12 @@ CT__INLINE int ct__polar_far(const ct__polar *p, int j, ct_real tol) {
    so its radius r' >= r. Its centre is kept when it proves disjointness (r' < -touch, so
    r < -touch too) or when every far plane leaves it at least r' of slack: then (c, r') is
    feasible for the whole LP, hence optimal, and the dual certificate carries over (zero on
-   the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded) the LP
-   over every plane decides. */
+   the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded), or when
+   fewer than a quarter of the planes are far, the LP over every plane decides. */
 CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
     const int *idx = p->keep;
     int n = p->nkeep, j;
-    if (n >= 4 && n < p->m) {
+    if (n >= 4 && 4 * n <= 3 * p->m) {   /* worth a second LP only when it sheds a quarter */
         ct_vec3 c, sep;
         int sep_ok = 0;
         ct_status st = ct__polar_lp(s, p, idx, n, NULL, &c, &sep, &sep_ok);
@@ -334,6 +334,17 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
     return CT_OK;
 }
 
+/* min_j (h_j - t g_j) and the plane that attains it */
+CT__INLINE ct_real ct__qc_depth(const ct_real *h, const ct_real *g, int m, ct_real t, int *arg) {
+    ct_real r = CT__MAXR;
+    int j;
+    for (j = 0; j < m; ++j) {
+        ct_real v = h[j] - t * g[j];
+        if (v < r) { r = v; *arg = j; }
+    }
+    return r;
+}
+
 /* A clear overlap needs no LP: the deepest point of A n B on the line of centres (golden-
    section search of the depth, concave along the line, over the lens of the two bounding
    spheres) is taken when it is deeper than CT__POLAR_THIN and than a quarter of the lens bound
@@ -347,7 +358,7 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4);
     ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
     const ct_real gold = (ct_real)0.6180339887498949;
-    int it, j, m = p->m;
+    int it, j, j1 = 0, j2 = 0, m = p->m;
     if (!(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
     h = CT__SALLOC(s, ct_real, 2 * (long long)m);
     if (!h) return 0;
@@ -357,23 +368,26 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
         h[j] = -(ct__dot(p->pl[j].n, p->ca) + p->pl[j].d);
         g[j] = ct__dot(p->pl[j].n, u);
     }
-#define CT__QC_DEPTH(t, out)                                                   \
-    do {                                                                       \
-        ct_real r_ = CT__MAXR;                                                 \
-        for (j = 0; j < m; ++j) r_ = ct__min(r_, h[j] - (t) * g[j]);          \
-        (out) = r_;                                                            \
-    } while (0)
     lo = ct__max(-p->ra, dist - p->rb);
     hi = ct__min(p->ra, dist + p->rb);
     t1 = hi - gold * (hi - lo);
     t2 = lo + gold * (hi - lo);
-    CT__QC_DEPTH(t1, d1);
-    CT__QC_DEPTH(t2, d2);
-    for (it = 0; it < 12 && ct__max(d1, d2) < bound / 2; ++it) {
-        if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + gold * (hi - lo); CT__QC_DEPTH(t2, d2); }
-        else { hi = t2; t2 = t1; d2 = d1; t1 = hi - gold * (hi - lo); CT__QC_DEPTH(t1, d1); }
+    d1 = ct__qc_depth(h, g, m, t1, &j1);
+    d2 = ct__qc_depth(h, g, m, t2, &j2);
+    {   /* the two binding planes bound the depth everywhere on the line: give up at once (thin
+           or shallow overlaps, the LP's business) when their lower envelope stays below need */
+        ct_real ub = ct__max(ct__min(h[j1] - lo * g[j1], h[j2] - lo * g[j2]),
+                             ct__min(h[j1] - hi * g[j1], h[j2] - hi * g[j2]));
+        if (g[j1] != g[j2]) {
+            ct_real tx = (h[j1] - h[j2]) / (g[j1] - g[j2]);
+            if (tx > lo && tx < hi) ub = ct__max(ub, h[j1] - tx * g[j1]);
+        }
+        if (!(ub >= need)) return 0;
     }
-#undef CT__QC_DEPTH
+    for (it = 0; it < 12 && ct__max(d1, d2) < bound / 2; ++it) {
+        if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + gold * (hi - lo); d2 = ct__qc_depth(h, g, m, t2, &j); }
+        else { hi = t2; t2 = t1; d2 = d1; t1 = hi - gold * (hi - lo); d1 = ct__qc_depth(h, g, m, t1, &j); }
+    }
     tb = d1 >= d2 ? t1 : t2;
     db = ct__max(d1, d2);
     if (!(db >= need)) return 0;
