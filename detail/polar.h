@@ -481,6 +481,15 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
             M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
         }
         M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        {   /* Gershgorin discs already within the factor: round enough, no eigenproblem */
+            ct_real glo = CT__MAXR, ghi = 0;
+            for (i = 0; i < 3; ++i) {
+                ct_real rad = ct__abs(M[i][(i + 1) % 3]) + ct__abs(M[i][(i + 2) % 3]);
+                glo = ct__min(glo, M[i][i] - rad);
+                ghi = ct__max(ghi, M[i][i] + rad);
+            }
+            if (glo * 256 >= ghi && glo > 0) break;
+        }
         ct__sym3_eigen(M, E);
         lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
         llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
