@@ -622,11 +622,17 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
     int a = idx[0], b = -1, c = -1, t;
     ct_real best = 0, det;
     ct_vec3 na = p->pl[a].n, nb, nc, out;
-    for (t = 1; t < k; ++t) {
-        ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
-        if (q > best) { best = q; b = idx[t]; }
+    if (k == 3) {   /* a triangle's triple is the only one */
+        b = idx[1];
+        c = idx[2];
+        best = ct__abs(ct__dot(na, ct__cross(p->pl[b].n, p->pl[c].n)));
+    } else {
+        for (t = 1; t < k; ++t) {
+            ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
+            if (q > best) { best = q; b = idx[t]; }
+        }
     }
-    if (b >= 0) {
+    if (b >= 0 && k > 3) {
         ct_vec3 ab = ct__cross(na, p->pl[b].n);
         best = 0;
         for (t = 1; t < k; ++t) {
