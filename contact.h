@@ -285,8 +285,10 @@ CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, 
 
 /* >>polar ----------------------------------------------------------------------------- */
 /* The intersection of two convex polyhedra, as a hull (Muller-Preparata polar duality about
-   an interior point: the Chebyshev centre of A n B, re-centred when the overlap is thin;
-   every tolerance relative to the larger extent).
+   an interior point: the deepest point on the line of centres when that is clearly inside,
+   else the Chebyshev centre of A n B by LP, re-centred when the overlap is thin; every
+   tolerance relative to the larger extent). Face planes whose halfspace holds the other
+   body's bounding sphere are set aside before the dual hull.
    Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
    ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
    whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.
@@ -310,15 +312,31 @@ typedef struct ct_contact {
 } ct_contact;
 /* Solfec's volumetric contact from A n B. Overlap: the fields as documented above; gap is
    minus the length of the chord of A n B through point along normal (Solfec's
-   convex_convex_gap), or minus the width of A n B along normal when the chord is unusable.
+   convex_convex_gap) when that chord is plausible, i.e. all of:
+     - the normal is defined: the weighted sum is longer than 64 ulps of sum area^2 (else it
+       cancelled, as for identical or symmetric bodies, and the normal of the largest face of
+       A n B on A, else minus that on B, stands in);
+     - the line through point along normal crosses A n B in a segment no longer than the
+       width of A n B along normal, and longer than sqrt(eps) times that width;
+     - the segment enters A n B through a face of B and leaves it through a face of A (where
+       it passes a corner, any face within sqrt(eps) x width of the end counts): it then spans
+       the interpenetration from B's surface to A's. Entering and leaving through faces of one
+       body it measures that body's thickness instead (containment, identical bodies, a
+       sliver cut across a corner).
+   Otherwise gap is minus the EPA penetration depth (ct_signed_distance on ct_shape_hull of
+   both): the shortest translation that separates the bodies, never more than the depth along
+   normal, and normal becomes EPA's direction when it was a stand-in. Should EPA see no
+   penetration (an overlap thinner than GJK's tolerance), the chord, or the width of A n B
+   along normal when the line misses, is kept.
    Touching (zero-volume overlap: depth within 256 ulps of the extent, scaled up by the
    coordinates' magnitude over the extent, i.e. the rounding the data carry): found = 1, gap = 0,
    volume = 0, normal = the separating direction, point/centroid = centroid of the touching
    polygon, segment or vertex, area = the polygon's area (0 for an edge or vertex).
    Disjoint: found = 0, face_a = face_b = -1. face_a/face_b: the face of A (B) whose plane
    is nearest to point among the faces of A n B on A (B), else among all faces of A (B).
-   With a warm scratch the call allocates nothing (NULL: a temporary scratch). Statuses as
-   ct_intersect; on any error *out is zeroed (found = 0, face_a = face_b = -1). */
+   With a scratch warmed on the same kinds of pairs (the EPA path included) the call allocates
+   nothing (NULL: a temporary scratch). Statuses as ct_intersect; on any error *out is zeroed
+   (found = 0, face_a = face_b = -1). */
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                  const ct_xform *xb, ct_scratch *s, ct_contact *out);
 

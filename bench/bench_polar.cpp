@@ -4,6 +4,7 @@
 // over the face planes of both bodies with an interior point (given free: the overlap's
 // centroid, precomputed), the intersection vertices from its facets, then qhull "FA" on them
 // for the volume. Agreement: the volumes match (relative 1e-9) on every pair before timing.
+// A last row times ct_contact_hulls where B lies inside A, so the gap comes from EPA.
 #include "contact.h"
 #include "harness.h"
 #include "workload.h"
@@ -26,6 +27,7 @@ struct Pair {
     double interior[3];           // a point inside the overlap (for qhull's H option)
     std::vector<double> halfspaces; // world planes of A and B: nx ny nz d
     double volume;                // ours
+    double gap, width_b;          // ours, and B's width along our normal
 };
 
 struct Work {
@@ -35,28 +37,30 @@ struct Work {
     double sink;
 };
 
-ct_hull sphere_hull(int n, unsigned long long *seed) {
+ct_hull sphere_hull(int n, double radius, unsigned long long *seed) {
     std::vector<double> xyz((size_t)3 * n);
     std::vector<ct_vec3> p((size_t)n);
-    wl_sphere(&xyz[0], n, 1, seed);
+    wl_sphere(&xyz[0], n, radius, seed);
     for (int i = 0; i < n; ++i) { p[i].x = xyz[3 * i]; p[i].y = xyz[3 * i + 1]; p[i].z = xyz[3 * i + 2]; }
     ct_hull h;
     if (ct_hull_build(&h, &p[0], n, NULL, NULL) != CT_OK) { std::fprintf(stderr, "hull build failed\n"); std::exit(1); }
     return h;
 }
 
-void make_work(Work &w, int nv, int count, unsigned long long seed) {
+// contained: B (radius 0.25) lies inside A, offset 0-0.3: the chord spans B only and the gap
+// is EPA's depth (the fallback path of ct_contact_hulls)
+void make_work(Work &w, int nv, int count, unsigned long long seed, bool contained) {
     ct_scratch_init(&w.scratch, NULL);
     w.next = 0;
     w.sink = 0;
     while ((int)w.pairs.size() < count) {
         Pair p;
         double r[9], d[3];
-        p.a = sphere_hull(nv, &seed);
-        p.b = sphere_hull(nv, &seed);
+        p.a = sphere_hull(nv, 1, &seed);
+        p.b = sphere_hull(nv, contained ? 0.25 : 1, &seed);
         wl_rotation(r, &seed);
         wl_direction(d, &seed);
-        double off = 0.4 + 0.8 * bench_uniform(&seed);
+        double off = contained ? 0.3 * bench_uniform(&seed) : 0.4 + 0.8 * bench_uniform(&seed);
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) p.xb.r[i][j] = r[3 * i + j];
         p.xb.p.x = off * d[0]; p.xb.p.y = off * d[1]; p.xb.p.z = off * d[2];
@@ -66,6 +70,21 @@ void make_work(Work &w, int nv, int count, unsigned long long seed) {
             continue;
         }
         p.volume = c.volume;
+        p.gap = c.gap;
+        {
+            double lo = 1e300, hi = -1e300;
+            for (int i = 0; i < p.b.nverts; ++i) {
+                ct_vec3 v = p.b.verts[i];
+                double h = 0;
+                for (int k = 0; k < 3; ++k) {   // (r v) . normal, translation aside
+                    double rv = r[3 * k] * v.x + r[3 * k + 1] * v.y + r[3 * k + 2] * v.z;
+                    h += rv * (k == 0 ? c.normal.x : k == 1 ? c.normal.y : c.normal.z);
+                }
+                lo = std::fmin(lo, h);
+                hi = std::fmax(hi, h);
+            }
+            p.width_b = hi - lo;
+        }
         p.interior[0] = c.centroid.x; p.interior[1] = c.centroid.y; p.interior[2] = c.centroid.z;
         for (int f = 0; f < p.a.nfaces; ++f) {
             ct_plane q = p.a.planes[f];
@@ -157,10 +176,11 @@ void bench_qhull(void *ctx, long calls) {
 }
 #endif
 
-void rows(int nv) {
+void rows(int nv, bool contained) {
     Work w;
     char name[128], check[256] = "no peer";
-    make_work(w, nv, 100, 4000 + nv);
+    const char *kind = contained ? "B inside A (EPA gap)" : "pair";
+    make_work(w, nv, 100, 4000 + nv + (contained ? 1 : 0), contained);
 #ifdef CT_HAVE_QHULL
     int bad = 0;
     double worst = 0;
@@ -173,14 +193,24 @@ void rows(int nv) {
     }
     if (bad) std::snprintf(check, sizeof check, "DISAGREE on %d/%d pairs (vol rel %.1e)", bad, (int)w.pairs.size(), worst);
     else std::snprintf(check, sizeof check, "agree: %d pairs, vol rel <= %.1e", (int)w.pairs.size(), worst);
-    std::snprintf(name, sizeof name, "ct_intersect + volume, %d-vertex pair", nv);
-    bench_row(name, bench_intersect, &w, "qhull H + FA", bench_qhull, &w, check);
-    std::snprintf(name, sizeof name, "ct_contact_hulls, %d-vertex pair", nv);
+    if (contained) {   // a gap beyond B's width along the normal is no chord: EPA's depth
+        int epa = 0;
+        for (size_t i = 0; i < w.pairs.size(); ++i) epa += -w.pairs[i].gap > w.pairs[i].width_b * (1 + 1e-9);
+        size_t len = std::strlen(check);
+        std::snprintf(check + len, sizeof check - len, "; gap beyond any chord of B (EPA) on %d/%d", epa, (int)w.pairs.size());
+    }
+    if (!contained) {
+        std::snprintf(name, sizeof name, "ct_intersect + volume, %d-vertex %s", nv, kind);
+        bench_row(name, bench_intersect, &w, "qhull H + FA", bench_qhull, &w, check);
+    }
+    std::snprintf(name, sizeof name, "ct_contact_hulls, %d-vertex %s", nv, kind);
     bench_row(name, bench_contact, &w, "qhull H + FA", bench_qhull, &w, check);
 #else
-    std::snprintf(name, sizeof name, "ct_intersect + volume, %d-vertex pair", nv);
-    bench_row(name, bench_intersect, &w, "qhull (not installed)", NULL, NULL, check);
-    std::snprintf(name, sizeof name, "ct_contact_hulls, %d-vertex pair", nv);
+    if (!contained) {
+        std::snprintf(name, sizeof name, "ct_intersect + volume, %d-vertex %s", nv, kind);
+        bench_row(name, bench_intersect, &w, "qhull (not installed)", NULL, NULL, check);
+    }
+    std::snprintf(name, sizeof name, "ct_contact_hulls, %d-vertex %s", nv, kind);
     bench_row(name, bench_contact, &w, "qhull (not installed)", NULL, NULL, check);
 #endif
     free_work(w);
@@ -191,10 +221,12 @@ void rows(int nv) {
 int main() {
     bench_table("Polar intersection / volumetric contact",
                 "Overlapping random hull pairs (vertices on the unit sphere, B rotated and offset 0.4-1.2), 100 pairs "
-                "cycled; double; warm scratch. ct_intersect allocates and frees its output hull per call. Peer: "
+                "cycled; double; warm scratch; the last row: B of radius 0.25 inside A, where the gap is EPA's depth. "
+                "ct_intersect allocates and frees its output hull per call. Peer: "
                 "qh_new_qhull(\"H<interior point>\") on the face planes, vertices from its facets, then "
                 "qh_new_qhull(\"FA\") for the volume; the interior point is given to qhull for free.");
-    rows(20);
-    rows(100);
+    rows(20, false);
+    rows(100, false);
+    rows(20, true);
     return 0;
 }

@@ -6,15 +6,18 @@
 
      1. Work in A's local frame, translated to A's centre and scaled by the larger extent,
         so every quantity is O(1) and every tolerance is a multiple of CT__EPS.
-     2. Interior point: the Chebyshev centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over
-        the unit face planes of both bodies (h_i = -d_i). Its LP dual has four equality rows,
+     2. Planes whose halfspace holds the other body's whole bounding sphere are set aside
+        (ct__polar_far): they cannot bound A n B. Interior point: for a clear overlap the
+        deepest point on the line of centres (ct__polar_quick_centre); otherwise the Chebyshev
+        centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over the unit face planes of both
+        bodies (h_i = -d_i), first over the kept planes and, unless that solution is feasible
+        for all of them, over all. Its LP dual has four equality rows,
         min sum h_i y_i s.t. sum y_i n_i = 0, sum y_i = 1, y >= 0, and is solved here by a
         dense two-phase simplex (Dantzig pricing, Bland's rule once pivots stall). The
         optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
         For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
         separating normal (Farkas certificate).
-     3. Overlap only: planes strictly outside the other body are dropped (they cannot bound
-        A n B); thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
+     3. Overlap only: thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
         the thin direction taken out of the ball), then damped Newton steps towards the
         analytic centre (ct__polar_recentre), so c is central in every direction.
         Planes translated to the centre c have slacks s_i = h_i - n_i.c >= r > 0; their
@@ -54,7 +57,9 @@ typedef struct ct__polar {
     ct_real scale;
     int na, nb, m;          /* planes: A's faces 0..na-1, then B's faces na..m-1 */
     ct_plane *pl;
-    int nkeep, *keep;       /* planes that can touch A n B (the others are strictly outside) */
+    ct_vec3 ca, cb;         /* bounding spheres of A and B (centre, radius) */
+    ct_real ra, rb;
+    int nkeep, *keep;       /* planes that are not far: the only ones that can bound A n B */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
     ct_real touch;          /* touching band for r (working frame) */
@@ -66,6 +71,7 @@ typedef struct ct__polar {
     ct_vec3 *v;
     int *face_first, *face_verts;
     int *face_plane;        /* index into pl */
+    int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
 } ct__polar;
 
 /* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
@@ -231,7 +237,41 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
     return CT_OK;
 }
 
+/* Plane j cannot bind A n B, nor the Chebyshev ball of an overlap: the other body's bounding
+   sphere lies strictly inside it (by the filter's margin). */
+CT__INLINE int ct__polar_far(const ct__polar *p, int j, ct_real tol) {
+    ct_plane q = p->pl[j];
+    return j < p->na ? ct__dot(q.n, p->cb) + q.d + p->rb < -tol : ct__dot(q.n, p->ca) + q.d + p->ra < -tol;
+}
+
+/* The Chebyshev centre. First over the planes that are not far (p->keep): a relaxation,
+   so its radius r' >= r. Its centre is kept when it proves disjointness (r' < -touch, so
+   r < -touch too) or when every far plane leaves it at least r' of slack: then (c, r') is
+   feasible for the whole LP, hence optimal, and the dual certificate carries over (zero on
+   the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded), or when
+   fewer than a quarter of the planes are far, the LP over every plane decides. */
 CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
+    const int *idx = p->keep;
+    int n = p->nkeep, j;
+    if (n >= 4 && 4 * n <= 3 * p->m) {   /* worth a second LP only when it sheds a quarter */
+        ct_vec3 c, sep;
+        int sep_ok = 0;
+        ct_status st = ct__polar_lp(s, p, idx, n, NULL, &c, &sep, &sep_ok);
+        if (st == CT_NO_MEMORY) return st;
+        if (st == CT_OK && ct__finite3(c)) {
+            ct_real rr = CT__MAXR, rf = CT__MAXR;
+            int t = 0;
+            for (j = 0; j < p->m; ++j) {
+                ct_real sl = -(ct__dot(p->pl[j].n, c) + p->pl[j].d);
+                if (t < n && idx[t] == j) { rr = ct__min(rr, sl); ++t; }
+                else rf = ct__min(rf, sl);
+            }
+            if (rr < -p->touch || rf >= rr) {
+                p->c = c; p->sep = sep; p->sep_ok = sep_ok;
+                return CT_OK;
+            }
+        }
+    }
     return ct__polar_lp(s, p, NULL, p->m, NULL, &p->c, &p->sep, &p->sep_ok);
 }
 
@@ -247,11 +287,13 @@ CT__INLINE ct_real ct__polar_depth(const ct__polar *p, ct_vec3 x) {
    come from ct_hull_build or ct__hull_assemble). */
 CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
     int i;
+    ct_real z = 0;
     if (!h || h->nfaces < 4 || h->nverts < 4 || !h->planes || !h->verts) return 0;
     if (!ct__finite3(h->center) || !ct__finite(h->extent) || !(h->extent > 0)) return 0;
+    /* x * 0 is 0 for finite x and NaN for NaN and +-Inf: one branch-free sum for all planes */
     for (i = 0; i < h->nfaces; ++i)
-        if (!ct__finite3(h->planes[i].n) || !ct__finite(h->planes[i].d)) return 0;
-    return 1;
+        z += (h->planes[i].n.x + h->planes[i].n.y + h->planes[i].n.z + h->planes[i].d) * 0;
+    return z == 0;
 }
 
 /* Step 1: planes of A and B in the working frame; rel = B's frame in A's frame. */
@@ -275,19 +317,89 @@ CT__PRIVATE ct_status ct__polar_frame(ct_scratch *s, const ct_hull *a, const ct_
     if (!p->pl) return CT_NO_MEMORY;
     for (j = 0; j < p->m; ++j) {
         ct_plane q = j < p->na ? a->planes[j] : ct__xf_plane(rel, b->planes[j - p->na]);
-        int ok;
-        q.n = ct__normalize(q.n, &ok);
-        if (!ok) return CT_INVALID;
+        ct_real l2 = ct__len2(q.n);
+        if (l2 > (ct_real)0.25 && l2 < 4) q.n = ct__scale(q.n, 1 / ct__sqrt(l2));   /* unit to rounding */
+        else {   /* not a unit normal as ct_hull_build makes: the careful way */
+            int ok;
+            q.n = ct__normalize(q.n, &ok);
+            if (!ok) return CT_INVALID;
+        }
         q.d = (q.d + ct__dot(q.n, p->origin)) * inv;
         p->pl[j] = q;
     }
+    p->ca = ct__scale(ct__sub(a->center, p->origin), inv);
+    p->cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
+    p->ra = a->extent * inv;
+    p->rb = b->extent * inv;
     return CT_OK;
+}
+
+/* min_j (h_j - t g_j) and the plane that attains it */
+CT__INLINE ct_real ct__qc_depth(const ct_real *h, const ct_real *g, int m, ct_real t, int *arg) {
+    ct_real r = CT__MAXR;
+    int j;
+    for (j = 0; j < m; ++j) {
+        ct_real v = h[j] - t * g[j];
+        if (v < r) { r = v; *arg = j; }
+    }
+    return r;
+}
+
+/* A clear overlap needs no LP: the deepest point of A n B on the line of centres (golden-
+   section search of the depth, concave along the line, over the lens of the two bounding
+   spheres) is taken when it is deeper than CT__POLAR_THIN and than a quarter of the lens bound
+   (ra + rb - |cb - ca|) / 2, which no ball inside both bodies exceeds: then it conditions the
+   dual within the factor 4 the slab centre accepts, and it proves the overlap (depth > touch)
+   as the LP would. The search stops once half the bound is reached. Along the line the slack
+   of plane j is h_j - t g_j (from its values at ca), so each probe costs one multiply-add
+   per plane. Returns 1 when taken. */
+CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
+    ct_vec3 u = ct__sub(p->cb, p->ca);
+    ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4);
+    ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
+    const ct_real gold = (ct_real)0.6180339887498949;
+    int it, j, j1 = 0, j2 = 0, m = p->m;
+    if (!(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
+    h = CT__SALLOC(s, ct_real, 2 * (long long)m);
+    if (!h) return 0;
+    g = h + m;
+    u = ct__scale(u, 1 / dist);
+    for (j = 0; j < m; ++j) {
+        h[j] = -(ct__dot(p->pl[j].n, p->ca) + p->pl[j].d);
+        g[j] = ct__dot(p->pl[j].n, u);
+    }
+    lo = ct__max(-p->ra, dist - p->rb);
+    hi = ct__min(p->ra, dist + p->rb);
+    t1 = hi - gold * (hi - lo);
+    t2 = lo + gold * (hi - lo);
+    d1 = ct__qc_depth(h, g, m, t1, &j1);
+    d2 = ct__qc_depth(h, g, m, t2, &j2);
+    {   /* the two binding planes bound the depth everywhere on the line: give up at once (thin
+           or shallow overlaps, the LP's business) when their lower envelope stays below need */
+        ct_real ub = ct__max(ct__min(h[j1] - lo * g[j1], h[j2] - lo * g[j2]),
+                             ct__min(h[j1] - hi * g[j1], h[j2] - hi * g[j2]));
+        if (g[j1] != g[j2]) {
+            ct_real tx = (h[j1] - h[j2]) / (g[j1] - g[j2]);
+            if (tx > lo && tx < hi) ub = ct__max(ub, h[j1] - tx * g[j1]);
+        }
+        if (!(ub >= need)) return 0;
+    }
+    for (it = 0; it < 12 && ct__max(d1, d2) < bound / 2; ++it) {
+        if (d1 < d2) { lo = t1; t1 = t2; d1 = d2; t2 = lo + gold * (hi - lo); d2 = ct__qc_depth(h, g, m, t2, &j); }
+        else { hi = t2; t2 = t1; d2 = d1; t1 = hi - gold * (hi - lo); d1 = ct__qc_depth(h, g, m, t1, &j); }
+    }
+    tb = d1 >= d2 ? t1 : t2;
+    db = ct__max(d1, d2);
+    if (!(db >= need)) return 0;
+    p->c = ct__madd(p->ca, u, tb);
+    p->sep_ok = 0;
+    return ct__polar_depth(p, p->c) >= need;   /* the depth as everything downstream sees it */
 }
 
 /* Step 2: the interior point and the classification. */
 CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
     ct__mark mk = ct__scratch_mark(s);
-    ct_status st = ct__polar_centre(s, p);
+    ct_status st = ct__polar_quick_centre(s, p) ? CT_OK : ct__polar_centre(s, p);
     ct__scratch_reset(s, mk);
     if (st == CT_NO_MEMORY) return st;
     if (st != CT_OK) {
@@ -369,6 +481,15 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
             M[1][1] += q.y * q.y; M[1][2] += q.y * q.z; M[2][2] += q.z * q.z;
         }
         M[1][0] = M[0][1]; M[2][0] = M[0][2]; M[2][1] = M[1][2];
+        {   /* Gershgorin discs already within the factor: round enough, no eigenproblem */
+            ct_real glo = CT__MAXR, ghi = 0;
+            for (i = 0; i < 3; ++i) {
+                ct_real rad = ct__abs(M[i][(i + 1) % 3]) + ct__abs(M[i][(i + 2) % 3]);
+                glo = ct__min(glo, M[i][i] - rad);
+                ghi = ct__max(ghi, M[i][i] + rad);
+            }
+            if (glo * 256 >= ghi && glo > 0) break;
+        }
         ct__sym3_eigen(M, E);
         lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
         llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
@@ -385,57 +506,18 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
     }
 }
 
-/* Largest n.v over a hull's vertices by hill climbing on the vertex graph (a local maximum of
-   a linear function over the vertices of a convex polytope is global); *start is where to
-   begin and receives the maximiser, so consecutive queries start close. */
-CT__PRIVATE ct_real ct__polar_support(const ct_hull *h, ct_vec3 n, int *start) {
-    int v = *start, k;
-    ct_real best = ct__dot(n, h->verts[v]);
-    if (!h->vert_first || !h->vert_adj) {
-        for (k = 0; k < h->nverts; ++k) best = ct__max(best, ct__dot(n, h->verts[k]));
-        return best;
-    }
-    for (;;) {
-        int next = -1;
-        for (k = h->vert_first[v]; k < h->vert_first[v + 1]; ++k) {
-            ct_real d = ct__dot(n, h->verts[h->vert_adj[k]]);
-            if (d > best) { best = d; next = h->vert_adj[k]; }
-        }
-        if (next < 0) break;
-        v = next;
-    }
-    *start = v;
-    return best;
-}
-
-/* The planes that can bound A n B: a face plane of A is dropped when all of B lies strictly
-   inside it (B is a superset of A n B), likewise for B. Dropping planes that are strictly
-   redundant for a non-empty A n B leaves it unchanged, so this runs only once the interior
-   point has proved the overlap. Support queries run in each body's own frame. */
-CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
-                                       const ct_xform *rel) {
-    int j, sa = 0, sb = 0;
-    ct_real tol = p->touch * 4, inv = 1 / p->scale;
-    ct_vec3 ca, cb;
+/* The planes that can bound A n B: the far ones (ct__polar_far: the other body's bounding
+   sphere strictly inside) are strictly redundant for A n B - a plane that misses a full-
+   dimensional polytope is no facet of it - and for its Chebyshev ball when A n B is not empty.
+   An exact test (the other body's support) would drop a few more, but their dual points lie
+   inside the dual hull, where quickhull discards them for less than the support queries cost. */
+CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p) {
+    int j;
     p->keep = CT__SALLOC(s, int, p->m);
     if (!p->keep) return CT_NO_MEMORY;
     p->nkeep = 0;
-    ca = ct__scale(ct__sub(a->center, p->origin), inv);
-    cb = ct__scale(ct__sub(ct__xf_point(rel, b->center), p->origin), inv);
-    for (j = 0; j < p->m; ++j) {
-        ct_plane q = p->pl[j];
-        ct_real sup;   /* support of the other body along n, in the working frame */
-        /* the other body's bounding sphere settles most planes without a support query */
-        ct_real hc = ct__dot(q.n, j < p->na ? cb : ca) + q.d, rad = (j < p->na ? b : a)->extent * inv;
-        if (hc >= -tol) { p->keep[p->nkeep++] = j; continue; }
-        if (hc + rad < -tol) continue;
-        if (j < p->na)
-            sup = ct__polar_support(b, ct__m3_tmul(rel->r, q.n), &sb) + ct__dot(q.n, rel->p);
-        else
-            sup = ct__polar_support(a, q.n, &sa);
-        sup = (sup - ct__dot(q.n, p->origin)) * inv;
-        if (sup + q.d >= -tol) p->keep[p->nkeep++] = j;
-    }
+    for (j = 0; j < p->m; ++j)
+        if (!ct__polar_far(p, j, 4 * p->touch)) p->keep[p->nkeep++] = j;
     return CT_OK;
 }
 
@@ -540,11 +622,17 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
     int a = idx[0], b = -1, c = -1, t;
     ct_real best = 0, det;
     ct_vec3 na = p->pl[a].n, nb, nc, out;
-    for (t = 1; t < k; ++t) {
-        ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
-        if (q > best) { best = q; b = idx[t]; }
+    if (k == 3) {   /* a triangle's triple is the only one */
+        b = idx[1];
+        c = idx[2];
+        best = ct__abs(ct__dot(na, ct__cross(p->pl[b].n, p->pl[c].n)));
+    } else {
+        for (t = 1; t < k; ++t) {
+            ct_real q = ct__len2(ct__cross(na, p->pl[idx[t]].n));
+            if (q > best) { best = q; b = idx[t]; }
+        }
     }
-    if (b >= 0) {
+    if (b >= 0 && k > 3) {
         ct_vec3 ab = ct__cross(na, p->pl[b].n);
         best = 0;
         for (t = 1; t < k; ++t) {
@@ -570,7 +658,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     int m = p->m, j, f, k, nhe, nvd;
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
-    int *map, *he_face, *out_first, *out_he, *fill;
+    int *map, *he_face, *deg, *start, *slot_of, *via;
     ct__qh qh;
     ct_status st;
     slack = CT__SALLOC(s, ct_real, m);
@@ -584,43 +672,45 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     if (st != CT_OK) return st;
     nvd = qh.nverts;
     nhe = qh.face_first[qh.nfaces];
-    for (j = 0; j < nvd; ++j) qh.verts[j] = p->keep[qh.verts[j]];          /* plane ids */
-    for (k = 0; k < nhe; ++k) qh.face_verts[k] = p->keep[qh.face_verts[k]];
     for (j = 0; j < m; ++j) map[j] = -1;
-    for (j = 0; j < nvd; ++j) map[qh.verts[j]] = j;
-    for (k = 0; k < nhe; ++k) qh.face_verts[k] = map[qh.face_verts[k]];   /* compact ids */
+    for (j = 0; j < nvd; ++j) { qh.verts[j] = p->keep[qh.verts[j]]; map[qh.verts[j]] = j; }   /* plane ids */
     /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
        hull) takes A's plane; keeps flush stacking deterministic under argument order */
     for (j = 0; j < nvd; ++j) {
         int q = qh.verts[j], t;
+        ct_real band;
         if (q < p->na) continue;
+        band = ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch);
         for (t = 0; t < p->na; ++t)
-            if (map[t] < 0 && ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME &&
-                ct__abs(slack[t] - slack[q]) <= ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch)) {
+            if (ct__abs(slack[t] - slack[q]) <= band && map[t] < 0 &&
+                ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME) {
                 map[t] = j; qh.verts[j] = t;
                 break;
             }
     }
     he_face = CT__SALLOC(s, int, nhe);
-    out_first = CT__SALLOC(s, int, nvd + 1);
-    out_he = CT__SALLOC(s, int, nhe);
-    fill = CT__SALLOC(s, int, nvd);
+    deg = CT__SALLOC(s, int, nvd);
+    start = CT__SALLOC(s, int, nvd);
     p->v = CT__SALLOC(s, ct_vec3, qh.nfaces);
     p->face_first = CT__SALLOC(s, int, nvd + 1);
     p->face_verts = CT__SALLOC(s, int, nhe);
     p->face_plane = CT__SALLOC(s, int, nvd);
-    if (!he_face || !out_first || !out_he || !fill || !p->v || !p->face_first || !p->face_verts ||
-        !p->face_plane)
+    p->face_twin = CT__SALLOC(s, int, nhe);
+    slot_of = CT__SALLOC(s, int, nhe);
+    via = CT__SALLOC(s, int, nhe);
+    if (!he_face || !deg || !start || !p->v || !p->face_first || !p->face_verts || !p->face_plane ||
+        !p->face_twin || !slot_of || !via)
         return CT_NO_MEMORY;
-    /* primal vertices, and the outgoing half-edges of every dual vertex (CSR) */
-    for (j = 0; j <= nvd; ++j) out_first[j] = 0;
+    /* primal vertices; the degree of every dual vertex and one half-edge leaving it */
+    for (j = 0; j < nvd; ++j) deg[j] = 0;
     for (f = 0; f < qh.nfaces; ++f) {
         int b0 = qh.face_first[f], e0 = qh.face_first[f + 1];
         int idx[64], cnt = 0;
         for (k = b0; k < e0; ++k) {
+            int v = qh.face_local[k];
             he_face[k] = f;
-            out_first[qh.face_verts[k] + 1]++;
-            if (cnt < 64) idx[cnt++] = qh.verts[qh.face_verts[k]];
+            if (deg[v]++ == 0) start[v] = k;
+            if (cnt < 64) idx[cnt++] = qh.verts[v];
         }
         if (e0 - b0 < 3) return CT_DEGENERATE;
         {   /* the dual plane in the rounded frame, n'.Wy + d = 0, is (W^T n').y + d = 0 */
@@ -629,29 +719,31 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
             p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
         }
     }
-    for (j = 0; j < nvd; ++j) { out_first[j + 1] += out_first[j]; fill[j] = out_first[j]; }
-    for (k = 0; k < nhe; ++k) out_he[fill[qh.face_verts[k]]++] = k;
-    /* primal face of dual vertex j: the dual faces around j, counter-clockwise */
+    /* primal face of dual vertex j: the dual faces around j, counter-clockwise. The primal edge
+       of slot k (dual face fh to the next, fh') lies on planes j and u and is crossed by the
+       dual edge prev (u -> j in fh); in u's walk the edge fh' -> fh is the slot crossed by
+       twin(prev) (j -> u in fh'), which gives the primal twins */
     p->face_first[0] = 0;
     for (j = 0, k = 0; j < nvd; ++j) {
-        int h0 = out_he[out_first[j]], h = h0, guard = 0;
+        int h0 = start[j], h = h0, guard = 0;
         p->face_plane[j] = qh.verts[j];
-        do {
+        if (deg[j] == 0) return CT_DEGENERATE;
+        do {   /* h leaves j in dual face fh; the half-edge into j there is prev (u -> j), and
+                  its twin (j -> u) leaves j in the next face counter-clockwise */
             int fh = he_face[h], b0 = qh.face_first[fh], prev = h == b0 ? qh.face_first[fh + 1] - 1 : h - 1;
-            int u = qh.face_verts[prev], t, next = -1;
+            int next = qh.he_twin[prev];
             if (k >= nhe) return CT_DEGENERATE;
+            slot_of[prev] = k;
+            via[k] = prev;
             p->face_verts[k++] = fh;
-            for (t = out_first[j]; t < out_first[j + 1]; ++t) {
-                int g = out_he[t], gb = qh.face_first[he_face[g]];
-                int gn = g + 1 == qh.face_first[he_face[g] + 1] ? gb : g + 1;
-                if (qh.face_verts[gn] == u) { next = g; break; }
-            }
-            if (next < 0 || ++guard > out_first[j + 1] - out_first[j]) return CT_DEGENERATE;
+            if (next < 0 || next >= nhe || qh.face_local[next] != j || ++guard > deg[j]) return CT_DEGENERATE;
             h = next;
         } while (h != h0);
         p->face_first[j + 1] = k;
         if (k - p->face_first[j] < 3) return CT_DEGENERATE;
     }
+    if (k != nhe) return CT_DEGENERATE;   /* every dual half-edge crossed exactly once */
+    for (k = 0; k < nhe; ++k) p->face_twin[k] = slot_of[qh.he_twin[via[k]]];
     p->nv = qh.nfaces;
     p->nf = nvd;
     return CT_OK;
@@ -665,11 +757,11 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     ct_status st;
     memset(p, 0, sizeof *p);
     st = ct__polar_frame(s, a, xa, b, xb, &rel, p);
+    if (st == CT_OK) st = ct__polar_filter(s, p);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
-    st = ct__polar_filter(s, p, a, b, &rel);
-    if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
+    if (p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
     if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;
     {
@@ -721,7 +813,8 @@ CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull
         tag[j] = q < p.na ? q : -(q - p.na) - 1;
         planes[j] = q < p.na ? ct__xf_plane(xa, a->planes[q]) : ct__xf_plane(xb, b->planes[q - p.na]);
     }
-    st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, alloc);
+    st = ct__hull_assemble_ex(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
+                              alloc);
     if (st == CT_DEGENERATE) { memset(out, 0, sizeof *out); st = CT_OK; }
 done:
     if (st != CT_OK) memset(out, 0, sizeof *out);

@@ -8,8 +8,8 @@
      point  = sum a_f g_f / sum a_f                      (centroid of the surface)
      normal = sum_{f on A} a_f^2 n_f - sum_{f on B} a_f^2 n_f, normalised (A -> B)
      area   = sum a_f / 2
-     gap    = -(length of the chord of A n B through point along normal); the width of
-              A n B along the normal when the chord is not usable
+     gap    = -(length of the chord of A n B through point along normal) when that chord
+              is plausible (ct__vc_overlap), else the EPA penetration depth of A and B
      volume, centroid: the divergence theorem over a fan of tetrahedra from the interior
               point of the polar construction.
    Touching (zero volume): the normal is the separating direction from the Chebyshev LP's
@@ -195,9 +195,11 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
 }
 
 /* The overlap contact from A n B (vertices relative to p->c). Everything in the working frame;
-   point and centroid relative to p->c. */
-CT__PRIVATE void ct__vc_overlap(const ct__polar *p, ct_contact *c) {
-    int f, k, bigA = -1, bigB = p->face_plane[0];
+   point and centroid relative to p->c. Returns a CT__VC_* code: whether the chord (c->gap)
+   measures the interpenetration, and if not whether the normal itself is a stand-in. */
+enum { CT__VC_CHORD = 0, CT__VC_BAD_CHORD = 1, CT__VC_BAD_NORMAL = 2 };
+CT__PRIVATE int ct__vc_overlap(const ct__polar *p, ct_contact *c) {
+    int f, k, bigA = -1, bigB = p->face_plane[0], code = CT__VC_CHORD;
     ct_real stot = 0, vol = 0, w2 = 0, abig = -1, bbig = -1;
     ct_vec3 pt = ct__v3(0, 0, 0), cen = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0);
     for (f = 0; f < p->nf; ++f) {
@@ -230,12 +232,25 @@ CT__PRIVATE void ct__vc_overlap(const ct__polar *p, ct_contact *c) {
            face of A n B on A (else on B) gives the direction */
         int ok = ct__len(nrm) > 64 * CT__EPS * w2;
         c->normal = ok ? ct__normalize(nrm, &ok) : ct__v3(0, 0, 0);
-        if (!ok) c->normal = bigA >= 0 ? p->pl[bigA].n : ct__neg(p->pl[bigB].n);
+        if (!ok) {
+            c->normal = bigA >= 0 ? p->pl[bigA].n : ct__neg(p->pl[bigB].n);
+            code = CT__VC_BAD_NORMAL;
+        }
     }
     {
-        /* chord through point along the normal (Solfec's convex_convex_gap) */
-        ct_real tlo = -CT__MAXR, thi = CT__MAXR, wlo = CT__MAXR, whi = -CT__MAXR, chord, width;
-        int j;
+        /* chord through point along the normal (Solfec's convex_convex_gap): it leaves A n B
+           at thi through the faces with n_f.normal > 0 and enters at tlo through the others.
+           It measures the interpenetration only when it enters through a face of B and leaves
+           through a face of A (at a corner, through any face within `tie` of the exit) */
+        ct_real tlo = -CT__MAXR, thi = CT__MAXR, wlo = CT__MAXR, whi = -CT__MAXR, chord, width, tie;
+        int j, hiA = 0, loB = 0, usable;
+        for (j = 0; j < p->nv; ++j) {
+            ct_real h = ct__dot(p->v[j], c->normal);
+            wlo = ct__min(wlo, h);
+            whi = ct__max(whi, h);
+        }
+        width = whi - wlo;
+        tie = CT__VC_FEATURE * width;
         for (f = 0; f < p->nf; ++f) {
             ct_plane pl = p->pl[p->face_plane[f]];
             ct_real sl = -(ct__dot(pl.n, p->c) + pl.d), dn = ct__dot(pl.n, c->normal);
@@ -244,17 +259,40 @@ CT__PRIVATE void ct__vc_overlap(const ct__polar *p, ct_contact *c) {
             t = (sl - ct__dot(pl.n, c->point)) / dn;
             if (dn > 0) thi = ct__min(thi, t); else tlo = ct__max(tlo, t);
         }
-        for (j = 0; j < p->nv; ++j) {
-            ct_real h = ct__dot(p->v[j], c->normal);
-            wlo = ct__min(wlo, h);
-            whi = ct__max(whi, h);
-        }
-        width = whi - wlo;
         chord = thi - tlo;
-        if (!(thi < CT__MAXR && tlo > -CT__MAXR && chord >= 0 && chord <= width * (1 + 64 * CT__EPS)))
-            chord = width;
+        for (f = 0; f < p->nf && !(hiA && loB); ++f) {
+            int q = p->face_plane[f];
+            ct_plane pl = p->pl[q];
+            ct_real sl = -(ct__dot(pl.n, p->c) + pl.d), dn = ct__dot(pl.n, c->normal), t;
+            if (ct__abs(dn) <= 64 * CT__EPS) continue;
+            t = (sl - ct__dot(pl.n, c->point)) / dn;
+            if (dn > 0 && q < p->na && t <= thi + tie) hiA = 1;
+            if (dn < 0 && q >= p->na && t >= tlo - tie) loB = 1;
+        }
+        usable = thi < CT__MAXR && tlo > -CT__MAXR && chord >= 0 && chord <= width * (1 + 64 * CT__EPS);
+        if (!usable) chord = width;
+        if (code == CT__VC_CHORD && !(usable && hiA && loB && chord > tie)) code = CT__VC_BAD_CHORD;
         c->gap = -chord;
     }
+    return code;
+}
+
+/* The gap when the chord does not measure the interpenetration: the EPA penetration depth of
+   the two hulls (ct_signed_distance: the shortest translation that separates them, never more
+   than the depth along any other direction, the contact normal included), in the working
+   frame; EPA's normal too when ours is a stand-in (the weighted normals cancelled). When EPA
+   sees no penetration (an overlap thinner than GJK's tolerance) the chord stays. */
+CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_xform *xa,
+                                     const ct_hull *b, const ct_xform *xb, int code, ct_contact *c) {
+    ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+    ct_distance d;
+    ct_status st = ct_signed_distance(&sa, xa, &sb, xb, NULL, s, &d);
+    if (st == CT_NO_MEMORY) return st;
+    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance < 0 && ct__finite(d.distance) && ct__finite3(d.normal)) {
+        c->gap = d.distance / p->scale;
+        if (code == CT__VC_BAD_NORMAL) c->normal = ct__xf_inv_dir(xa, d.normal);
+    }
+    return CT_OK;
 }
 
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
@@ -278,14 +316,15 @@ CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_
     if (st != CT_OK || p.state == CT__POLAR_DISJOINT) goto done;
     c.found = 1;
     if (p.state == CT__POLAR_OVERLAP) {
-        int *cand = CT__SALLOC(s, int, p.nf), f;
-        ct__vc_overlap(&p, &c);
-        if (!cand) { st = CT_NO_MEMORY; goto done; }
-        for (f = 0; f < p.nf; ++f) cand[f] = p.face_plane[f];
+        int code = ct__vc_overlap(&p, &c);
+        if (code != CT__VC_CHORD) {
+            st = ct__vc_epa_gap(s, &p, a, xa, b, xb, code, &c);
+            if (st != CT_OK) goto done;
+        }
         c.point = ct__add(c.point, p.c);
         c.centroid = ct__add(c.centroid, p.c);
-        fa = ct__vc_nearest(&p, 0, p.na, cand, p.nf, c.point, c.normal, p.touch);
-        fb = ct__vc_nearest(&p, p.na, p.m, cand, p.nf, c.point, ct__neg(c.normal), p.touch);
+        fa = ct__vc_nearest(&p, 0, p.na, p.face_plane, p.nf, c.point, c.normal, p.touch);
+        fb = ct__vc_nearest(&p, p.na, p.m, p.face_plane, p.nf, c.point, ct__neg(c.normal), p.touch);
     } else {
         st = ct__vc_touching(s, &p, a, b, &rel, &c.point, &c.normal, &c.area);
         if (st != CT_OK) goto done;

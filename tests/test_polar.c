@@ -255,7 +255,7 @@ static double vdist_d(const double *p, ct_vec3 q) {
 }
 
 /* Structural checks on an intersection: Euler, tags (every vertex of a face lies on its
-   tagged plane), CCW orientation, every vertex inside both bodies. */
+   tagged plane), CCW orientation, half-edge twins, every vertex inside both bodies. */
 static void check_structure(const ct_hull *h, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                             const ct_xform *xb, double tol) {
     dplane pa[256], pb[256];
@@ -282,6 +282,16 @@ static void check_structure(const ct_hull *h, const ct_hull *a, const ct_xform *
         }
         cr_assert(nw[0] * pl->n[0] + nw[1] * pl->n[1] + nw[2] * pl->n[2] >= 0, "face %d is not CCW from outside", f);
     }
+    /* half-edge adjacency: the twin of u -> v runs v -> u on another face, and back */
+    for (f = 0; f < h->nfaces; ++f)
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) {
+            int t = h->he_twin[k], kn = k + 1 == h->face_first[f + 1] ? h->face_first[f] : k + 1;
+            cr_assert(t >= 0 && t < 2 * h->nedges, "half-edge %d: twin %d", k, t);
+            cr_assert_eq(h->he_twin[t], k, "half-edge %d: twin of twin", k);
+            cr_assert_neq(h->he_face[t], f, "half-edge %d: twin on the same face", k);
+            cr_assert(h->face_verts[t] == h->face_verts[kn] && h->face_verts[h->he_next[t]] == h->face_verts[k],
+                      "half-edge %d: twin does not run back", k);
+        }
     for (k = 0; k < h->nverts; ++k) {
         double x[3] = { h->verts[k].x, h->verts[k].y, h->verts[k].z };
         for (f = 0; f < a->nfaces; ++f) cr_assert(dp_eval(&pa[f], x) <= tol, "vertex outside A by %g", dp_eval(&pa[f], x));
@@ -780,10 +790,11 @@ Test(polar, bad_input_is_invalid) {
 Test(polar, allocation_failures_are_clean) {
     unsigned long long seed = 88;
     ct_hull a = random_hull(&seed, 20, 1, 1, 1), b = random_hull(&seed, 20, 1, 1, 1), x;
-    ct_xform xb = xf_trans(0.8, 0.1, 0);
+    ct_hull small = box_hull(0.1, 0.2, 0.15);
+    ct_xform xb = xf_trans(0.8, 0.1, 0), xs = xf_trans(0.1, 0, 0);
     long k;
-    int done_i = 0, done_c = 0;
-    for (k = 1; k < 200 && !(done_i && done_c); ++k) {
+    int done_i = 0, done_c = 0, done_e = 0;
+    for (k = 1; k < 400 && !(done_i && done_c && done_e); ++k) {
         tu_alloc t;
         ct_scratch s;
         ct_contact c;
@@ -802,17 +813,27 @@ Test(polar, allocation_failures_are_clean) {
         else { cr_assert_eq(st, CT_NO_MEMORY); cr_assert_eq(c.found, 0); }
         ct_scratch_release(&s);
         cr_assert_eq(t.outstanding, 0, "leak after failing allocation %ld", k);
+        /* the EPA gap (a box inside A) through a temporary scratch */
+        tu_alloc_init(&t, k);
+        ct_scratch_init(&s, &t.a);
+        st = ct_contact_hulls(&a, NULL, &small, &xs, &s, &c);
+        if (st == CT_OK) { done_e = 1; cr_assert_eq(c.found, 1); cr_assert_lt(c.gap, -0.4); }
+        else { cr_assert_eq(st, CT_NO_MEMORY); cr_assert_eq(c.found, 0); }
+        ct_scratch_release(&s);
+        cr_assert_eq(t.outstanding, 0, "leak after failing allocation %ld (EPA path)", k);
     }
-    cr_assert(done_i && done_c);
+    cr_assert(done_i && done_c && done_e);
     cr_assert_gt(k, 3, "the sweep exercised no failure");
     ct_hull_free(&a);
     ct_hull_free(&b);
+    ct_hull_free(&small);
 }
 
 Test(polar, warm_scratch_allocates_nothing) {
     unsigned long long seed = 99;
     ct_hull a = random_hull(&seed, 40, 1, 1, 1), b = random_hull(&seed, 40, 1, 1, 1), box = box_hull(0.5, 0.5, 0.5), x;
-    ct_xform xb = xf_trans(0.8, 0.1, 0), touch = xf_trans(0.2, 0.1, 1);
+    ct_hull small = box_hull(0.1, 0.2, 0.15);
+    ct_xform xb = xf_trans(0.8, 0.1, 0), touch = xf_trans(0.2, 0.1, 1), inside = xf_trans(0.1, 0, 0);
     tu_alloc t;
     ct_scratch s;
     ct_contact c;
@@ -822,11 +843,14 @@ Test(polar, warm_scratch_allocates_nothing) {
     ct_scratch_init(&s, &t.a);
     cr_assert_eq(ct_contact_hulls(&a, NULL, &b, &xb, &s, &c), CT_OK);
     cr_assert_eq(ct_contact_hulls(&box, NULL, &box, &touch, &s, &c), CT_OK);
+    cr_assert_eq(ct_contact_hulls(&a, NULL, &small, &inside, &s, &c), CT_OK);   /* the EPA gap */
     before = t.calls;
     for (i = 0; i < 5; ++i) {
         cr_assert_eq(ct_contact_hulls(&a, NULL, &b, &xb, &s, &c), CT_OK);
         cr_assert_eq(ct_contact_hulls(&box, NULL, &box, &touch, &s, &c), CT_OK);
         cr_assert_eq(c.found, 1);
+        cr_assert_eq(ct_contact_hulls(&a, NULL, &small, &inside, &s, &c), CT_OK);
+        cr_assert_lt(c.gap, -0.4);
     }
     cr_assert_eq(t.calls, before, "a warm scratch allocated %ld times", t.calls - before);
     /* ct_intersect: the output hull only (one block), nothing else */
@@ -841,6 +865,7 @@ Test(polar, warm_scratch_allocates_nothing) {
     ct_hull_free(&a);
     ct_hull_free(&b);
     ct_hull_free(&box);
+    ct_hull_free(&small);
 }
 
 /* ---- sparsify ----------------------------------------------------------------------------------- */
@@ -1004,4 +1029,201 @@ Test(polar, touching_faces_under_random_placement) {
     }
     ct_hull_free(&a);
     ct_hull_free(&bb);
+}
+
+/* ---- the gap: chord or EPA depth ----------------------------------------------------------- */
+/* World vertices of a transformed hull, in double. */
+static void world_verts(const ct_hull *h, const ct_xform *x, double *out) {
+    int i;
+    for (i = 0; i < h->nverts; ++i) {
+        double v[3] = { h->verts[i].x, h->verts[i].y, h->verts[i].z };
+        xf_apply_d(x, v, out + 3 * i);
+    }
+}
+
+/* max over A of u.x minus min over B of u.x: how far B must move along -u... along u to clear A */
+static double overlap_along(const double *va, int na, const double *vb, int nb, const double u[3]) {
+    double ha = -1e300, hb = -1e300;
+    int i;
+    for (i = 0; i < na; ++i) ha = fmax(ha, u[0] * va[3 * i] + u[1] * va[3 * i + 1] + u[2] * va[3 * i + 2]);
+    for (i = 0; i < nb; ++i) hb = fmax(hb, -(u[0] * vb[3 * i] + u[1] * vb[3 * i + 1] + u[2] * vb[3 * i + 2]));
+    return ha + hb;
+}
+
+/* Penetration depth by brute force (Cameron & Culley): the minimum over unit u of
+   h_A(u) + h_B(-u). Every u gives an upper bound and the minimum is attained at a facet normal
+   of A - B, i.e. a face normal of A or of B or the cross product of an edge of A with an edge
+   of B, so the minimum over those candidates (both signs) is the depth. dir gets the argmin. */
+static double depth_oracle(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, double dir[3]) {
+    double *va = (double *)malloc(sizeof(double) * 3 * (size_t)a->nverts);
+    double *vb = (double *)malloc(sizeof(double) * 3 * (size_t)b->nverts), best = 1e300;
+    dplane pa[256], pb[256];
+    int f, g, i, k, s;
+    cr_assert(a->nfaces <= 256 && b->nfaces <= 256);
+    world_verts(a, xa, va);
+    world_verts(b, xb, vb);
+    world_planes(a, xa, pa);
+    world_planes(b, xb, pb);
+    for (k = 0; k < a->nfaces + b->nfaces; ++k)
+        for (s = -1; s <= 1; s += 2) {
+            const double *n = k < a->nfaces ? pa[k].n : pb[k - a->nfaces].n;
+            double u[3] = { s * n[0], s * n[1], s * n[2] }, o = overlap_along(va, a->nverts, vb, b->nverts, u);
+            if (o < best) { best = o; memcpy(dir, u, sizeof u); }
+        }
+    for (f = 0; f < a->face_first[a->nfaces]; ++f) {
+        int fa = 0, i0, i1;
+        double ea[3];
+        while (a->face_first[fa + 1] <= f) ++fa;
+        i0 = a->face_verts[f];
+        i1 = a->face_verts[f + 1 == a->face_first[fa + 1] ? a->face_first[fa] : f + 1];
+        for (i = 0; i < 3; ++i) ea[i] = va[3 * i1 + i] - va[3 * i0 + i];
+        for (g = 0; g < b->face_first[b->nfaces]; ++g) {
+            int fb = 0, j0, j1;
+            double eb[3], u[3], l, o;
+            while (b->face_first[fb + 1] <= g) ++fb;
+            j0 = b->face_verts[g];
+            j1 = b->face_verts[g + 1 == b->face_first[fb + 1] ? b->face_first[fb] : g + 1];
+            for (i = 0; i < 3; ++i) eb[i] = vb[3 * j1 + i] - vb[3 * j0 + i];
+            u[0] = ea[1] * eb[2] - ea[2] * eb[1];
+            u[1] = ea[2] * eb[0] - ea[0] * eb[2];
+            u[2] = ea[0] * eb[1] - ea[1] * eb[0];
+            l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            if (!(l > 1e-9)) continue;
+            for (s = -1; s <= 1; s += 2) {
+                double w[3] = { s * u[0] / l, s * u[1] / l, s * u[2] / l };
+                o = overlap_along(va, a->nverts, vb, b->nverts, w);
+                if (o < best) { best = o; memcpy(dir, w, sizeof w); }
+            }
+        }
+    }
+    free(va);
+    free(vb);
+    return best;
+}
+
+static ct_xform xf_rotz(double angle, double x, double y, double z) {
+    return ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)angle, tu_vec(x, y, z));
+}
+
+/* Closed forms where the chord measures one body's thickness, not the interpenetration. */
+Test(polar, gap_falls_back_to_epa_depth) {
+    unsigned long long seed = 515;
+    ct_hull big = box_hull(1, 1, 1), small = box_hull(0.1, 0.2, 0.15), plate = box_hull(3, 0.01, 3);
+    double tol = 2e3 * (double)TU_EPS, dir[3];
+    int i;
+    for (i = 0; i < 20; ++i) {
+        /* the whole scene in a random frame (the first one the identity) */
+        ct_xform frame = i ? tu_random_xform(&seed, 3) : ct_xform_identity();
+        ct_xform ts = xf_trans(0.3, -0.2, 0.1), xs = xf_mul(&frame, &ts);
+        /* a thin plate cutting off the corner (1, 1, z) of the box, its mid-plane 0.3 below
+           the corner edge: the chord along the plate's normal spans its thickness 0.02, the
+           plate must move 0.3 + 0.01 along that normal to clear the box */
+        ct_xform tp = xf_rotz(-atan(1.0), (sqrt(2.0) - 0.3) / sqrt(2.0), (sqrt(2.0) - 0.3) / sqrt(2.0), 0);
+        ct_xform xp = xf_mul(&frame, &tp);
+        ct_vec3 ex = tu_vec(frame.r[0][0], frame.r[1][0], frame.r[2][0]), m;
+        ct_contact c;
+        /* B inside A: a box 0.1 x 0.2 x 0.15 (half) at (0.3, -0.2, 0.1) in the unit box: it must
+           move 1 + 0.1 - 0.3 = 0.8 along +x (y: 1.0, z: 1.05). Its faces cancel: the normal is
+           EPA's, +x. */
+        cr_assert_eq(ct_contact_hulls(&big, &frame, &small, &xs, NULL, &c), CT_OK);
+        cr_assert_eq(c.found, 1);
+        cr_assert(fabs(c.gap + 0.8) <= tol, "frame %d: contained box gap %.17g, not -0.8", i, c.gap);
+        cr_assert(fabs(c.normal.x - ex.x) + fabs(c.normal.y - ex.y) + fabs(c.normal.z - ex.z) <= 1e2 * tol,
+                  "frame %d: contained box normal %g %g %g", i, c.normal.x, c.normal.y, c.normal.z);
+        cr_assert(fabs(c.gap + depth_oracle(&big, &frame, &small, &xs, dir)) <= tol);
+        /* A inside B (swapped): the same depth, the normal reversed */
+        cr_assert_eq(ct_contact_hulls(&small, &xs, &big, &frame, NULL, &c), CT_OK);
+        cr_assert(fabs(c.gap + 0.8) <= tol, "frame %d: swapped containment gap %.17g", i, c.gap);
+        cr_assert(fabs(c.normal.x + ex.x) + fabs(c.normal.y + ex.y) + fabs(c.normal.z + ex.z) <= 1e2 * tol);
+        /* the plate across the corner */
+        m = tu_vec((frame.r[0][0] + frame.r[0][1]) / sqrt(2.0), (frame.r[1][0] + frame.r[1][1]) / sqrt(2.0),
+                   (frame.r[2][0] + frame.r[2][1]) / sqrt(2.0));
+        cr_assert_eq(ct_contact_hulls(&big, &frame, &plate, &xp, NULL, &c), CT_OK);
+        cr_assert_eq(c.found, 1);
+        cr_assert(c.normal.x * m.x + c.normal.y * m.y + c.normal.z * m.z > 0.99, "plate: the normal is the plate's");
+        cr_assert(fabs(c.gap + 0.31) <= tol, "frame %d: plate gap %.17g, not -0.31 (chord 0.02)", i, c.gap);
+        cr_assert(fabs(c.gap + depth_oracle(&big, &frame, &plate, &xp, dir)) <= tol);
+    }
+    {   /* identical bodies: every face of A n B is on A, the chord is a width of A; the depth
+           is A's least width */
+        ct_hull a = random_hull(&seed, 30, 1, 0.8, 0.6);
+        ct_xform xa = tu_random_xform(&seed, 2);
+        ct_contact c;
+        double d = depth_oracle(&a, &xa, &a, &xa, dir);
+        cr_assert_eq(ct_contact_hulls(&a, &xa, &a, &xa, NULL, &c), CT_OK);
+        cr_assert(fabs(c.gap + d) <= tol * 4, "identical bodies: gap %.17g vs least width %.17g", c.gap, d);
+        ct_hull_free(&a);
+    }
+    for (i = 0; i < 30; ++i) {   /* a random small hull inside a random big one */
+        ct_hull a = random_hull(&seed, 24, 1, 0.9, 0.8), b = random_hull(&seed, 8, 0.15, 0.7, 1);
+        ct_xform xa = tu_random_xform(&seed, 1), tb = tu_random_xform(&seed, 0.2), xb = xf_mul(&xa, &tb);
+        ct_contact c;
+        double d = depth_oracle(&a, &xa, &b, &xb, dir);
+        cr_assert_eq(ct_contact_hulls(&a, &xa, &b, &xb, NULL, &c), CT_OK);
+        cr_assert_eq(c.found, 1);
+        cr_assert(fabs(c.volume - ct_hull_volume(&b, NULL)) <= 1e3 * TU_EPS * c.volume, "B is inside A");
+        cr_assert(fabs(c.gap + d) <= tol * 4, "pair %d: contained hull gap %.17g vs depth %.17g", i, c.gap, d);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    ct_hull_free(&big);
+    ct_hull_free(&small);
+    ct_hull_free(&plate);
+}
+
+/* The rule on random pairs, decided independently: clip the line point + t normal by every
+   plane of A and B; when it leaves through a plane of A and enters through a plane of B the gap
+   is minus that chord, otherwise minus the brute-force depth. Pairs whose line passes within
+   1e-6 of a corner where the answer flips, or meets the exit planes at a grazing angle, are
+   skipped. Both branches must occur. */
+Test(polar, gap_rule_on_random_pairs) {
+    unsigned long long seed = 9009;
+    int i, nchord = 0, ndepth = 0;
+    for (i = 0; i < 600; ++i) {
+        int nva = 5 + i % 5, nvb = 5 + (i / 5) % 5, k, m, pass;
+        ct_hull a = random_hull(&seed, nva, 1, 0.6 + 0.4 * tu_uniform(&seed), 0.6 + 0.4 * tu_uniform(&seed));
+        ct_hull b = random_hull(&seed, nvb, 0.3 + 0.7 * tu_uniform(&seed), 1, 0.5 + 0.5 * tu_uniform(&seed));
+        ct_xform xa = tu_random_xform(&seed, 2), xb = tu_random_xform(&seed, 0);
+        ct_vec3 dir = tu_random_unit(&seed);
+        double off = 1.2 * tu_uniform(&seed), P[3], N[3], thi = 1e300, tlo = -1e300, dhi = 1, dlo = 1, o[3];
+        int hiA = 0, hiB = 0, loA = 0, loB = 0;
+        dplane pl[64];
+        ct_contact c;
+        xb.p = tu_vec(xa.p.x + off * dir.x, xa.p.y + off * dir.y, xa.p.z + off * dir.z);
+        cr_assert_eq(ct_contact_hulls(&a, &xa, &b, &xb, NULL, &c), CT_OK);
+        if (!c.found || c.volume < 1e-3) goto next;
+        m = pair_planes(&a, &xa, &b, &xb, pl);
+        P[0] = c.point.x; P[1] = c.point.y; P[2] = c.point.z;
+        N[0] = c.normal.x; N[1] = c.normal.y; N[2] = c.normal.z;
+        for (pass = 0; pass < 2; ++pass)
+            for (k = 0; k < m; ++k) {
+                double dn = pl[k].n[0] * N[0] + pl[k].n[1] * N[1] + pl[k].n[2] * N[2], t = -dp_eval(&pl[k], P) / dn;
+                int onA = k < a.nfaces;
+                if (dn > 1e-12) {
+                    if (!pass) thi = fmin(thi, t);
+                    else if (t <= thi + 1e-6) { hiA |= onA; hiB |= !onA; dhi = fmin(dhi, dn); }
+                } else if (dn < -1e-12) {
+                    if (!pass) tlo = fmax(tlo, t);
+                    else if (t >= tlo - 1e-6) { loA |= onA; loB |= !onA; dlo = fmin(dlo, -dn); }
+                }
+            }
+        /* the exit or the entry at a corner of A and B, or met at a grazing angle: skipped */
+        if ((hiA && hiB) || (loA && loB) || fmin(dhi, dlo) < 0.05) goto next;
+        if (hiA && loB) {
+            double tol = 1e4 * (double)TU_EPS / fmin(dhi, dlo);
+            ++nchord;
+            cr_assert(fabs(c.gap + (thi - tlo)) <= tol, "pair %d: gap %.17g vs chord %.17g", i, c.gap, thi - tlo);
+        } else {
+            double d = depth_oracle(&a, &xa, &b, &xb, o);
+            ++ndepth;
+            cr_assert(fabs(c.gap + d) <= 4e3 * (double)TU_EPS, "pair %d (exit on %s, entry on %s): gap %.17g vs depth %.17g", i,
+                      hiA ? "A" : "B", loB ? "B" : "A", c.gap, d);
+        }
+    next:
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("gap rule: %d chords, %d depths", nchord, ndepth);
+    cr_assert_gt(nchord, 100, "only %d chord cases", nchord);
+    cr_assert_gt(ndepth, 10, "only %d depth cases", ndepth);
 }
