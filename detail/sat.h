@@ -696,27 +696,23 @@ CT__PRIVATE int ct__sat_hull_ok(const ct_hull *h) {
            h->extent > 0;
 }
 
-CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                  const ct_xform *xb, ct_real speculative,
-                                  ct_sat_cache *cache, ct_manifold *out) {
-    ct__sat s;
-    ct__satq q;
-    int htype = CT__SAT_NONE, hia = 0, hib = 0;
-    if (out) memset(out, 0, sizeof *out);
-    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
-        !ct__finite(speculative) || speculative < 0)
-        return CT_INVALID;
-    s.a = a; s.b = b;
-    {
-        ct_xform ia = ct__xf_identity(), ib = ct__xf_identity();
-        s.rel = ct__xf_rel(xa ? xa : &ia, xb ? xb : &ib);
-    }
-    s.ca = a->center;
-    s.cb = ct__xf_point(&s.rel, b->center);
-    s.L = a->extent + b->extent;
-    s.margin = CT__SAT_MARGIN * CT__EPS * (s.L + ct__len(s.rel.p));
-    s.spec = speculative;
+/* The common setup of an entry point: relative transform, scale, margins, speculative. */
+CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                               const ct_xform *xb, ct_real spec) {
+    ct_xform ia = ct__xf_identity(), ib = ct__xf_identity();
+    s->a = a; s->b = b;
+    s->rel = ct__xf_rel(xa ? xa : &ia, xb ? xb : &ib);
+    s->ca = a->center;
+    s->cb = ct__xf_point(&s->rel, b->center);
+    s->L = a->extent + b->extent;
+    s->margin = CT__SAT_MARGIN * CT__EPS * (s->L + ct__len(s->rel.p));
+    s->spec = spec;
+}
 
+/* Runs the query with the cache's hint (range-checked) and stores the outcome back. */
+CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
+    const ct_hull *a = s->a, *b = s->b;
+    int htype = CT__SAT_NONE, hia = 0, hib = 0;
     if (cache) {
         int t = cache->type, ia = cache->index_a, ib = cache->index_b;
         int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
@@ -725,24 +721,185 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
             htype = t; hia = ia; hib = ib;
         }
     }
-    ct__sat_query(&s, htype, hia, hib, &q);
-    if (!q.separated) {
-        int done = 0;
-        /* Edge closest points outside the segments: hulls apart along an edge axis whose
-           closest features are not these edges have no contact yet; overlapping ones (only by
-           round-off) fall back to the face. */
-        if (q.type == CT__SAT_EDGE) done = ct__sat_edge_contact(&s, &q, xa, out) || q.se > 0;
-        if (!done) {
-            int ref_a = !(q.fb >= 0 && q.sb > q.sa + ct__sat_face_tol(&s, q.sa));
-            ct__sat_face_contact(&s, &q, ref_a, xa, xb, out);
-            if (q.type == CT__SAT_EDGE) { q.ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q.cia = q.fa; q.cib = q.fb; }
+    ct__sat_query(s, htype, hia, hib, q);
+}
+
+CT__PRIVATE void ct__sat_cache_store(ct_sat_cache *cache, const ct__satq *q) {
+    if (!cache) return;
+    cache->type = q->ctype;
+    cache->index_a = q->cia;
+    cache->index_b = q->cib;
+}
+
+/* The manifold of a query that did not separate. */
+CT__PRIVATE void ct__sat_manifold(const ct__sat *s, ct__satq *q, const ct_xform *xa, const ct_xform *xb,
+                                  ct_manifold *out) {
+    int done = 0;
+    /* Edge closest points outside the segments: hulls apart along an edge axis whose closest
+       features are not these edges have no contact yet; overlapping ones (only by round-off)
+       fall back to the face. */
+    if (q->type == CT__SAT_EDGE) done = ct__sat_edge_contact(s, q, xa, out) || q->se > 0;
+    if (!done) {
+        int ref_a = !(q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa));
+        ct__sat_face_contact(s, q, ref_a, xa, xb, out);
+        if (q->type == CT__SAT_EDGE) { q->ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q->cia = q->fa; q->cib = q->fb; }
+    }
+}
+
+CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_real speculative,
+                                  ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat s;
+    ct__satq q;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
+        !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    ct__sat_setup(&s, a, xa, b, xb, speculative);
+    ct__sat_cached_query(&s, cache, &q);
+    if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
+    ct__sat_cache_store(cache, &q);
+    return CT_OK;
+}
+
+/* ---- rounded hulls ------------------------------------------------------------------------- */
+/* Cores closer than this (times L) count as touching: the SAT manifold of the cores serves, and
+   no normal is taken from a closest-point difference this short (Box2D v3 uses 0.1 x its
+   linear slop the same way). */
+#define CT__SAT_ROUND_SLOP (CT__FLOAT ? (ct_real)1e-3 : (ct_real)1e-5)
+/* A face is parallel to the separating direction when 1 - cos(angle) is below this (0.01 rad). */
+#define CT__SAT_ROUND_PAR ((ct_real)5e-5)
+
+/* Rounded output from a core manifold: each point moves to the middle of the rounded surfaces
+   and its separation loses ra + rb; points beyond the speculative distance are dropped. */
+CT__PRIVATE void ct__sat_round_shift(ct_manifold *m, ct_real ra, ct_real rb, ct_real spec) {
+    int i, n = 0;
+    for (i = 0; i < m->count; ++i) {
+        ct_manifold_point p = m->points[i];
+        p.point = ct__madd(p.point, m->normal, (ra - rb) / 2);
+        p.separation -= ra + rb;
+        if (p.separation <= spec) m->points[n++] = p;
+    }
+    for (i = n; i < m->count; ++i) memset(&m->points[i], 0, sizeof m->points[i]);
+    m->count = n;
+    if (n == 0) m->normal = ct__v3(0, 0, 0);
+}
+
+/* Key of the feature of h spanned by the distinct vertex ids ids[0..n) of a GJK simplex: a
+   vertex, the edge between two adjacent vertices, else (three or more) the face `face`. */
+CT__PRIVATE unsigned ct__sat_round_key(const ct_hull *h, const int *ids, int n, int face) {
+    int u[4], m = 0, i, j;
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j < m && u[j] != ids[i]; ++j) {}
+        if (j == m) u[m++] = ids[i];
+    }
+    if (m == 1) return ct__sat_key(CT__KEY_VERT, u[0]);
+    if (m == 2) {
+        int e0 = h->vert_edge[u[0]], e = e0, guard = h->face_first[h->nfaces];
+        do {
+            if (h->face_verts[h->he_next[e]] == u[1]) return ct__sat_edge_key(h, e);
+            e = h->he_next[h->he_twin[e]];
+        } while (e != e0 && --guard > 0);
+    }
+    return ct__sat_key(CT__KEY_FACE, face);
+}
+
+/* Cores apart (or a SAT manifold that found nothing): GJK on the cores gives the distance d,
+   the normal n and the closest features. When a face of A or of B around the closest point is
+   parallel to n (within CT__SAT_ROUND_PAR), the other hull's incident face is clipped against
+   it, as for a resting box; otherwise (edge-edge, vertex-edge, vertex-vertex) one point. x is
+   the query's separation along its axis (used only if GJK finds the cores overlapping). */
+CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__satq *q, ct_real ra, ct_real rb, ct_real spec,
+                                     const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+    const ct_hull *A = s->a, *B = s->b;
+    ct_shape sa = ct_shape_hull(A), sb = ct_shape_hull(B);
+    ct__gjk_run r;
+    ct_vec3 n, nb, pa, pb;
+    ct_real d, cA, cB, pd = 0, x = q->type == CT__SAT_FACE_A ? q->sa : (q->type == CT__SAT_FACE_B ? q->sb : q->se);
+    int fA = -1, fB = -1, va, vb, i, ia[4], ib[4];
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, &r); /* CT_NO_CONVERGENCE: the best estimate serves */
+    ct__simplex_witness(r.s, &pa, &pb);
+    d = ct__len(r.v);
+    if (!r.overlap && d > 0) {
+        n = ct__scale(r.v, -1 / d);
+    } else { /* touching cores (only by round-off after the SAT): the query's axis */
+        d = ct__max(x, 0);
+        n = q->type == CT__SAT_FACE_A ? A->planes[q->fa].n
+          : (q->type == CT__SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, B->planes[q->fb].n)) : q->ne);
+    }
+    if (!(d - (ra + rb) <= spec)) return;
+    /* the faces around each hull's support vertex most parallel to n (A) and to -n (B) */
+    va = ct__sat_support(A, n);
+    ct__sat_incident(A, va, ct__neg(n), &pd, &fA);
+    cA = -pd;
+    nb = ct__xf_inv_dir(&s->rel, ct__neg(n));
+    vb = ct__sat_support(B, nb);
+    pd = 0;
+    ct__sat_incident(B, vb, ct__neg(nb), &pd, &fB);
+    cB = -pd;
+    if (cA >= 1 - CT__SAT_ROUND_PAR || cB >= 1 - CT__SAT_ROUND_PAR) {
+        int ref_a = cA >= 1 - CT__SAT_ROUND_PAR && !(cB > cA + CT__SAT_ROUND_PAR / 4);
+        ct__satq fq;
+        ct_manifold m;
+        memset(&fq, 0, sizeof fq);
+        memset(&m, 0, sizeof m);
+        if (ref_a) { fq.fa = fA; fq.sa = ct__sat_face_a(s, fA, &fq.vb); fq.fb = -1; }
+        else { fq.fb = fB; fq.sb = ct__sat_face_b(s, fB, &fq.va); fq.fa = -1; }
+        ct__sat_face_contact(s, &fq, ref_a, xa, xb, &m);
+        /* the clip must hold the closest points (a face clip beside them is not the contact) */
+        if (m.count > 0) {
+            ct_real deepest = m.points[0].separation;
+            for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
+            if (deepest <= d + ct__sat_edge_tol(s, d)) {
+                *out = m;
+                ct__sat_round_shift(out, ra, rb, spec);
+                return;
+            }
         }
     }
-    if (cache) {
-        cache->type = q.ctype;
-        cache->index_a = q.cia;
-        cache->index_b = q.cib;
+    /* one point midway between the rounded surfaces, keyed by the simplex's features */
+    for (i = 0; i < r.s->n; ++i) { ia[i] = r.s->v[i].ia; ib[i] = r.s->v[i].ib; }
+    out->normal = ct__xf_dir(xa, n);
+    out->count = 1;
+    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(ct__madd(pa, n, ra), ct__madd(pb, n, -rb)), (ct_real)0.5));
+    out->points[0].separation = d - (ra + rb);
+    out->points[0].id = ct__sat_id(ct__sat_round_key(A, ia, r.s->n, fA), ct__sat_round_key(B, ib, r.s->n, fB));
+}
+
+CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
+                                          ct_real rb, const ct_xform *xb, ct_real speculative,
+                                          ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat s;
+    ct__satq q;
+    ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+    ct_real r = ra + rb;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__shape_valid(&sa) || !ct__shape_valid(&sb) ||
+        !ct__xf_valid(xa) || !ct__xf_valid(xb) || !ct__finite(speculative) || speculative < 0 || !ct__finite(ra) ||
+        ra < 0 || !ct__finite(rb) || rb < 0 || !ct__finite(speculative + r))
+        return CT_INVALID;
+    /* The SAT on the cores with the speculative distance widened by the radii: an axis that
+       separates the cores by more proves the rounded hulls apart (a separation along any axis
+       is at most the distance). */
+    ct__sat_setup(&s, a, xa, b, xb, speculative + r);
+    ct__sat_cached_query(&s, cache, &q);
+    if (!q.separated) {
+        ct_real x = q.type == CT__SAT_FACE_A ? q.sa : (q.type == CT__SAT_FACE_B ? q.sb : q.se);
+        if (r == 0) {
+            ct__sat_manifold(&s, &q, xa, xb, out);
+        } else {
+            /* overlapping or touching cores: the SAT manifold of the cores, moved to the
+               rounded surfaces; cores apart: their closest features */
+            if (x <= CT__SAT_ROUND_SLOP * s.L) {
+                ct__satq q2 = q;
+                ct__sat_manifold(&s, &q2, xa, xb, out);
+                q.ctype = q2.ctype; q.cia = q2.cia; q.cib = q2.cib;
+                ct__sat_round_shift(out, ra, rb, speculative);
+            }
+            if (out->count == 0) ct__sat_round_apart(&s, &q, ra, rb, speculative, xa, xb, out);
+        }
     }
+    ct__sat_cache_store(cache, &q);
     return CT_OK;
 }
 
