@@ -710,18 +710,22 @@ CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa,
 }
 
 /* Runs the query with the cache's hint (range-checked) and stores the outcome back. */
-CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
+/* 1 when (h->ctype, h->cia, h->cib) names an axis of these hulls (a cache from another pair
+   is harmless: it is range-checked). */
+CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
     const ct_hull *a = s->a, *b = s->b;
-    int htype = CT__SAT_NONE, hia = 0, hib = 0;
-    if (cache) {
-        int t = cache->type, ia = cache->index_a, ib = cache->index_b;
-        int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
-        if ((t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
-            (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib)) {
-            htype = t; hia = ia; hib = ib;
-        }
-    }
-    ct__sat_query(s, htype, hia, hib, q);
+    int t = h->ctype, ia = h->cia, ib = h->cib;
+    int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
+    return (t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
+           (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib);
+}
+
+CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
+    ct__satq h;
+    h.ctype = CT__SAT_NONE; h.cia = h.cib = 0;
+    if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
+    if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT__SAT_NONE; h.cia = h.cib = 0; }
+    ct__sat_query(s, h.ctype, h.cia, h.cib, q);
 }
 
 CT__PRIVATE void ct__sat_cache_store(ct_sat_cache *cache, const ct__satq *q) {
@@ -804,102 +808,161 @@ CT__PRIVATE unsigned ct__sat_round_key(const ct_hull *h, const int *ids, int n, 
     return ct__sat_key(CT__KEY_FACE, face);
 }
 
-/* Cores apart (or a SAT manifold that found nothing): GJK on the cores gives the distance d,
-   the normal n and the closest features. When a face of A or of B around the closest point is
-   parallel to n (within CT__SAT_ROUND_PAR), the other hull's incident face is clipped against
-   it, as for a resting box; otherwise (edge-edge, vertex-edge, vertex-vertex) one point. x is
-   the query's separation along its axis (used only if GJK finds the cores overlapping). */
-CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__satq *q, ct_real ra, ct_real rb, ct_real spec,
-                                     const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
-    const ct_hull *A = s->a, *B = s->b;
-    ct_shape sa = ct_shape_hull(A), sb = ct_shape_hull(B);
-    ct__gjk_run r;
-    ct_vec3 n, nb, pa, pb;
-    ct_real d, cA, cB, pd = 0, x = q->type == CT__SAT_FACE_A ? q->sa : (q->type == CT__SAT_FACE_B ? q->sb : q->se);
-    int fA = -1, fB = -1, va, vb, i, ia[4], ib[4];
-    ct__gjk_query(&sa, xa, &sb, xb, NULL, &r); /* CT_NO_CONVERGENCE: the best estimate serves */
-    ct__simplex_witness(r.s, &pa, &pb);
-    d = ct__len(r.v);
-    if (!r.overlap && d > 0) {
-        n = ct__scale(r.v, -1 / d);
-    } else { /* touching cores (only by round-off after the SAT): the query's axis */
-        d = ct__max(x, 0);
-        n = q->type == CT__SAT_FACE_A ? A->planes[q->fa].n
-          : (q->type == CT__SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, B->planes[q->fb].n)) : q->ne);
+/* The separation along the cached axis alone (face of A, face of B, or an edge pair that
+   builds a face of the Minkowski difference); 0 when the axis gives no bound. */
+CT__PRIVATE int ct__sat_axis(const ct__sat *s, int type, int ia, int ib, ct_real *x) {
+    int v;
+    if (type == CT__SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
+    if (type == CT__SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
+    if (type == CT__SAT_EDGE) {
+        ct__sat_row row;
+        ct__sat_col col;
+        ct_vec3 n;
+        ct__sat_row_make(s, ia, &row);
+        ct__sat_col_make(s->b, ib, &col);
+        return ct__sat_edge(&row, &col, x, &n);
     }
-    if (!(d - (ra + rb) <= spec)) return;
-    /* the faces around each hull's support vertex most parallel to n (A) and to -n (B) */
-    va = ct__sat_support(A, n);
-    ct__sat_incident(A, va, ct__neg(n), &pd, &fA);
-    cA = -pd;
-    nb = ct__xf_inv_dir(&s->rel, ct__neg(n));
-    vb = ct__sat_support(B, nb);
+    return 0;
+}
+
+/* The closest features of the cores from a GJK run (A's frame): the unit normal n (A -> B),
+   the distance d, the witness points, and the faces of A and of B around the support vertices
+   most parallel to n and to -n (fa, fb) with those cosines (ca, cb). */
+typedef struct ct__round {
+    ct__gjk_run r;
+    ct_vec3 n, pa, pb;
+    ct_real d, ca, cb;
+    int fa, fb;
+} ct__round;
+
+CT__PRIVATE void ct__sat_round_faces(const ct__sat *s, ct__round *g) {
+    ct_vec3 nb = ct__xf_inv_dir(&s->rel, ct__neg(g->n));
+    ct_real pd = 0;
+    g->fa = g->fb = -1;
+    ct__sat_incident(s->a, ct__sat_support(s->a, g->n), ct__neg(g->n), &pd, &g->fa);
+    g->ca = -pd;
     pd = 0;
-    ct__sat_incident(B, vb, ct__neg(nb), &pd, &fB);
-    cB = -pd;
-    if (cA >= 1 - CT__SAT_ROUND_PAR || cB >= 1 - CT__SAT_ROUND_PAR) {
-        int ref_a = cA >= 1 - CT__SAT_ROUND_PAR && !(cB > cA + CT__SAT_ROUND_PAR / 4);
+    ct__sat_incident(s->b, ct__sat_support(s->b, nb), ct__neg(nb), &pd, &g->fb);
+    g->cb = -pd;
+}
+
+/* Cores apart (or touching cores whose SAT manifold found nothing): when a face of A or of B
+   at the closest point is parallel to n (within CT__SAT_ROUND_PAR), the other hull's incident
+   face is clipped against it, as for a resting box; otherwise (edge-edge, vertex-edge,
+   vertex-vertex) one point midway between the rounded surfaces, keyed by the simplex's
+   features. s->spec is the speculative distance widened by ra + rb. */
+CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__round *g, ct_real ra, ct_real rb, ct_real spec,
+                                     const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+    const ct__simplex *sx = g->r.s;
+    int i, ia[4], ib[4];
+    if (g->ca >= 1 - CT__SAT_ROUND_PAR || g->cb >= 1 - CT__SAT_ROUND_PAR) {
+        int ref_a = g->ca >= 1 - CT__SAT_ROUND_PAR && !(g->cb > g->ca + CT__SAT_ROUND_PAR / 4);
         ct__satq fq;
         ct_manifold m;
         memset(&fq, 0, sizeof fq);
         memset(&m, 0, sizeof m);
-        if (ref_a) { fq.fa = fA; fq.sa = ct__sat_face_a(s, fA, &fq.vb); fq.fb = -1; }
-        else { fq.fb = fB; fq.sb = ct__sat_face_b(s, fB, &fq.va); fq.fa = -1; }
+        if (ref_a) { fq.fa = g->fa; fq.sa = ct__sat_face_a(s, g->fa, &fq.vb); fq.fb = -1; }
+        else { fq.fb = g->fb; fq.sb = ct__sat_face_b(s, g->fb, &fq.va); fq.fa = -1; }
         ct__sat_face_contact(s, &fq, ref_a, xa, xb, &m);
         /* the clip must hold the closest points (a face clip beside them is not the contact) */
         if (m.count > 0) {
             ct_real deepest = m.points[0].separation;
             for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
-            if (deepest <= d + ct__sat_edge_tol(s, d)) {
+            if (deepest <= g->d + ct__sat_edge_tol(s, g->d)) {
                 *out = m;
                 ct__sat_round_shift(out, ra, rb, spec);
                 return;
             }
         }
     }
-    /* one point midway between the rounded surfaces, keyed by the simplex's features */
-    for (i = 0; i < r.s->n; ++i) { ia[i] = r.s->v[i].ia; ib[i] = r.s->v[i].ib; }
-    out->normal = ct__xf_dir(xa, n);
+    for (i = 0; i < sx->n; ++i) { ia[i] = sx->v[i].ia; ib[i] = sx->v[i].ib; }
+    out->normal = ct__xf_dir(xa, g->n);
     out->count = 1;
-    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(ct__madd(pa, n, ra), ct__madd(pb, n, -rb)), (ct_real)0.5));
-    out->points[0].separation = d - (ra + rb);
-    out->points[0].id = ct__sat_id(ct__sat_round_key(A, ia, r.s->n, fA), ct__sat_round_key(B, ib, r.s->n, fB));
+    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(ct__madd(g->pa, g->n, ra), ct__madd(g->pb, g->n, -rb)), (ct_real)0.5));
+    out->points[0].separation = g->d - (ra + rb);
+    out->points[0].id = ct__sat_id(ct__sat_round_key(s->a, ia, sx->n, g->fa), ct__sat_round_key(s->b, ib, sx->n, g->fb));
+}
+
+/* Cores overlapping or within the slop: the SAT manifold of the cores moved to the rounded
+   surfaces. When it finds nothing (touching cores whose features do not face each other),
+   the closest features give one point along the query's axis. */
+CT__PRIVATE void ct__sat_round_touching(const ct__sat *s, ct_sat_cache *cache, ct__round *g, ct_real ra, ct_real rb,
+                                        ct_real spec, const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+    ct__satq q;
+    ct__sat_cached_query(s, cache, &q);
+    if (!q.separated) {
+        ct__satq q2 = q;
+        ct__sat_manifold(s, &q2, xa, xb, out);
+        q.ctype = q2.ctype; q.cia = q2.cia; q.cib = q2.cib;
+        ct__sat_round_shift(out, ra, rb, spec);
+        if (out->count == 0) {
+            if (g->r.overlap || !(g->d > 0)) {
+                ct_real x = q.type == CT__SAT_FACE_A ? q.sa : (q.type == CT__SAT_FACE_B ? q.sb : q.se);
+                g->d = ct__max(x, 0);
+                g->n = q.type == CT__SAT_FACE_A ? s->a->planes[q.fa].n
+                     : (q.type == CT__SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, s->b->planes[q.fb].n)) : q.ne);
+                ct__sat_round_faces(s, g);
+            }
+            if (g->d - (ra + rb) <= spec) ct__sat_round_apart(s, g, ra, rb, spec, xa, xb, out);
+        }
+    }
+    ct__sat_cache_store(cache, &q);
 }
 
 CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
                                           ct_real rb, const ct_xform *xb, ct_real speculative,
                                           ct_sat_cache *cache, ct_manifold *out) {
     ct__sat s;
-    ct__satq q;
+    ct__round g;
     ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
-    ct_real r = ra + rb;
+    ct_real r = ra + rb, x;
     if (out) memset(out, 0, sizeof *out);
     if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__shape_valid(&sa) || !ct__shape_valid(&sb) ||
         !ct__xf_valid(xa) || !ct__xf_valid(xb) || !ct__finite(speculative) || speculative < 0 || !ct__finite(ra) ||
         ra < 0 || !ct__finite(rb) || rb < 0 || !ct__finite(speculative + r))
         return CT_INVALID;
-    /* The SAT on the cores with the speculative distance widened by the radii: an axis that
-       separates the cores by more proves the rounded hulls apart (a separation along any axis
-       is at most the distance). */
+    /* the speculative distance of the cores is widened by the radii */
     ct__sat_setup(&s, a, xa, b, xb, speculative + r);
-    ct__sat_cached_query(&s, cache, &q);
-    if (!q.separated) {
-        ct_real x = q.type == CT__SAT_FACE_A ? q.sa : (q.type == CT__SAT_FACE_B ? q.sb : q.se);
-        if (r == 0) {
-            ct__sat_manifold(&s, &q, xa, xb, out);
-        } else {
-            /* overlapping or touching cores: the SAT manifold of the cores, moved to the
-               rounded surfaces; cores apart: their closest features */
-            if (x <= CT__SAT_ROUND_SLOP * s.L) {
-                ct__satq q2 = q;
-                ct__sat_manifold(&s, &q2, xa, xb, out);
-                q.ctype = q2.ctype; q.cia = q2.cia; q.cib = q2.cib;
-                ct__sat_round_shift(out, ra, rb, speculative);
-            }
-            if (out->count == 0) ct__sat_round_apart(&s, &q, ra, rb, speculative, xa, xb, out);
-        }
+    if (r == 0) {
+        ct__satq q;
+        ct__sat_cached_query(&s, cache, &q);
+        if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
+        ct__sat_cache_store(cache, &q);
+        return CT_OK;
     }
-    ct__sat_cache_store(cache, &q);
+    /* A cached axis that still separates the cores by more proves the rounded hulls apart (a
+       separation along any axis is at most the distance, and GJK's distance is an upper bound
+       of it, so a cold call answers the same); the cache is kept. */
+    if (cache) {
+        ct__satq hint;
+        memset(&hint, 0, sizeof hint);
+        hint.ctype = cache->type; hint.cia = cache->index_a; hint.cib = cache->index_b;
+        if (ct__sat_hint_ok(&s, &hint) && ct__sat_axis(&s, hint.ctype, hint.cia, hint.cib, &x) && x > s.spec + s.margin)
+            return CT_OK;
+    }
+    /* GJK on the cores (cold, so the answer does not depend on the cache; CT_NO_CONVERGENCE
+       leaves the best estimate, which serves) */
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
+    ct__simplex_witness(g.r.s, &g.pa, &g.pb);
+    g.d = ct__len(g.r.v);
+    if (!g.r.overlap && g.d > CT__SAT_ROUND_SLOP * s.L) {
+        /* cores apart: their closest features; the cache gets the face most parallel to n */
+        g.n = ct__scale(g.r.v, -1 / g.d);
+        ct__sat_round_faces(&s, &g);
+        if (g.d - r <= speculative) ct__sat_round_apart(&s, &g, ra, rb, speculative, xa, xb, out);
+        if (cache) {
+            int fb = g.cb > g.ca;
+            cache->type = fb ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+            cache->index_a = fb ? 0 : g.fa;
+            cache->index_b = fb ? g.fb : 0;
+        }
+        return CT_OK;
+    }
+    if (!g.r.overlap && g.d > 0) {
+        g.n = ct__scale(g.r.v, -1 / g.d);
+        ct__sat_round_faces(&s, &g);
+    }
+    ct__sat_round_touching(&s, cache, &g, ra, rb, speculative, xa, xb, out);
     return CT_OK;
 }
 
