@@ -339,7 +339,10 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    reference face's side planes, reduced to the deepest point plus the three that maximise the
    contact area. An edge axis gives one point. A face is preferred to an edge unless the edge is
    better by 2% of the separation + 5e-4 x (extent_a + extent_b); a face of B becomes the
-   reference only when better than A's by 1% + 2.5e-4 x (extent_a + extent_b).
+   reference only when better than A's by 1% + 2.5e-4 x (extent_a + extent_b). Two hulls that
+   are boxes (8 vertices, 6 quads whose normals form 3 orthogonal opposite pairs) take the 15
+   axes of the OBB test in closed form (Gottschalk, Lin & Manocha 1996) under the same rules:
+   the same axis and features as the general search, at about a third of its cost.
 
    Each point lies midway between the surfaces: point - separation/2 * normal is on A's surface
    and point + separation/2 * normal on B's; only points with separation <= speculative are

@@ -365,6 +365,141 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
 }
 
+/* ---- the query for two boxes ---------------------------------------------------------------- */
+/* A hull that is a box (8 vertices, 6 quads whose planes come in 3 opposite pairs of mutually
+   orthogonal normals, within CT__SAT_BOX_TOL) has the 15 SAT axes of Gottschalk's OBB test in
+   closed form: face separations from the half extents, and only 3 x 3 edge directions. The
+   query below answers as ct__sat_query does (the same argmax rules, tolerances and outcome
+   fields), at a fraction of the cost; it ignores the cache hint (it would save nothing). */
+#define CT__SAT_BOX_TOL ((ct_real)256 * CT__EPS)
+
+typedef struct ct__sat_box {
+    ct_vec3 u[3];          /* unit axes (the normals of the + faces), in the hull's frame */
+    ct_real h[3];          /* half extents */
+    ct_vec3 c;             /* centre */
+    int face[3][2];        /* faces with normal +u[k] and -u[k] */
+} ct__sat_box;
+
+CT__PRIVATE int ct__sat_box_of(const ct_hull *h, ct__sat_box *b) {
+    int f, k, n = 0;
+    ct_real lo[3], hi[3];
+    if (h->nfaces != 6 || h->nverts != 8) return 0;
+    for (f = 0; f < 6; ++f) {
+        ct_vec3 nf = h->planes[f].n;
+        if (h->face_first[f + 1] - h->face_first[f] != 4) return 0;
+        for (k = 0; k < n; ++k) {
+            ct_real c = ct__dot(nf, b->u[k]);
+            if (c <= -1 + CT__SAT_BOX_TOL && b->face[k][1] < 0) { b->face[k][1] = f; lo[k] = h->planes[f].d; break; }
+            if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
+        }
+        if (k == n) {
+            if (n == 3) return 0;
+            b->u[n] = nf; b->face[n][0] = f; b->face[n][1] = -1; hi[n] = -h->planes[f].d;
+            ++n;
+        }
+    }
+    if (n != 3) return 0;
+    b->c = ct__v3(0, 0, 0);
+    for (k = 0; k < 3; ++k) {
+        if (b->face[k][1] < 0) return 0;
+        /* u.x <= hi on the + face, u.x >= lo on the - face (-u.x + d = 0: u.x = d) */
+        b->h[k] = (hi[k] - lo[k]) / 2;
+        if (!(b->h[k] > 0)) return 0;
+        b->c = ct__madd(b->c, b->u[k], (hi[k] + lo[k]) / 2);
+    }
+    return 1;
+}
+
+/* The edge of box hull h parallel to axis u that supports direction n (h's frame), as the
+   half-edge listed by the generic edge loop (the smaller of the pair). */
+CT__PRIVATE int ct__sat_box_edge(const ct_hull *h, ct_vec3 u, ct_vec3 n) {
+    int v = ct__sat_support(h, n), e0 = h->vert_edge[v], e = e0, best = e0, guard = 8;
+    ct_real bd = -1;
+    do {
+        ct_vec3 d = ct__sub(h->verts[h->face_verts[h->he_next[e]]], h->verts[v]);
+        ct_real x = ct__abs(ct__dot(d, u)) / ct__len(d);
+        if (x > bd) { bd = x; best = e; }
+        e = h->he_next[h->he_twin[e]];
+    } while (e != e0 && --guard > 0);
+    return ct__imin(best, h->he_twin[best]);
+}
+
+CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, const ct__sat_box *bb, ct__satq *q) {
+    ct_vec3 ub[3], dc, nbest = ct__v3(0, 0, 0);
+    ct_real x, thr, t, R[3][3], AR[3][3];
+    int i, j, k, sg, bi = -1, bj = -1;
+    memset(q, 0, sizeof *q);
+    q->fa = q->fb = q->ea = q->eb = -1;
+    q->sa = q->sb = q->se = -CT__MAXR;
+    for (j = 0; j < 3; ++j) ub[j] = ct__xf_dir(&s->rel, bb->u[j]);
+    dc = ct__sub(ct__xf_point(&s->rel, bb->c), ba->c);
+    /* R[i][j] = ua_i . ub_j: every support width below is a sum of |R| times half extents */
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) { R[i][j] = ct__dot(ba->u[i], ub[j]); AR[i][j] = ct__abs(R[i][j]); }
+    /* faces of A: the separation of face (k, +-) is +-u.dc - hA - hB(u) */
+    for (k = 0; k < 3; ++k) {
+        ct_real w = ba->h[k] + AR[k][0] * bb->h[0] + AR[k][1] * bb->h[1] + AR[k][2] * bb->h[2];
+        t = ct__dot(ba->u[k], dc);
+        for (sg = 0; sg < 2; ++sg) {
+            int f = ba->face[k][sg];
+            x = (sg ? -t : t) - w;
+            if (ct__sat_better(x, f, q->sa, q->fa)) { q->sa = x; q->fa = f; }
+        }
+    }
+    if (q->sa > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, q->fa, 0); return; }
+    /* faces of B (outward normal +-ub[j]): -+ub.dc - hB - hA(ub) */
+    for (j = 0; j < 3; ++j) {
+        ct_real w = bb->h[j] + AR[0][j] * ba->h[0] + AR[1][j] * ba->h[1] + AR[2][j] * ba->h[2];
+        t = ct__dot(ub[j], dc);
+        for (sg = 0; sg < 2; ++sg) {
+            int f = bb->face[j][sg];
+            x = (sg ? t : -t) - w;
+            if (ct__sat_better(x, f, q->sb, q->fb)) { q->sb = x; q->fb = f; }
+        }
+    }
+    if (q->sb > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, q->fb); return; }
+    q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
+    q->va = ct__sat_support(s->a, ct__neg(ct__xf_dir(&s->rel, s->b->planes[q->fb].n)));
+    q->type = q->sb > q->sa + ct__sat_face_tol(s, q->sa) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+    x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
+    /* Edge directions (Gottschalk's OBB axes): n = ua_i x ub_j, |n| = sine of their angle; for
+       the other axes |ua_k . n| = |R[m][j]| and |ub_k . n| = |R[i][m]| (m: the third index).
+       Near-parallel pairs, and axes on a normal cone's boundary (a zero |R|: the axis is a
+       face normal's neighbour, not a Minkowski face), are left to the face axes as in the
+       generic loop. */
+    thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
+    for (i = 0; i < 3; ++i) {
+        int i1 = i == 0 ? 1 : 0, i2 = i == 2 ? 1 : 2;
+        for (j = 0; j < 3; ++j) {
+            int j1 = j == 0 ? 1 : 0, j2 = j == 2 ? 1 : 2;
+            ct_vec3 n = ct__cross(ba->u[i], ub[j]);
+            ct_real l = ct__len(n), tol = CT__SAT_BOX_TOL * l, e, d;
+            if (!(l > CT__SAT_PARALLEL) || !(AR[i2][j] > tol && AR[i1][j] > tol && AR[i][j2] > tol && AR[i][j1] > tol))
+                continue;
+            d = ct__dot(n, dc);
+            e = (ct__abs(d) - ba->h[i1] * AR[i2][j] - ba->h[i2] * AR[i1][j] - bb->h[j1] * AR[i][j2] - bb->h[j2] * AR[i][j1]) / l;
+            if (!(e > thr)) continue;
+            n = ct__scale(n, (d < 0 ? -1 : 1) / l);
+            if (e > s->spec) {
+                int ea = ct__sat_box_edge(s->a, ba->u[i], n);
+                int eb = ct__sat_box_edge(s->b, bb->u[j], ct__xf_inv_dir(&s->rel, ct__neg(n)));
+                ct__sat_separated(q, CT__SAT_EDGE, ea, eb);
+                return;
+            }
+            if (bi < 0 || e > q->se) { q->se = e; bi = i; bj = j; nbest = n; }
+        }
+    }
+    if (bi >= 0) {
+        q->type = CT__SAT_EDGE;
+        q->ne = nbest;
+        q->ea = ct__sat_box_edge(s->a, ba->u[bi], nbest);
+        q->eb = ct__sat_box_edge(s->b, bb->u[bj], ct__xf_inv_dir(&s->rel, ct__neg(nbest)));
+    }
+    q->ctype = q->type;
+    q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
+    q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
+}
+
 /* ---- face contact: the incident face clipped by the reference face's side planes --------- */
 /* Computed in the reference hull's frame. The clipped polygon (Sutherland-Hodgman's result)
    is enumerated directly, one candidate at a time, without buffers: its vertices are
@@ -724,6 +859,8 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
     ct__satq h;
     h.ctype = CT__SAT_NONE; h.cia = h.cib = 0;
     if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
+    ct__sat_box ba, bb;
+    if (ct__sat_box_of(s->a, &ba) && ct__sat_box_of(s->b, &bb)) { ct__sat_query_boxes(s, &ba, &bb, q); return; }
     if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT__SAT_NONE; h.cia = h.cib = 0; }
     ct__sat_query(s, h.ctype, h.cia, h.cib, q);
 }

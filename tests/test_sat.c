@@ -736,6 +736,44 @@ Test(sat, random_pairs_against_brute_force_sat) {
     cr_assert(st.contacts > 100 && st.separated > 50);
 }
 
+Test(sat, random_box_pairs_against_brute_force_sat) {
+    /* two boxes take the closed-form (OBB) query: the same checks against the brute-force SAT
+       as the generic hulls, for random sizes and orientations, built both ways (ct_hull_box
+       and ct_hull_build of the 8 corners, whose faces come in another order), plus the cache */
+    unsigned long long seed = 4711;
+    pair_stats st;
+    int k, edges = 0;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 300; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_manifold m, mc;
+        ct_sat_cache cache;
+        ct_vec3 ha = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
+        ct_vec3 hb = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
+        cr_assert_eq(ct_hull_box(&a, ha, NULL), CT_OK);
+        if (k % 2) {
+            ct_vec3 p[8];
+            int i;
+            for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1 ? hb.x : -hb.x, i & 2 ? hb.y : -hb.y, i & 4 ? hb.z : -hb.z);
+            cr_assert_eq(ct_hull_build(&b, p, 8, NULL, NULL), CT_OK);
+        } else cr_assert_eq(ct_hull_box(&b, hb, NULL), CT_OK);
+        random_pair(&seed, &xa, &xb, 0.8, k % 3 == 0 ? 1e3 : 0);
+        check_pair(&a, &xa, &b, &xb, k, &st);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), NULL, &m), CT_OK);
+        memset(&cache, 0, sizeof cache);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
+        cr_assert(same_manifold(&m, &mc), "pair %d: cached differs", k);
+        edges += cache.type == 3;
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("boxes: %d contacts (%d single-point, %d multi), %d separated, %d edge axes", st.contacts, st.single,
+                st.multi, st.separated, edges);
+    cr_assert(st.contacts > 100 && st.separated > 30 && st.single > 10 && st.multi > 50);
+}
+
 Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
     /* more than CT__SAT_CLIMB vertices: supports by hill climbing; scaled and shifted */
     unsigned long long seed = 77;
