@@ -381,31 +381,44 @@ typedef struct ct__sat_box {
 } ct__sat_box;
 
 CT__PRIVATE int ct__sat_box_of(const ct_hull *h, ct__sat_box *b) {
-    int f, k, n = 0;
-    ct_real lo[3], hi[3];
+    const ct_plane *pl = h->planes;
+    int f, k, fp[3], fm[3] = { -1, -1, -1 }, extra = -1;
+    ct_real c;
+    /* (a trusted hull is the intersection of its face planes: 3 orthogonal pairs of parallel
+       planes make a cuboid, so its faces are rectangles) */
     if (h->nfaces != 6 || h->nverts != 8) return 0;
-    for (f = 0; f < 6; ++f) {
-        ct_vec3 nf = h->planes[f].n;
-        if (h->face_first[f + 1] - h->face_first[f] != 4) return 0;
-        for (k = 0; k < n; ++k) {
-            ct_real c = ct__dot(nf, b->u[k]);
-            if (c <= -1 + CT__SAT_BOX_TOL && b->face[k][1] < 0) { b->face[k][1] = f; lo[k] = h->planes[f].d; break; }
-            if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
-        }
-        if (k == n) {
-            if (n == 3) return 0;
-            b->u[n] = nf; b->face[n][0] = f; b->face[n][1] = -1; hi[n] = -h->planes[f].d;
-            ++n;
-        }
+    /* axis 0 is face 0: one face opposite, the four others orthogonal to it */
+    fp[0] = 0;
+    for (f = 1; f < 6; ++f) {
+        c = ct__dot(pl[f].n, pl[0].n);
+        if (c <= -1 + CT__SAT_BOX_TOL && fm[0] < 0) fm[0] = f;
+        else if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
     }
-    if (n != 3) return 0;
+    if (fm[0] < 0) return 0;
+    /* axis 1 is the first of those four: one opposite, the other two orthogonal */
+    fp[1] = fm[0] == 1 ? 2 : 1;
+    fp[2] = -1;
+    for (f = fp[1] + 1; f < 6; ++f) {
+        if (f == fm[0]) continue;
+        c = ct__dot(pl[f].n, pl[fp[1]].n);
+        if (c <= -1 + CT__SAT_BOX_TOL && fm[1] < 0) fm[1] = f;
+        else if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
+        else if (fp[2] < 0) fp[2] = f;
+        else extra = f;
+    }
+    /* axis 2: the last two, opposite each other */
+    if (fm[1] < 0 || fp[2] < 0 || extra < 0 || !(ct__dot(pl[extra].n, pl[fp[2]].n) <= -1 + CT__SAT_BOX_TOL)) return 0;
+    fm[2] = extra;
     b->c = ct__v3(0, 0, 0);
     for (k = 0; k < 3; ++k) {
-        if (b->face[k][1] < 0) return 0;
         /* u.x <= hi on the + face, u.x >= lo on the - face (-u.x + d = 0: u.x = d) */
-        b->h[k] = (hi[k] - lo[k]) / 2;
+        ct_real hi = -pl[fp[k]].d, lo = pl[fm[k]].d;
+        b->u[k] = pl[fp[k]].n;
+        b->face[k][0] = fp[k];
+        b->face[k][1] = fm[k];
+        b->h[k] = (hi - lo) / 2;
         if (!(b->h[k] > 0)) return 0;
-        b->c = ct__madd(b->c, b->u[k], (hi[k] + lo[k]) / 2);
+        b->c = ct__madd(b->c, b->u[k], (hi + lo) / 2);
     }
     return 1;
 }
@@ -458,9 +471,10 @@ CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, co
         }
     }
     if (q->sb > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, q->fb); return; }
-    q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
-    q->va = ct__sat_support(s->a, ct__neg(ct__xf_dir(&s->rel, s->b->planes[q->fb].n)));
     q->type = q->sb > q->sa + ct__sat_face_tol(s, q->sa) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+    /* the deepest vertex below the face that would be the reference (the only one used) */
+    if (q->type == CT__SAT_FACE_A) q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
+    else q->va = ct__sat_support(s->a, ct__neg(ct__xf_dir(&s->rel, s->b->planes[q->fb].n)));
     x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
     /* Edge directions (Gottschalk's OBB axes): n = ua_i x ub_j, |n| = sine of their angle; for
        the other axes |ua_k . n| = |R[m][j]| and |ub_k . n| = |R[i][m]| (m: the third index).
