@@ -641,6 +641,7 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
     int i, j, k, fir = R->face_first[c->fr], fii = I->face_first[c->fi];
     ct_vec3 n = c->pr.n, p0, p1;
     ct_real da[CT__SAT_FC], db[CT__SAT_FC], *d0 = da, *d1 = db, den;
+    ct_vec3 en[CT__SAT_FC];
     ct__cand cd;
     p1 = ct__clip_iv(c, 0);
     ct__clip_row(c, p1, d1);
@@ -686,11 +687,14 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
        face is counter-clockwise about its own normal, i.e. about -n, so n x edge points out. */
     den = ct__dot(c->pi.n, n);
     if (!(den < 0)) return;
+    for (i = 0; i < c->ni && i < CT__SAT_FC; ++i) /* the incident edges' outward normals, once */
+        en[i] = ct__cross(n, ct__sub(ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1), ct__clip_iv(c, i)));
     for (j = 0; j < c->nr; ++j) {
         ct_vec3 v = ct__clip_rv(c, j);
         for (i = 0; i < c->ni; ++i) {
-            ct_vec3 q0 = ct__clip_iv(c, i), q1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
-            if (ct__dot(ct__cross(n, ct__sub(q1, q0)), ct__sub(v, q0)) > 0) break;
+            ct_vec3 q0 = ct__clip_iv(c, i);
+            ct_vec3 e = i < CT__SAT_FC ? en[i] : ct__cross(n, ct__sub(ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1), q0));
+            if (ct__dot(e, ct__sub(v, q0)) > 0) break;
         }
         if (i < c->ni) continue;
         cd.s = -(ct__dot(c->pi.n, v) + c->pi.d) / den;
@@ -848,9 +852,8 @@ CT__PRIVATE int ct__sat_hull_ok(const ct_hull *h) {
 /* The common setup of an entry point: relative transform, scale, margins, speculative. */
 CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                const ct_xform *xb, ct_real spec) {
-    ct_xform ia = ct__xf_identity(), ib = ct__xf_identity();
     s->a = a; s->b = b;
-    s->rel = ct__xf_rel(xa ? xa : &ia, xb ? xb : &ib);
+    s->rel = ct__xf_rel(xa, xb); /* NULL: identity */
     s->ca = a->center;
     s->cb = ct__xf_point(&s->rel, b->center);
     s->L = a->extent + b->extent;
@@ -859,6 +862,23 @@ CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa,
 }
 
 /* Runs the query with the cache's hint (range-checked) and stores the outcome back. */
+/* The separation along the cached axis alone (face of A, face of B, or an edge pair that
+   builds a face of the Minkowski difference); 0 when the axis gives no bound. */
+CT__PRIVATE int ct__sat_axis(const ct__sat *s, int type, int ia, int ib, ct_real *x) {
+    int v;
+    if (type == CT__SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
+    if (type == CT__SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
+    if (type == CT__SAT_EDGE) {
+        ct__sat_row row;
+        ct__sat_col col;
+        ct_vec3 n;
+        ct__sat_row_make(s, ia, &row);
+        ct__sat_col_make(s->b, ib, &col);
+        return ct__sat_edge(&row, &col, x, &n);
+    }
+    return 0;
+}
+
 /* 1 when (h->ctype, h->cia, h->cib) names an axis of these hulls (a cache from another pair
    is harmless: it is range-checked). */
 CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
@@ -874,8 +894,18 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
     h.ctype = CT__SAT_NONE; h.cia = h.cib = 0;
     if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
     ct__sat_box ba, bb;
-    if (ct__sat_box_of(s->a, &ba) && ct__sat_box_of(s->b, &bb)) { ct__sat_query_boxes(s, &ba, &bb, q); return; }
+    ct_real x;
     if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT__SAT_NONE; h.cia = h.cib = 0; }
+    if (s->a->nfaces == 6 && s->b->nfaces == 6 && ct__sat_box_of(s->a, &ba) && ct__sat_box_of(s->b, &bb)) {
+        /* the cached axis first, as the general query does: one that still separates answers */
+        if (h.ctype != CT__SAT_NONE && ct__sat_axis(s, h.ctype, h.cia, h.cib, &x) && x > s->spec) {
+            memset(q, 0, sizeof *q);
+            ct__sat_separated(q, h.ctype, h.cia, h.cib);
+            return;
+        }
+        ct__sat_query_boxes(s, &ba, &bb, q);
+        return;
+    }
     ct__sat_query(s, h.ctype, h.cia, h.cib, q);
 }
 
@@ -957,23 +987,6 @@ CT__PRIVATE unsigned ct__sat_round_key(const ct_hull *h, const int *ids, int n, 
         } while (e != e0 && --guard > 0);
     }
     return ct__sat_key(CT__KEY_FACE, face);
-}
-
-/* The separation along the cached axis alone (face of A, face of B, or an edge pair that
-   builds a face of the Minkowski difference); 0 when the axis gives no bound. */
-CT__PRIVATE int ct__sat_axis(const ct__sat *s, int type, int ia, int ib, ct_real *x) {
-    int v;
-    if (type == CT__SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
-    if (type == CT__SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
-    if (type == CT__SAT_EDGE) {
-        ct__sat_row row;
-        ct__sat_col col;
-        ct_vec3 n;
-        ct__sat_row_make(s, ia, &row);
-        ct__sat_col_make(s->b, ib, &col);
-        return ct__sat_edge(&row, &col, x, &n);
-    }
-    return 0;
 }
 
 /* The closest features of the cores from a GJK run (A's frame): the unit normal n (A -> B),
