@@ -796,9 +796,12 @@ Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
     cr_assert(st.contacts >= 2);
 }
 
-Test(sat, random_pairs_cache_equals_cold_and_swap) {
-    unsigned long long seed = 99;
-    int k, f, swaps = 0, swap_same = 0;
+/* Random 20-vertex hull pairs moving over 30 frames (radius r on both, 0: ct_manifold_hulls):
+   the cached call returns the cold one every frame; returns the swapped calls that kept the
+   count, the ids and the negated normal, out of *swaps contacts. */
+static int cache_and_swap_frames(double r, unsigned long long seed, int *swaps) {
+    int k, f, swap_same = 0;
+    *swaps = 0;
     for (k = 0; k < 40; ++k) {
         ct_hull a, b;
         ct_xform xa, xb;
@@ -813,13 +816,13 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
             ct_xform dx = xf(v.y, v.z, v.x, 0.02 * f, 0.02 * f * v.x, 0.02 * f * v.y, 0.02 * f * v.z);
             ct_xform x2 = compose(&dx, &xb, tu_vec(xb.p.x + dx.p.x, xb.p.y + dx.p.y, xb.p.z + dx.p.z));
             int i;
-            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, NULL, &cold), CT_OK);
-            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, &cache, &warm), CT_OK);
-            cr_assert(same_manifold(&cold, &warm), "pair %d frame %d: cache changed the result", k, f);
-            cr_assert_eq(ct_manifold_hulls(&b, &x2, &a, &xa, 0.1, NULL, &sw), CT_OK);
+            cr_assert_eq(manifold_rc(&a, r, &xa, &b, r, &x2, 0.1, NULL, &cold), CT_OK);
+            cr_assert_eq(manifold_rc(&a, r, &xa, &b, r, &x2, 0.1, &cache, &warm), CT_OK);
+            cr_assert(same_manifold(&cold, &warm), "r %g pair %d frame %d: cache changed the result", r, k, f);
+            cr_assert_eq(manifold_rc(&b, r, &x2, &a, r, &xa, 0.1, NULL, &sw), CT_OK);
             if (cold.count > 0) {
                 int same = sw.count == cold.count;
-                ++swaps;
+                ++*swaps;
                 for (i = 0; same && i < cold.count; ++i) same = sw.points[i].id == cold.points[i].id;
                 same = same && fabs(sw.normal.x + cold.normal.x) + fabs(sw.normal.y + cold.normal.y) +
                                    fabs(sw.normal.z + cold.normal.z) <= TOL(4);
@@ -829,9 +832,21 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
-    cr_log_info("swap: %d of %d contacts identical under A/B swap", swap_same, swaps);
+    return swap_same;
+}
+
+Test(sat, random_pairs_cache_equals_cold_and_swap) {
+    int swaps, same = cache_and_swap_frames(0, 99, &swaps);
+    cr_log_info("swap: %d of %d contacts identical under A/B swap", same, swaps);
     /* a near-tie between a face of A and one of B goes to A both ways, so a few differ */
-    cr_assert(swap_same >= 0.8 * swaps, "swap: %d of %d", swap_same, swaps);
+    cr_assert(same >= 0.8 * swaps, "swap: %d of %d", same, swaps);
+}
+
+Test(sat, rounded_random_pairs_cache_equals_cold_and_swap) {
+    /* expectation: as for the plain hulls, with radius 0.05 on both (GJK and SAT paths) */
+    int swaps, same = cache_and_swap_frames(0.05, 199, &swaps);
+    cr_log_info("rounded swap: %d of %d contacts identical under A/B swap", same, swaps);
+    cr_assert(swaps > 200 && same >= 0.8 * swaps, "swap: %d of %d", same, swaps);
 }
 
 Test(sat, built_box_matches_fixture_box) {
