@@ -401,6 +401,9 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
         midway between the rounded surfaces on the line of the closest points. A face clip
         whose deepest point is not the closest pair (within 2% of d + 5e-4 x (extent_a +
         extent_b)) gives way to that single point.
+        Two boxes try the closed-form SAT first: a face axis whose clip holds the other box's
+        deepest vertex at the axis's separation is exact (that is the distance) and gives the
+        same clip without GJK.
      3. Cores overlapping or within the slop: the SAT manifold of the cores (with the
         speculative distance widened by ra + rb), each separation reduced by ra + rb and each
         point moved by (ra - rb)/2 along the normal; if that finds nothing (touching cores whose

@@ -1073,6 +1073,35 @@ CT__PRIVATE void ct__sat_round_touching(const ct__sat *s, ct_sat_cache *cache, c
     ct__sat_cache_store(cache, &q);
 }
 
+/* Two boxes whose cores are apart: the closed-form SAT is cheaper than GJK and often exact.
+   A face axis whose clip holds the deepest vertex of the other box at the axis's separation x
+   has distance x (a separation is at most the distance, and that vertex is x above the face),
+   and the clip is then what the GJK path builds (the face is parallel to the closest points'
+   direction). Returns 0 (nothing written) when that does not hold: the caller runs GJK. */
+CT__PRIVATE int ct__sat_round_boxes(const ct__sat *s, ct_real ra, ct_real rb, ct_real spec, const ct_xform *xa,
+                                    const ct_xform *xb, ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat_box ba, bb;
+    ct__satq q;
+    ct_manifold m;
+    ct_real x, deepest;
+    int i;
+    if (s->a->nfaces != 6 || s->b->nfaces != 6 || !ct__sat_box_of(s->a, &ba) || !ct__sat_box_of(s->b, &bb)) return 0;
+    ct__sat_query_boxes(s, &ba, &bb, &q);
+    if (q.separated) { ct__sat_cache_store(cache, &q); return 1; } /* apart beyond reach */
+    x = q.type == CT__SAT_FACE_A ? q.sa : q.sb;
+    if (q.type == CT__SAT_EDGE || !(x > CT__SAT_ROUND_SLOP * s->L)) return 0;
+    memset(&m, 0, sizeof m);
+    ct__sat_face_contact(s, &q, q.type == CT__SAT_FACE_A, xa, xb, &m);
+    if (m.count == 0) return 0;
+    deepest = m.points[0].separation;
+    for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
+    if (!(deepest <= x + s->margin)) return 0;
+    *out = m;
+    ct__sat_round_shift(out, ra, rb, spec);
+    ct__sat_cache_store(cache, &q);
+    return 1;
+}
+
 CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
                                           ct_real rb, const ct_xform *xb, ct_real speculative,
                                           ct_sat_cache *cache, ct_manifold *out) {
@@ -1104,6 +1133,7 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct
         if (ct__sat_hint_ok(&s, &hint) && ct__sat_axis(&s, hint.ctype, hint.cia, hint.cib, &x) && x > s.spec + s.margin)
             return CT_OK;
     }
+    if (ct__sat_round_boxes(&s, ra, rb, speculative, xa, xb, cache, out)) return CT_OK;
     /* GJK on the cores (cold, so the answer does not depend on the cache; CT_NO_CONVERGENCE
        leaves the best estimate, which serves) */
     ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);

@@ -1293,16 +1293,19 @@ Test(sat, rounded_cache_hit_equals_cold) {
     cr_assert(hits >= 199);
 }
 
-Test(sat, rounded_random_against_signed_distance) {
-    /* Oracle: ct_signed_distance on ct_shape_rounded(ct_shape_hull(.)) shapes (GJK, EPA).
-       Expectations: no point when the rounded hulls are farther apart than the speculative
-       distance, a point whenever they overlap; the deepest separation is never deeper than the
-       signed distance beyond the SAT's face preference (2% + 5e-4 L, and 1% + 2.5e-4 L), and
-       with the cores apart it is the signed distance (single point: exactly; face clip: within
-       that preference); every point lies within both rounded hulls' reach and on one of the
-       rounded surfaces (brute-force point-hull distance). */
-    unsigned long long seed = 8080;
-    int k, apart = 0, apart_exact = 0, overlap = 0, overlap_exact = 0;
+/* Oracle: ct_signed_distance on ct_shape_rounded(ct_shape_hull(.)) shapes (GJK, EPA).
+   Expectations: no point when the rounded hulls are farther apart than the speculative
+   distance, a point whenever they overlap; the deepest separation is never deeper than the
+   signed distance beyond the SAT's face preference (2% + 5e-4 L, and 1% + 2.5e-4 L), and
+   with the cores apart it is the signed distance (single point: exactly; face clip: within
+   that preference); every point lies within both rounded hulls' reach and on one of the
+   rounded surfaces (brute-force point-hull distance). boxes: random boxes instead of random
+   hulls (the closed-form paths). */
+typedef struct rounded_stats { int apart, apart_exact, overlap, overlap_exact; } rounded_stats;
+
+static void rounded_oracle(unsigned long long seed, int boxes, rounded_stats *st) {
+    int k;
+    memset(st, 0, sizeof *st);
     for (k = 0; k < 300; ++k) {
         ct_hull a, b;
         ct_xform xa, xb;
@@ -1310,8 +1313,13 @@ Test(sat, rounded_random_against_signed_distance) {
         ct_shape sa, sb, ca, cb;
         ct_distance sd, cd;
         double ra, rb, L, spec, tol, deep, pref;
-        cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
-        cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+        if (boxes) {
+            cr_assert_eq(ct_hull_box(&a, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
+            cr_assert_eq(ct_hull_box(&b, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
+        } else {
+            cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+            cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+        }
         random_pair(&seed, &xa, &xb, 1, 0);
         ra = 0.2 * tu_uniform(&seed);
         rb = 0.2 * tu_uniform(&seed);
@@ -1333,22 +1341,38 @@ Test(sat, rounded_random_against_signed_distance) {
             cr_assert(deep >= sd.distance - pref, "pair %d: deepest %g below the signed distance %g", k, deep, (double)sd.distance);
             check_rounded_surfaces(&a, ra, &xa, &b, rb, &xb, &m, 16 * tol);
             if (cd.distance > 1e-3 * L) {
-                ++apart;
+                ++st->apart;
                 cr_assert(deep <= sd.distance + 0.02 * cd.distance + 5e-4 * L + tol, "pair %d: cores apart, deepest %g, distance %g",
                           k, deep, (double)sd.distance);
                 if (m.count == 1) cr_assert(fabs(deep - sd.distance) <= tol, "pair %d: single point %g, distance %g", k, deep, (double)sd.distance);
-                apart_exact += fabs(deep - sd.distance) <= tol;
+                st->apart_exact += fabs(deep - sd.distance) <= tol;
             } else if (cd.distance == 0) {
-                ++overlap;
-                overlap_exact += fabs(deep - sd.distance) <= 1e-6 * L + tol;
+                ++st->overlap;
+                st->overlap_exact += fabs(deep - sd.distance) <= 1e-6 * L + tol;
             }
         }
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
-    cr_log_info("rounded: cores apart %d (exact %d), overlapping %d (exact %d)", apart, apart_exact, overlap, overlap_exact);
-    cr_assert(apart > 30 && overlap > 30, "apart %d overlap %d", apart, overlap);
-    cr_assert(apart_exact >= 0.9 * apart && overlap_exact >= 0.7 * overlap);
+}
+
+Test(sat, rounded_random_against_signed_distance) {
+    rounded_stats st;
+    rounded_oracle(8080, 0, &st);
+    cr_log_info("rounded: cores apart %d (exact %d), overlapping %d (exact %d)", st.apart, st.apart_exact, st.overlap, st.overlap_exact);
+    cr_assert(st.apart > 30 && st.overlap > 30, "apart %d overlap %d", st.apart, st.overlap);
+    cr_assert(st.apart_exact >= 0.9 * st.apart && st.overlap_exact >= 0.7 * st.overlap);
+}
+
+Test(sat, rounded_random_boxes_against_signed_distance) {
+    /* expectation: as above, for rounded boxes (the closed-form SAT and its shortcut when the
+       cores are apart) */
+    rounded_stats st;
+    rounded_oracle(9090, 1, &st);
+    cr_log_info("rounded boxes: cores apart %d (exact %d), overlapping %d (exact %d)", st.apart, st.apart_exact, st.overlap,
+                st.overlap_exact);
+    cr_assert(st.apart > 30 && st.overlap > 30, "apart %d overlap %d", st.apart, st.overlap);
+    cr_assert(st.apart_exact >= 0.9 * st.apart && st.overlap_exact >= 0.7 * st.overlap);
 }
 
 Test(sat, rounded_bad_input_is_invalid) {
