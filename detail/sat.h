@@ -365,6 +365,155 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
 }
 
+/* ---- the query for two boxes ---------------------------------------------------------------- */
+/* A hull that is a box (8 vertices, 6 quads whose planes come in 3 opposite pairs of mutually
+   orthogonal normals, within CT__SAT_BOX_TOL) has the 15 SAT axes of Gottschalk's OBB test in
+   closed form: face separations from the half extents, and only 3 x 3 edge directions. The
+   query below answers as ct__sat_query does (the same argmax rules, tolerances and outcome
+   fields), at a fraction of the cost; it ignores the cache hint (it would save nothing). */
+#define CT__SAT_BOX_TOL ((ct_real)256 * CT__EPS)
+
+typedef struct ct__sat_box {
+    ct_vec3 u[3];          /* unit axes (the normals of the + faces), in the hull's frame */
+    ct_real h[3];          /* half extents */
+    ct_vec3 c;             /* centre */
+    int face[3][2];        /* faces with normal +u[k] and -u[k] */
+} ct__sat_box;
+
+CT__PRIVATE int ct__sat_box_of(const ct_hull *h, ct__sat_box *b) {
+    const ct_plane *pl = h->planes;
+    int f, k, fp[3], fm[3] = { -1, -1, -1 }, extra = -1;
+    ct_real c;
+    /* (a trusted hull is the intersection of its face planes: 3 orthogonal pairs of parallel
+       planes make a cuboid, so its faces are rectangles) */
+    if (h->nfaces != 6 || h->nverts != 8) return 0;
+    /* axis 0 is face 0: one face opposite, the four others orthogonal to it */
+    fp[0] = 0;
+    for (f = 1; f < 6; ++f) {
+        c = ct__dot(pl[f].n, pl[0].n);
+        if (c <= -1 + CT__SAT_BOX_TOL && fm[0] < 0) fm[0] = f;
+        else if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
+    }
+    if (fm[0] < 0) return 0;
+    /* axis 1 is the first of those four: one opposite, the other two orthogonal */
+    fp[1] = fm[0] == 1 ? 2 : 1;
+    fp[2] = -1;
+    for (f = fp[1] + 1; f < 6; ++f) {
+        if (f == fm[0]) continue;
+        c = ct__dot(pl[f].n, pl[fp[1]].n);
+        if (c <= -1 + CT__SAT_BOX_TOL && fm[1] < 0) fm[1] = f;
+        else if (!(ct__abs(c) <= CT__SAT_BOX_TOL)) return 0;
+        else if (fp[2] < 0) fp[2] = f;
+        else extra = f;
+    }
+    /* axis 2: the last two, opposite each other */
+    if (fm[1] < 0 || fp[2] < 0 || extra < 0 || !(ct__dot(pl[extra].n, pl[fp[2]].n) <= -1 + CT__SAT_BOX_TOL)) return 0;
+    fm[2] = extra;
+    b->c = ct__v3(0, 0, 0);
+    for (k = 0; k < 3; ++k) {
+        /* u.x <= hi on the + face, u.x >= lo on the - face (-u.x + d = 0: u.x = d) */
+        ct_real hi = -pl[fp[k]].d, lo = pl[fm[k]].d;
+        b->u[k] = pl[fp[k]].n;
+        b->face[k][0] = fp[k];
+        b->face[k][1] = fm[k];
+        b->h[k] = (hi - lo) / 2;
+        if (!(b->h[k] > 0)) return 0;
+        b->c = ct__madd(b->c, b->u[k], (hi + lo) / 2);
+    }
+    return 1;
+}
+
+/* The edge of box hull h parallel to axis u that supports direction n (h's frame), as the
+   half-edge listed by the generic edge loop (the smaller of the pair). */
+CT__PRIVATE int ct__sat_box_edge(const ct_hull *h, ct_vec3 u, ct_vec3 n) {
+    int v = ct__sat_support(h, n), e0 = h->vert_edge[v], e = e0, best = e0, guard = 8;
+    ct_real bd = -1;
+    do {
+        ct_vec3 d = ct__sub(h->verts[h->face_verts[h->he_next[e]]], h->verts[v]);
+        ct_real x = ct__abs(ct__dot(d, u)) / ct__len(d);
+        if (x > bd) { bd = x; best = e; }
+        e = h->he_next[h->he_twin[e]];
+    } while (e != e0 && --guard > 0);
+    return ct__imin(best, h->he_twin[best]);
+}
+
+CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, const ct__sat_box *bb, ct__satq *q) {
+    ct_vec3 ub[3], dc, nbest = ct__v3(0, 0, 0);
+    ct_real x, thr, t, R[3][3], AR[3][3];
+    int i, j, k, sg, bi = -1, bj = -1;
+    memset(q, 0, sizeof *q);
+    q->fa = q->fb = q->ea = q->eb = -1;
+    q->sa = q->sb = q->se = -CT__MAXR;
+    for (j = 0; j < 3; ++j) ub[j] = ct__xf_dir(&s->rel, bb->u[j]);
+    dc = ct__sub(ct__xf_point(&s->rel, bb->c), ba->c);
+    /* R[i][j] = ua_i . ub_j: every support width below is a sum of |R| times half extents */
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) { R[i][j] = ct__dot(ba->u[i], ub[j]); AR[i][j] = ct__abs(R[i][j]); }
+    /* faces of A: the separation of face (k, +-) is +-u.dc - hA - hB(u) */
+    for (k = 0; k < 3; ++k) {
+        ct_real w = ba->h[k] + AR[k][0] * bb->h[0] + AR[k][1] * bb->h[1] + AR[k][2] * bb->h[2];
+        t = ct__dot(ba->u[k], dc);
+        for (sg = 0; sg < 2; ++sg) {
+            int f = ba->face[k][sg];
+            x = (sg ? -t : t) - w;
+            if (ct__sat_better(x, f, q->sa, q->fa)) { q->sa = x; q->fa = f; }
+        }
+    }
+    if (q->sa > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, q->fa, 0); return; }
+    /* faces of B (outward normal +-ub[j]): -+ub.dc - hB - hA(ub) */
+    for (j = 0; j < 3; ++j) {
+        ct_real w = bb->h[j] + AR[0][j] * ba->h[0] + AR[1][j] * ba->h[1] + AR[2][j] * ba->h[2];
+        t = ct__dot(ub[j], dc);
+        for (sg = 0; sg < 2; ++sg) {
+            int f = bb->face[j][sg];
+            x = (sg ? t : -t) - w;
+            if (ct__sat_better(x, f, q->sb, q->fb)) { q->sb = x; q->fb = f; }
+        }
+    }
+    if (q->sb > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, q->fb); return; }
+    q->type = q->sb > q->sa + ct__sat_face_tol(s, q->sa) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+    /* the deepest vertex below the face that would be the reference (the only one used) */
+    if (q->type == CT__SAT_FACE_A) q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
+    else q->va = ct__sat_support(s->a, ct__neg(ct__xf_dir(&s->rel, s->b->planes[q->fb].n)));
+    x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
+    /* Edge directions (Gottschalk's OBB axes): n = ua_i x ub_j, |n| = sine of their angle; for
+       the other axes |ua_k . n| = |R[m][j]| and |ub_k . n| = |R[i][m]| (m: the third index).
+       Near-parallel pairs, and axes on a normal cone's boundary (a zero |R|: the axis is a
+       face normal's neighbour, not a Minkowski face), are left to the face axes as in the
+       generic loop. */
+    thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
+    for (i = 0; i < 3; ++i) {
+        int i1 = i == 0 ? 1 : 0, i2 = i == 2 ? 1 : 2;
+        for (j = 0; j < 3; ++j) {
+            int j1 = j == 0 ? 1 : 0, j2 = j == 2 ? 1 : 2;
+            ct_vec3 n = ct__cross(ba->u[i], ub[j]);
+            ct_real l = ct__len(n), tol = CT__SAT_BOX_TOL * l, e, d;
+            if (!(l > CT__SAT_PARALLEL) || !(AR[i2][j] > tol && AR[i1][j] > tol && AR[i][j2] > tol && AR[i][j1] > tol))
+                continue;
+            d = ct__dot(n, dc);
+            e = (ct__abs(d) - ba->h[i1] * AR[i2][j] - ba->h[i2] * AR[i1][j] - bb->h[j1] * AR[i][j2] - bb->h[j2] * AR[i][j1]) / l;
+            if (!(e > thr)) continue;
+            n = ct__scale(n, (d < 0 ? -1 : 1) / l);
+            if (e > s->spec) {
+                int ea = ct__sat_box_edge(s->a, ba->u[i], n);
+                int eb = ct__sat_box_edge(s->b, bb->u[j], ct__xf_inv_dir(&s->rel, ct__neg(n)));
+                ct__sat_separated(q, CT__SAT_EDGE, ea, eb);
+                return;
+            }
+            if (bi < 0 || e > q->se) { q->se = e; bi = i; bj = j; nbest = n; }
+        }
+    }
+    if (bi >= 0) {
+        q->type = CT__SAT_EDGE;
+        q->ne = nbest;
+        q->ea = ct__sat_box_edge(s->a, ba->u[bi], nbest);
+        q->eb = ct__sat_box_edge(s->b, bb->u[bj], ct__xf_inv_dir(&s->rel, ct__neg(nbest)));
+    }
+    q->ctype = q->type;
+    q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
+    q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
+}
+
 /* ---- face contact: the incident face clipped by the reference face's side planes --------- */
 /* Computed in the reference hull's frame. The clipped polygon (Sutherland-Hodgman's result)
    is enumerated directly, one candidate at a time, without buffers: its vertices are
@@ -492,6 +641,7 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
     int i, j, k, fir = R->face_first[c->fr], fii = I->face_first[c->fi];
     ct_vec3 n = c->pr.n, p0, p1;
     ct_real da[CT__SAT_FC], db[CT__SAT_FC], *d0 = da, *d1 = db, den;
+    ct_vec3 en[CT__SAT_FC];
     ct__cand cd;
     p1 = ct__clip_iv(c, 0);
     ct__clip_row(c, p1, d1);
@@ -537,11 +687,14 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
        face is counter-clockwise about its own normal, i.e. about -n, so n x edge points out. */
     den = ct__dot(c->pi.n, n);
     if (!(den < 0)) return;
+    for (i = 0; i < c->ni && i < CT__SAT_FC; ++i) /* the incident edges' outward normals, once */
+        en[i] = ct__cross(n, ct__sub(ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1), ct__clip_iv(c, i)));
     for (j = 0; j < c->nr; ++j) {
         ct_vec3 v = ct__clip_rv(c, j);
         for (i = 0; i < c->ni; ++i) {
-            ct_vec3 q0 = ct__clip_iv(c, i), q1 = ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1);
-            if (ct__dot(ct__cross(n, ct__sub(q1, q0)), ct__sub(v, q0)) > 0) break;
+            ct_vec3 q0 = ct__clip_iv(c, i);
+            ct_vec3 e = i < CT__SAT_FC ? en[i] : ct__cross(n, ct__sub(ct__clip_iv(c, i + 1 == c->ni ? 0 : i + 1), q0));
+            if (ct__dot(e, ct__sub(v, q0)) > 0) break;
         }
         if (i < c->ni) continue;
         cd.s = -(ct__dot(c->pi.n, v) + c->pi.d) / den;
@@ -696,53 +849,314 @@ CT__PRIVATE int ct__sat_hull_ok(const ct_hull *h) {
            h->extent > 0;
 }
 
+/* The common setup of an entry point: relative transform, scale, margins, speculative. */
+CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                               const ct_xform *xb, ct_real spec) {
+    s->a = a; s->b = b;
+    s->rel = ct__xf_rel(xa, xb); /* NULL: identity */
+    s->ca = a->center;
+    s->cb = ct__xf_point(&s->rel, b->center);
+    s->L = a->extent + b->extent;
+    s->margin = CT__SAT_MARGIN * CT__EPS * (s->L + ct__len(s->rel.p));
+    s->spec = spec;
+}
+
+/* Runs the query with the cache's hint (range-checked) and stores the outcome back. */
+/* The separation along the cached axis alone (face of A, face of B, or an edge pair that
+   builds a face of the Minkowski difference); 0 when the axis gives no bound. */
+CT__PRIVATE int ct__sat_axis(const ct__sat *s, int type, int ia, int ib, ct_real *x) {
+    int v;
+    if (type == CT__SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
+    if (type == CT__SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
+    if (type == CT__SAT_EDGE) {
+        ct__sat_row row;
+        ct__sat_col col;
+        ct_vec3 n;
+        ct__sat_row_make(s, ia, &row);
+        ct__sat_col_make(s->b, ib, &col);
+        return ct__sat_edge(&row, &col, x, &n);
+    }
+    return 0;
+}
+
+/* 1 when (h->ctype, h->cia, h->cib) names an axis of these hulls (a cache from another pair
+   is harmless: it is range-checked). */
+CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
+    const ct_hull *a = s->a, *b = s->b;
+    int t = h->ctype, ia = h->cia, ib = h->cib;
+    int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
+    return (t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
+           (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib);
+}
+
+CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
+    ct__satq h;
+    h.ctype = CT__SAT_NONE; h.cia = h.cib = 0;
+    if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
+    ct__sat_box ba, bb;
+    ct_real x;
+    if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT__SAT_NONE; h.cia = h.cib = 0; }
+    if (s->a->nfaces == 6 && s->b->nfaces == 6 && ct__sat_box_of(s->a, &ba) && ct__sat_box_of(s->b, &bb)) {
+        /* the cached axis first, as the general query does: one that still separates answers */
+        if (h.ctype != CT__SAT_NONE && ct__sat_axis(s, h.ctype, h.cia, h.cib, &x) && x > s->spec) {
+            memset(q, 0, sizeof *q);
+            ct__sat_separated(q, h.ctype, h.cia, h.cib);
+            return;
+        }
+        ct__sat_query_boxes(s, &ba, &bb, q);
+        return;
+    }
+    ct__sat_query(s, h.ctype, h.cia, h.cib, q);
+}
+
+CT__PRIVATE void ct__sat_cache_store(ct_sat_cache *cache, const ct__satq *q) {
+    if (!cache) return;
+    cache->type = q->ctype;
+    cache->index_a = q->cia;
+    cache->index_b = q->cib;
+}
+
+/* The manifold of a query that did not separate. */
+CT__PRIVATE void ct__sat_manifold(const ct__sat *s, ct__satq *q, const ct_xform *xa, const ct_xform *xb,
+                                  ct_manifold *out) {
+    int done = 0;
+    /* Edge closest points outside the segments: hulls apart along an edge axis whose closest
+       features are not these edges have no contact yet; overlapping ones (only by round-off)
+       fall back to the face. */
+    if (q->type == CT__SAT_EDGE) done = ct__sat_edge_contact(s, q, xa, out) || q->se > 0;
+    if (!done) {
+        int ref_a = !(q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa));
+        ct__sat_face_contact(s, q, ref_a, xa, xb, out);
+        if (q->type == CT__SAT_EDGE) { q->ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q->cia = q->fa; q->cib = q->fb; }
+    }
+}
+
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                   const ct_xform *xb, ct_real speculative,
                                   ct_sat_cache *cache, ct_manifold *out) {
     ct__sat s;
     ct__satq q;
-    int htype = CT__SAT_NONE, hia = 0, hib = 0;
     if (out) memset(out, 0, sizeof *out);
     if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
         !ct__finite(speculative) || speculative < 0)
         return CT_INVALID;
-    s.a = a; s.b = b;
-    {
-        ct_xform ia = ct__xf_identity(), ib = ct__xf_identity();
-        s.rel = ct__xf_rel(xa ? xa : &ia, xb ? xb : &ib);
-    }
-    s.ca = a->center;
-    s.cb = ct__xf_point(&s.rel, b->center);
-    s.L = a->extent + b->extent;
-    s.margin = CT__SAT_MARGIN * CT__EPS * (s.L + ct__len(s.rel.p));
-    s.spec = speculative;
+    ct__sat_setup(&s, a, xa, b, xb, speculative);
+    ct__sat_cached_query(&s, cache, &q);
+    if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
+    ct__sat_cache_store(cache, &q);
+    return CT_OK;
+}
 
-    if (cache) {
-        int t = cache->type, ia = cache->index_a, ib = cache->index_b;
-        int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
-        if ((t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
-            (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib)) {
-            htype = t; hia = ia; hib = ib;
+/* ---- rounded hulls ------------------------------------------------------------------------- */
+/* Cores closer than this (times L) count as touching: the SAT manifold of the cores serves, and
+   no normal is taken from a closest-point difference this short (Box2D v3 uses 0.1 x its
+   linear slop the same way). */
+#define CT__SAT_ROUND_SLOP (CT__FLOAT ? (ct_real)1e-3 : (ct_real)1e-5)
+/* A face is parallel to the separating direction when 1 - cos(angle) is below this (0.01 rad). */
+#define CT__SAT_ROUND_PAR ((ct_real)5e-5)
+
+/* Rounded output from a core manifold: each point moves to the middle of the rounded surfaces
+   and its separation loses ra + rb; points beyond the speculative distance are dropped. */
+CT__PRIVATE void ct__sat_round_shift(ct_manifold *m, ct_real ra, ct_real rb, ct_real spec) {
+    int i, n = 0;
+    for (i = 0; i < m->count; ++i) {
+        ct_manifold_point p = m->points[i];
+        p.point = ct__madd(p.point, m->normal, (ra - rb) / 2);
+        p.separation -= ra + rb;
+        if (p.separation <= spec) m->points[n++] = p;
+    }
+    for (i = n; i < m->count; ++i) memset(&m->points[i], 0, sizeof m->points[i]);
+    m->count = n;
+    if (n == 0) m->normal = ct__v3(0, 0, 0);
+}
+
+/* Key of the feature of h spanned by the distinct vertex ids ids[0..n) of a GJK simplex: a
+   vertex, the edge between two adjacent vertices, else (three or more) the face `face`. */
+CT__PRIVATE unsigned ct__sat_round_key(const ct_hull *h, const int *ids, int n, int face) {
+    int u[4], m = 0, i, j;
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j < m && u[j] != ids[i]; ++j) {}
+        if (j == m) u[m++] = ids[i];
+    }
+    if (m == 1) return ct__sat_key(CT__KEY_VERT, u[0]);
+    if (m == 2) {
+        int e0 = h->vert_edge[u[0]], e = e0, guard = h->face_first[h->nfaces];
+        do {
+            if (h->face_verts[h->he_next[e]] == u[1]) return ct__sat_edge_key(h, e);
+            e = h->he_next[h->he_twin[e]];
+        } while (e != e0 && --guard > 0);
+    }
+    return ct__sat_key(CT__KEY_FACE, face);
+}
+
+/* The closest features of the cores from a GJK run (A's frame): the unit normal n (A -> B),
+   the distance d, the witness points, and the faces of A and of B around the support vertices
+   most parallel to n and to -n (fa, fb) with those cosines (ca, cb). */
+typedef struct ct__round {
+    ct__gjk_run r;
+    ct_vec3 n, pa, pb;
+    ct_real d, ca, cb;
+    int fa, fb;
+} ct__round;
+
+CT__PRIVATE void ct__sat_round_faces(const ct__sat *s, ct__round *g) {
+    ct_vec3 nb = ct__xf_inv_dir(&s->rel, ct__neg(g->n));
+    ct_real pd = 0;
+    g->fa = g->fb = -1;
+    ct__sat_incident(s->a, ct__sat_support(s->a, g->n), ct__neg(g->n), &pd, &g->fa);
+    g->ca = -pd;
+    pd = 0;
+    ct__sat_incident(s->b, ct__sat_support(s->b, nb), ct__neg(nb), &pd, &g->fb);
+    g->cb = -pd;
+}
+
+/* Cores apart (or touching cores whose SAT manifold found nothing): when a face of A or of B
+   at the closest point is parallel to n (within CT__SAT_ROUND_PAR), the other hull's incident
+   face is clipped against it, as for a resting box; otherwise (edge-edge, vertex-edge,
+   vertex-vertex) one point midway between the rounded surfaces, keyed by the simplex's
+   features. s->spec is the speculative distance widened by ra + rb. */
+CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__round *g, ct_real ra, ct_real rb, ct_real spec,
+                                     const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+    const ct__simplex *sx = g->r.s;
+    int i, ia[4], ib[4];
+    if (g->ca >= 1 - CT__SAT_ROUND_PAR || g->cb >= 1 - CT__SAT_ROUND_PAR) {
+        int ref_a = g->ca >= 1 - CT__SAT_ROUND_PAR && !(g->cb > g->ca + CT__SAT_ROUND_PAR / 4);
+        ct__satq fq;
+        ct_manifold m;
+        memset(&fq, 0, sizeof fq);
+        memset(&m, 0, sizeof m);
+        if (ref_a) { fq.fa = g->fa; fq.sa = ct__sat_face_a(s, g->fa, &fq.vb); fq.fb = -1; }
+        else { fq.fb = g->fb; fq.sb = ct__sat_face_b(s, g->fb, &fq.va); fq.fa = -1; }
+        ct__sat_face_contact(s, &fq, ref_a, xa, xb, &m);
+        /* the clip must hold the closest points (a face clip beside them is not the contact) */
+        if (m.count > 0) {
+            ct_real deepest = m.points[0].separation;
+            for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
+            if (deepest <= g->d + ct__sat_edge_tol(s, g->d)) {
+                *out = m;
+                ct__sat_round_shift(out, ra, rb, spec);
+                return;
+            }
         }
     }
-    ct__sat_query(&s, htype, hia, hib, &q);
+    for (i = 0; i < sx->n; ++i) { ia[i] = sx->v[i].ia; ib[i] = sx->v[i].ib; }
+    out->normal = ct__xf_dir(xa, g->n);
+    out->count = 1;
+    out->points[0].point = ct__xf_point(xa, ct__scale(ct__add(ct__madd(g->pa, g->n, ra), ct__madd(g->pb, g->n, -rb)), (ct_real)0.5));
+    out->points[0].separation = g->d - (ra + rb);
+    out->points[0].id = ct__sat_id(ct__sat_round_key(s->a, ia, sx->n, g->fa), ct__sat_round_key(s->b, ib, sx->n, g->fb));
+}
+
+/* Cores overlapping or within the slop: the SAT manifold of the cores moved to the rounded
+   surfaces. When it finds nothing (touching cores whose features do not face each other),
+   the closest features give one point along the query's axis. */
+CT__PRIVATE void ct__sat_round_touching(const ct__sat *s, ct_sat_cache *cache, ct__round *g, ct_real ra, ct_real rb,
+                                        ct_real spec, const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+    ct__satq q;
+    ct__sat_cached_query(s, cache, &q);
     if (!q.separated) {
-        int done = 0;
-        /* Edge closest points outside the segments: hulls apart along an edge axis whose
-           closest features are not these edges have no contact yet; overlapping ones (only by
-           round-off) fall back to the face. */
-        if (q.type == CT__SAT_EDGE) done = ct__sat_edge_contact(&s, &q, xa, out) || q.se > 0;
-        if (!done) {
-            int ref_a = !(q.fb >= 0 && q.sb > q.sa + ct__sat_face_tol(&s, q.sa));
-            ct__sat_face_contact(&s, &q, ref_a, xa, xb, out);
-            if (q.type == CT__SAT_EDGE) { q.ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q.cia = q.fa; q.cib = q.fb; }
+        ct__satq q2 = q;
+        ct__sat_manifold(s, &q2, xa, xb, out);
+        q.ctype = q2.ctype; q.cia = q2.cia; q.cib = q2.cib;
+        ct__sat_round_shift(out, ra, rb, spec);
+        if (out->count == 0) {
+            if (g->r.overlap || !(g->d > 0)) {
+                ct_real x = q.type == CT__SAT_FACE_A ? q.sa : (q.type == CT__SAT_FACE_B ? q.sb : q.se);
+                g->d = ct__max(x, 0);
+                g->n = q.type == CT__SAT_FACE_A ? s->a->planes[q.fa].n
+                     : (q.type == CT__SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, s->b->planes[q.fb].n)) : q.ne);
+                ct__sat_round_faces(s, g);
+            }
+            if (g->d - (ra + rb) <= spec) ct__sat_round_apart(s, g, ra, rb, spec, xa, xb, out);
         }
     }
-    if (cache) {
-        cache->type = q.ctype;
-        cache->index_a = q.cia;
-        cache->index_b = q.cib;
+    ct__sat_cache_store(cache, &q);
+}
+
+/* Two boxes whose cores are apart: the closed-form SAT is cheaper than GJK and often exact.
+   A face axis whose clip holds the deepest vertex of the other box at the axis's separation x
+   has distance x (a separation is at most the distance, and that vertex is x above the face),
+   and the clip is then what the GJK path builds (the face is parallel to the closest points'
+   direction). Returns 0 (nothing written) when that does not hold: the caller runs GJK. */
+CT__PRIVATE int ct__sat_round_boxes(const ct__sat *s, ct_real ra, ct_real rb, ct_real spec, const ct_xform *xa,
+                                    const ct_xform *xb, ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat_box ba, bb;
+    ct__satq q;
+    ct_manifold m;
+    ct_real x, deepest;
+    int i;
+    if (s->a->nfaces != 6 || s->b->nfaces != 6 || !ct__sat_box_of(s->a, &ba) || !ct__sat_box_of(s->b, &bb)) return 0;
+    ct__sat_query_boxes(s, &ba, &bb, &q);
+    if (q.separated) { ct__sat_cache_store(cache, &q); return 1; } /* apart beyond reach */
+    x = q.type == CT__SAT_FACE_A ? q.sa : q.sb;
+    if (q.type == CT__SAT_EDGE || !(x > CT__SAT_ROUND_SLOP * s->L)) return 0;
+    memset(&m, 0, sizeof m);
+    ct__sat_face_contact(s, &q, q.type == CT__SAT_FACE_A, xa, xb, &m);
+    if (m.count == 0) return 0;
+    deepest = m.points[0].separation;
+    for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
+    if (!(deepest <= x + s->margin)) return 0;
+    *out = m;
+    ct__sat_round_shift(out, ra, rb, spec);
+    ct__sat_cache_store(cache, &q);
+    return 1;
+}
+
+CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
+                                          ct_real rb, const ct_xform *xb, ct_real speculative,
+                                          ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat s;
+    ct__round g;
+    ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+    ct_real r = ra + rb, x;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__shape_valid(&sa) || !ct__shape_valid(&sb) ||
+        !ct__xf_valid(xa) || !ct__xf_valid(xb) || !ct__finite(speculative) || speculative < 0 || !ct__finite(ra) ||
+        ra < 0 || !ct__finite(rb) || rb < 0 || !ct__finite(speculative + r))
+        return CT_INVALID;
+    /* the speculative distance of the cores is widened by the radii */
+    ct__sat_setup(&s, a, xa, b, xb, speculative + r);
+    if (r == 0) {
+        ct__satq q;
+        ct__sat_cached_query(&s, cache, &q);
+        if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
+        ct__sat_cache_store(cache, &q);
+        return CT_OK;
     }
+    /* A cached axis that still separates the cores by more proves the rounded hulls apart (a
+       separation along any axis is at most the distance, and GJK's distance is an upper bound
+       of it, so a cold call answers the same); the cache is kept. */
+    if (cache) {
+        ct__satq hint;
+        memset(&hint, 0, sizeof hint);
+        hint.ctype = cache->type; hint.cia = cache->index_a; hint.cib = cache->index_b;
+        if (ct__sat_hint_ok(&s, &hint) && ct__sat_axis(&s, hint.ctype, hint.cia, hint.cib, &x) && x > s.spec + s.margin)
+            return CT_OK;
+    }
+    if (ct__sat_round_boxes(&s, ra, rb, speculative, xa, xb, cache, out)) return CT_OK;
+    /* GJK on the cores (cold, so the answer does not depend on the cache; CT_NO_CONVERGENCE
+       leaves the best estimate, which serves) */
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
+    ct__simplex_witness(g.r.s, &g.pa, &g.pb);
+    g.d = ct__len(g.r.v);
+    if (!g.r.overlap && g.d > CT__SAT_ROUND_SLOP * s.L) {
+        /* cores apart: their closest features; the cache gets the face most parallel to n */
+        g.n = ct__scale(g.r.v, -1 / g.d);
+        ct__sat_round_faces(&s, &g);
+        if (g.d - r <= speculative) ct__sat_round_apart(&s, &g, ra, rb, speculative, xa, xb, out);
+        if (cache) {
+            int fb = g.cb > g.ca;
+            cache->type = fb ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+            cache->index_a = fb ? 0 : g.fa;
+            cache->index_b = fb ? g.fb : 0;
+        }
+        return CT_OK;
+    }
+    if (!g.r.overlap && g.d > 0) {
+        g.n = ct__scale(g.r.v, -1 / g.d);
+        ct__sat_round_faces(&s, &g);
+    }
+    ct__sat_round_touching(&s, cache, &g, ra, rb, speculative, xa, xb, out);
     return CT_OK;
 }
 

@@ -194,16 +194,24 @@ static void check_finite(const ct_manifold *m) {
     }
 }
 
+/* The A-side and B-side points of manifold point i: point -+ separation/2 * normal. */
+static void side_points(const ct_manifold *m, int i, ct_vec3 *pa, ct_vec3 *pb) {
+    ct_vec3 p = m->points[i].point, n = m->normal;
+    double s = (double)m->points[i].separation / 2;
+    *pa = tu_vec(p.x - s * n.x, p.y - s * n.y, p.z - s * n.z);
+    *pb = tu_vec(p.x + s * n.x, p.y + s * n.y, p.z + s * n.z);
+}
+
 /* The surface points p -+ s/2 n lie on A's and on B's boundary. */
 static void check_surfaces(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
                            const ct_manifold *m, double tol) {
     int i;
     for (i = 0; i < m->count; ++i) {
-        ct_vec3 p = m->points[i].point, n = m->normal;
-        double s = (double)m->points[i].separation / 2;
-        ct_vec3 pa = tu_vec(p.x - s * n.x, p.y - s * n.y, p.z - s * n.z);
-        ct_vec3 pb = tu_vec(p.x + s * n.x, p.y + s * n.y, p.z + s * n.z);
-        double da = plane_dist(a, xa, pa), db = plane_dist(b, xb, pb);
+        ct_vec3 pa, pb;
+        double da, db;
+        side_points(m, i, &pa, &pb);
+        da = plane_dist(a, xa, pa);
+        db = plane_dist(b, xb, pb);
         cr_assert(fabs(da) <= tol, "point %d: A-side point off A's surface by %g", i, da);
         cr_assert(fabs(db) <= tol, "point %d: B-side point off B's surface by %g", i, db);
     }
@@ -415,25 +423,48 @@ Test(sat, speculative_gaps) {
 /* ---- invariants ------------------------------------------------------------------------------ */
 static int same_manifold(const ct_manifold *x, const ct_manifold *y) { return memcmp(x, y, sizeof *x) == 0; }
 
+/* ct_manifold_hulls for radii 0, else ct_manifold_rounded_hulls. */
+static ct_status manifold_rc(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
+                             const ct_xform *xb, double spec, ct_sat_cache *cache, ct_manifold *m) {
+    if (ra == 0 && rb == 0) return ct_manifold_hulls(a, xa, b, xb, (ct_real)spec, cache, m);
+    return ct_manifold_rounded_hulls(a, (ct_real)ra, xa, b, (ct_real)rb, xb, (ct_real)spec, cache, m);
+}
+static ct_status manifold_r(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
+                            const ct_xform *xb, double spec, ct_manifold *m) {
+    return manifold_rc(a, ra, xa, b, rb, xb, spec, NULL, m);
+}
+
+/* B tumbles and drifts through contact, separation and back (height z0 + amp sin): every frame
+   the cached call returns exactly the cold one. Returns the frames in contact; *hits counts
+   the frames that started with a filled cache. */
+static int tumble_cached(const ct_hull *a, double ra, const ct_hull *b, double rb, double z0, double amp,
+                         ct_sat_cache *cache, int *hits) {
+    ct_manifold cold, warm;
+    int f, contacts = 0;
+    *hits = 0;
+    memset(cache, 0, sizeof *cache);
+    for (f = 0; f < 200; ++f) {
+        double t = f * 0.05;
+        ct_xform xb = xf(sin(t), cos(0.7 * t), 0.3, 0.4 * t, 0.3 * sin(t), 0.2 * cos(t), z0 + amp * sin(0.5 * t));
+        int before = cache->type;
+        cr_assert_eq(manifold_rc(a, ra, NULL, b, rb, &xb, 0.1, NULL, &cold), CT_OK);
+        cr_assert_eq(manifold_rc(a, ra, NULL, b, rb, &xb, 0.1, cache, &warm), CT_OK);
+        cr_assert(same_manifold(&cold, &warm), "frame %d: cached result differs from cold", f);
+        cr_assert(cache->type >= 1 && cache->type <= 3);
+        contacts += cold.count > 0;
+        if (before) ++*hits;
+    }
+    return contacts;
+}
+
 Test(sat, cache_hit_equals_cold) {
     th a, b;
     ct_sat_cache cache;
     ct_manifold cold, warm;
-    int f, hits = 0;
+    int hits;
     th_box(&a, 1, 1, 1);
     th_box(&b, 0.5, 0.7, 0.4);
-    memset(&cache, 0, sizeof cache);
-    for (f = 0; f < 200; ++f) {
-        /* B tumbles and drifts through contact, separation and back */
-        double t = f * 0.05;
-        ct_xform xb = xf(sin(t), cos(0.7 * t), 0.3, 0.4 * t, 0.3 * sin(t), 0.2 * cos(t), 1.3 + 0.4 * sin(0.5 * t));
-        int before = cache.type;
-        cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.1, NULL, &cold), CT_OK);
-        cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.1, &cache, &warm), CT_OK);
-        cr_assert(same_manifold(&cold, &warm), "frame %d: cached result differs from cold", f);
-        cr_assert(cache.type >= 1 && cache.type <= 3);
-        if (before) ++hits;
-    }
+    tumble_cached(&a.h, 0, &b.h, 0, 1.3, 0.4, &cache, &hits);
     cr_assert(hits >= 199);
     /* a cache full of another pair's indices only steers the search */
     cache.type = 3; cache.index_a = 1000; cache.index_b = -5;
@@ -445,11 +476,15 @@ Test(sat, cache_hit_equals_cold) {
     }
 }
 
-static void check_swap(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, double tol) {
+/* Swapping A and B (and their radii) negates the normal and keeps the count, the ids, the
+   separations and the points. */
+static void check_swap_r(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
+                         const ct_xform *xb, double spec, double tol) {
     ct_manifold m1, m2;
     int i;
-    cr_assert_eq(ct_manifold_hulls(a, xa, b, xb, 0.05, NULL, &m1), CT_OK);
-    cr_assert_eq(ct_manifold_hulls(b, xb, a, xa, 0.05, NULL, &m2), CT_OK);
+    cr_assert_eq(manifold_r(a, ra, xa, b, rb, xb, spec, &m1), CT_OK);
+    cr_assert_eq(manifold_r(b, rb, xb, a, ra, xa, spec, &m2), CT_OK);
+    cr_assert(m1.count >= 1);
     cr_assert_eq(m1.count, m2.count);
     cr_assert(fabs(m1.normal.x + m2.normal.x) <= tol && fabs(m1.normal.y + m2.normal.y) <= tol &&
               fabs(m1.normal.z + m2.normal.z) <= tol);
@@ -461,8 +496,12 @@ static void check_swap(const ct_hull *a, const ct_xform *xa, const ct_hull *b, c
                   fabs(m1.points[i].point.z - m2.points[i].point.z) <= tol);
     }
 }
+static void check_swap(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, double tol) {
+    check_swap_r(a, 0, xa, b, 0, xb, 0.05, tol);
+}
 
-Test(sat, swap_symmetry) {
+/* Resting face on face, turned about the normal, edge on edge: cores gap apart (< 0: overlap). */
+static void swap_suite(double ra, double rb, double gap) {
     th a, b;
     ct_xform xa = xf(0.2, 1, 0.1, 0.3, 1, 2, 3), xb;
     double r2 = sqrt(2.0);
@@ -470,23 +509,30 @@ Test(sat, swap_symmetry) {
     th_box(&b, 0.5, 0.4, 0.6);
     /* small box resting (face-face: A's face is the reference one way, B's the other) */
     xb = xa;
-    xb.p = wpt(&xa, tu_vec(0.1, -0.2, 0.8 + 0.6 - 0.03));
-    check_swap(&a.h, &xa, &b.h, &xb, TOL(8));
+    xb.p = wpt(&xa, tu_vec(0.1, -0.2, 0.8 + 0.6 + gap));
+    check_swap_r(&a.h, ra, &xa, &b.h, rb, &xb, 0.05, TOL(8));
     /* rotated about the normal: crossings of edges */
     {
         ct_xform r = xf(0, 0, 1, 0.5, 0, 0, 0);
-        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.9, 0.1, 0.8 + 0.6 - 0.03)));
-        check_swap(&a.h, &xa, &b.h, &xb, TOL(8));
+        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.9, 0.1, 0.8 + 0.6 + gap)));
+        check_swap_r(&a.h, ra, &xa, &b.h, rb, &xb, 0.05, TOL(8));
     }
     /* edge on edge */
     th_box(&b, 1, 1, 1);
     th_box(&a, 1, 1, 1);
     xa = xf(1, 0, 0, M_PI / 4, 0, 0, 0);
-    xb = xf(0, 1, 0, M_PI / 4, 0.1, 0.2, 2 * r2 - 0.1);
-    check_swap(&a.h, &xa, &b.h, &xb, TOL(8));
+    xb = xf(0, 1, 0, M_PI / 4, 0.1, 0.2, 2 * r2 + gap);
+    check_swap_r(&a.h, ra, &xa, &b.h, rb, &xb, 0.05, TOL(8));
 }
 
-static void check_transformed(double scale, double shift) {
+Test(sat, swap_symmetry) {
+    swap_suite(0, 0, -0.03);
+    swap_suite(0, 0, -0.1);
+}
+
+/* The same configuration (B at height 1.4 + gap over A) scaled and shifted gives the scaled,
+   shifted manifold: ids, separations, points and normal. */
+static void check_transformed_r(double scale, double shift, double ra, double rb, double gap) {
     th a, b, as, bs;
     ct_xform xa = xf(0.3, 0.2, 1, 0.4, 0, 0, 0), xb, xas, xbs;
     ct_manifold m, ms;
@@ -497,13 +543,13 @@ static void check_transformed(double scale, double shift) {
     th_box(&bs, 0.5 * scale, 0.3 * scale, 0.4 * scale);
     {
         ct_xform r = xf(0.1, 0.3, 1, 0.6, 0, 0, 0);
-        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.2, 0.1, 1.25)));
+        xb = compose(&xa, &r, wpt(&xa, tu_vec(0.2, 0.1, 1.4 + gap)));
     }
     xas = xa; xbs = xb;
     xas.p = tu_vec(xa.p.x * scale + shift, xa.p.y * scale + shift, xa.p.z * scale - shift);
     xbs.p = tu_vec(xb.p.x * scale + shift, xb.p.y * scale + shift, xb.p.z * scale - shift);
-    cr_assert_eq(ct_manifold_hulls(&a.h, &xa, &b.h, &xb, 0.05, NULL, &m), CT_OK);
-    cr_assert_eq(ct_manifold_hulls(&as.h, &xas, &bs.h, &xbs, 0.05 * scale, NULL, &ms), CT_OK);
+    cr_assert_eq(manifold_r(&a.h, ra, &xa, &b.h, rb, &xb, 0.05, &m), CT_OK);
+    cr_assert_eq(manifold_r(&as.h, ra * scale, &xas, &bs.h, rb * scale, &xbs, 0.05 * scale, &ms), CT_OK);
     cr_assert(m.count >= 3);
     cr_assert_eq(m.count, ms.count);
     for (i = 0; i < m.count; ++i) {
@@ -516,6 +562,7 @@ static void check_transformed(double scale, double shift) {
     }
     cr_assert(fabs(m.normal.x - ms.normal.x) <= TOL(2) && fabs(m.normal.z - ms.normal.z) <= TOL(2));
 }
+static void check_transformed(double scale, double shift) { check_transformed_r(scale, shift, 0, 0, -0.15); }
 
 Test(sat, translation_and_scale_invariance) {
     check_transformed(1, 1e4);
@@ -689,6 +736,44 @@ Test(sat, random_pairs_against_brute_force_sat) {
     cr_assert(st.contacts > 100 && st.separated > 50);
 }
 
+Test(sat, random_box_pairs_against_brute_force_sat) {
+    /* two boxes take the closed-form (OBB) query: the same checks against the brute-force SAT
+       as the generic hulls, for random sizes and orientations, built both ways (ct_hull_box
+       and ct_hull_build of the 8 corners, whose faces come in another order), plus the cache */
+    unsigned long long seed = 4711;
+    pair_stats st;
+    int k, edges = 0;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 300; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_manifold m, mc;
+        ct_sat_cache cache;
+        ct_vec3 ha = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
+        ct_vec3 hb = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
+        cr_assert_eq(ct_hull_box(&a, ha, NULL), CT_OK);
+        if (k % 2) {
+            ct_vec3 p[8];
+            int i;
+            for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1 ? hb.x : -hb.x, i & 2 ? hb.y : -hb.y, i & 4 ? hb.z : -hb.z);
+            cr_assert_eq(ct_hull_build(&b, p, 8, NULL, NULL), CT_OK);
+        } else cr_assert_eq(ct_hull_box(&b, hb, NULL), CT_OK);
+        random_pair(&seed, &xa, &xb, 0.8, k % 3 == 0 ? 1e3 : 0);
+        check_pair(&a, &xa, &b, &xb, k, &st);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), NULL, &m), CT_OK);
+        memset(&cache, 0, sizeof cache);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
+        cr_assert(same_manifold(&m, &mc), "pair %d: cached differs", k);
+        edges += cache.type == 3;
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("boxes: %d contacts (%d single-point, %d multi), %d separated, %d edge axes", st.contacts, st.single,
+                st.multi, st.separated, edges);
+    cr_assert(st.contacts > 100 && st.separated > 30 && st.single > 10 && st.multi > 50);
+}
+
 Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
     /* more than CT__SAT_CLIMB vertices: supports by hill climbing; scaled and shifted */
     unsigned long long seed = 77;
@@ -711,9 +796,12 @@ Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
     cr_assert(st.contacts >= 2);
 }
 
-Test(sat, random_pairs_cache_equals_cold_and_swap) {
-    unsigned long long seed = 99;
-    int k, f, swaps = 0, swap_same = 0;
+/* Random 20-vertex hull pairs moving over 30 frames (radius r on both, 0: ct_manifold_hulls):
+   the cached call returns the cold one every frame; returns the swapped calls that kept the
+   count, the ids and the negated normal, out of *swaps contacts. */
+static int cache_and_swap_frames(double r, unsigned long long seed, int *swaps) {
+    int k, f, swap_same = 0;
+    *swaps = 0;
     for (k = 0; k < 40; ++k) {
         ct_hull a, b;
         ct_xform xa, xb;
@@ -728,13 +816,13 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
             ct_xform dx = xf(v.y, v.z, v.x, 0.02 * f, 0.02 * f * v.x, 0.02 * f * v.y, 0.02 * f * v.z);
             ct_xform x2 = compose(&dx, &xb, tu_vec(xb.p.x + dx.p.x, xb.p.y + dx.p.y, xb.p.z + dx.p.z));
             int i;
-            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, NULL, &cold), CT_OK);
-            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.1, &cache, &warm), CT_OK);
-            cr_assert(same_manifold(&cold, &warm), "pair %d frame %d: cache changed the result", k, f);
-            cr_assert_eq(ct_manifold_hulls(&b, &x2, &a, &xa, 0.1, NULL, &sw), CT_OK);
+            cr_assert_eq(manifold_rc(&a, r, &xa, &b, r, &x2, 0.1, NULL, &cold), CT_OK);
+            cr_assert_eq(manifold_rc(&a, r, &xa, &b, r, &x2, 0.1, &cache, &warm), CT_OK);
+            cr_assert(same_manifold(&cold, &warm), "r %g pair %d frame %d: cache changed the result", r, k, f);
+            cr_assert_eq(manifold_rc(&b, r, &x2, &a, r, &xa, 0.1, NULL, &sw), CT_OK);
             if (cold.count > 0) {
                 int same = sw.count == cold.count;
-                ++swaps;
+                ++*swaps;
                 for (i = 0; same && i < cold.count; ++i) same = sw.points[i].id == cold.points[i].id;
                 same = same && fabs(sw.normal.x + cold.normal.x) + fabs(sw.normal.y + cold.normal.y) +
                                    fabs(sw.normal.z + cold.normal.z) <= TOL(4);
@@ -744,9 +832,21 @@ Test(sat, random_pairs_cache_equals_cold_and_swap) {
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
-    cr_log_info("swap: %d of %d contacts identical under A/B swap", swap_same, swaps);
+    return swap_same;
+}
+
+Test(sat, random_pairs_cache_equals_cold_and_swap) {
+    int swaps, same = cache_and_swap_frames(0, 99, &swaps);
+    cr_log_info("swap: %d of %d contacts identical under A/B swap", same, swaps);
     /* a near-tie between a face of A and one of B goes to A both ways, so a few differ */
-    cr_assert(swap_same >= 0.8 * swaps, "swap: %d of %d", swap_same, swaps);
+    cr_assert(same >= 0.8 * swaps, "swap: %d of %d", same, swaps);
+}
+
+Test(sat, rounded_random_pairs_cache_equals_cold_and_swap) {
+    /* expectation: as for the plain hulls, with radius 0.05 on both (GJK and SAT paths) */
+    int swaps, same = cache_and_swap_frames(0.05, 199, &swaps);
+    cr_log_info("rounded swap: %d of %d contacts identical under A/B swap", same, swaps);
+    cr_assert(swaps > 200 && same >= 0.8 * swaps, "swap: %d of %d", same, swaps);
 }
 
 Test(sat, built_box_matches_fixture_box) {
@@ -934,4 +1034,372 @@ Test(sat, feature_ids_stable_across_frames) {
             for (j = 0; j < 4; ++j) kept += m.points[i].id == m0.points[j].id;
         cr_assert_eq(kept, 2);
     }
+}
+
+/* ---- rounded hulls (ct_manifold_rounded_hulls) ------------------------------------------------ */
+/* Signed distance of world point p to a hull (brute force): the largest plane distance when
+   inside; outside, the nearest point over the faces (projections inside the face polygon),
+   the edges (clamped segment projections) and so the vertices. */
+static double hull_sd(const ct_hull *h, const ct_xform *x, ct_vec3 p) {
+    double inside = plane_dist(h, x, p), best = 1e300;
+    int f, k;
+    if (inside <= 0) return inside;
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_vec3 n = wdir(x, h->planes[f].n), q;
+        double d = dot3(n, sub3(p, wpt(x, h->verts[h->face_verts[h->face_first[f]]])));
+        int in = 1;
+        q = tu_vec(p.x - d * n.x, p.y - d * n.y, p.z - d * n.z);
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) {
+            ct_vec3 a = wpt(x, h->verts[h->face_verts[k]]), b = wpt(x, h->verts[h->face_verts[h->he_next[k]]]);
+            if (dot3(cross3(sub3(b, a), n), sub3(q, a)) > 0) in = 0;
+        }
+        if (in && fabs(d) < best) best = fabs(d);
+    }
+    for (k = 0; k < h->face_first[h->nfaces]; ++k) {
+        ct_vec3 a = wpt(x, h->verts[h->face_verts[k]]), e = sub3(wpt(x, h->verts[h->face_verts[h->he_next[k]]]), a), q;
+        double t = dot3(sub3(p, a), e) / dot3(e, e);
+        t = t < 0 ? 0 : (t > 1 ? 1 : t);
+        q = tu_vec(a.x + t * e.x, a.y + t * e.y, a.z + t * e.z);
+        q = sub3(p, q);
+        if (sqrt(dot3(q, q)) < best) best = sqrt(dot3(q, q));
+    }
+    return best;
+}
+
+/* The A-side point p - s/2 n is within A's rounded hull (distance to the core <= ra) and the
+   B-side point within B's; at least one of them on its rounded surface (the reference face's
+   side, or both for a single point). */
+static void check_rounded_surfaces(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
+                                   const ct_xform *xb, const ct_manifold *m, double tol) {
+    int i;
+    for (i = 0; i < m->count; ++i) {
+        ct_vec3 pa, pb;
+        double da, db;
+        side_points(m, i, &pa, &pb);
+        da = hull_sd(a, xa, pa) - ra;
+        db = hull_sd(b, xb, pb) - rb;
+        cr_assert(da <= tol && db <= tol, "point %d: outside the rounded hulls (%g, %g)", i, da, db);
+        cr_assert(da >= -tol || db >= -tol, "point %d: on neither rounded surface (%g, %g)", i, da, db);
+    }
+}
+
+static double deepest_sep(const ct_manifold *m) {
+    double d = 1e300;
+    int i;
+    for (i = 0; i < m->count; ++i) if (m->points[i].separation < d) d = m->points[i].separation;
+    return d;
+}
+
+Test(sat, rounded_boxes_resting_with_gap) {
+    /* expectation: a rounded box resting on a larger one, cores apart by g: 4 points (B's bottom
+       corners), separation g - ra - rb, normal exactly +z, points midway between the rounded
+       faces z = 1 + ra and z = 1 + g - rb */
+    th a, b;
+    const double ra = 0.1, rb = 0.05, gaps[3] = { 0.12, 0.2, 0.15 };
+    ct_manifold m;
+    int k, i;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 0.5, 0.5, 0.5);
+    for (k = 0; k < 3; ++k) {
+        double g = gaps[k], sep = g - ra - rb;
+        ct_xform xb = xf(0, 0, 1, 0, 0.1, 0.2, 1 + 0.5 + g);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 4, "gap %g: count %d", g, m.count);
+        cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1, "gap %g: normal not exact", g);
+        for (i = 0; i < 4; ++i) {
+            ct_vec3 p = m.points[i].point;
+            cr_assert(fabs(m.points[i].separation - sep) <= TOL(4), "gap %g: separation %g, expected %g", g, (double)m.points[i].separation, sep);
+            cr_assert(fabs(p.z - (1 + ra + sep / 2)) <= TOL(4));
+            cr_assert(fabs(fabs(p.x - 0.1) - 0.5) <= TOL(2) && fabs(fabs(p.y - 0.2) - 0.5) <= TOL(2));
+        }
+        check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
+    }
+    /* beyond the speculative distance: nothing */
+    {
+        ct_xform xb = xf(0, 0, 1, 0, 0.1, 0.2, 1 + 0.5 + 0.3);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 0);
+        cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 0);
+    }
+}
+
+Test(sat, rounded_boxes_penetrating) {
+    /* expectation: cores overlapping by 0.05 (the SAT path): 4 points at -0.05 - ra - rb;
+       cores apart by 0.03 with ra + rb = 0.15 (the GJK path): 4 points at -0.12; a corner-down
+       cube whose rounded corner sinks into the face: 1 point at the corner, the normal +z */
+    th a, b;
+    const double ra = 0.1, rb = 0.05;
+    ct_manifold m;
+    int i;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 0.5, 0.7, 0.4);
+    {
+        ct_xform xb = xf(0, 0, 1, 0.3, -0.2, 0.1, 1 + 0.4 - 0.05);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 4);
+        cr_assert(fabs(m.normal.z - 1) <= TOL(1));
+        for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation + 0.2) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
+    }
+    {
+        ct_xform xb = xf(0, 0, 1, 0.3, -0.2, 0.1, 1 + 0.4 + 0.03);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 4);
+        cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
+        for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation + 0.12) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
+    }
+    {
+        /* vertex-face: the cube (1,1,1)/2-corner pointing down, cores 0.1 apart */
+        th c;
+        double h = 0.5 * sqrt(3.0), g = 0.1, r2 = 0.08;
+        ct_xform r1 = xf(1, -1, 0, acos(1 / sqrt(3.0)), 0, 0, 0), xb;
+        th_box(&c, 0.5, 0.5, 0.5);
+        /* r1 turns (1,1,1)/sqrt(3) to +z, so the corner (-,-,-) points down */
+        xb = r1;
+        xb.p = tu_vec(0.2, 0.1, 1 + h + g);
+        cr_assert(fabs(wpt(&xb, tu_vec(-0.5, -0.5, -0.5)).z - (1 + g)) <= TOL(4), "fixture: corner not down");
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &c.h, (ct_real)r2, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 1, "count %d", m.count);
+        cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
+        cr_assert(fabs(m.points[0].separation - (g - ra - r2)) <= TOL(4));
+        cr_assert(fabs(m.points[0].point.x - 0.2) <= TOL(4) && fabs(m.points[0].point.y - 0.1) <= TOL(4));
+        cr_assert(fabs(m.points[0].point.z - (1 + ra + (g - ra - r2) / 2)) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, NULL, &c.h, r2, &xb, &m, TOL(8));
+        /* a speculative distance that reaches the next corners up: more points, the corner
+           still the deepest */
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &c.h, (ct_real)r2, &xb, 1, NULL, &m), CT_OK);
+        cr_assert(m.count >= 2);
+        cr_assert(fabs(deepest_sep(&m) - (g - ra - r2)) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, NULL, &c.h, r2, &xb, &m, TOL(8));
+    }
+}
+
+Test(sat, rounded_box_rotated_45_on_rounded_box) {
+    /* expectation: 4 points of the octagon, all at gap - ra - rb, normal +z, area >= 0.7 of it */
+    th a, b;
+    const double ra = 0.1, rb = 0.1, g = 0.1;
+    ct_xform xb = xf(0, 0, 1, M_PI / 4, 0, 0, 2 + g);
+    ct_manifold m;
+    double octagon = 4 - 4 * (2 - sqrt(2.0)) * (2 - sqrt(2.0)) / 2;
+    int i;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 1, 1, 1);
+    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+    cr_assert_eq(m.count, 4);
+    cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
+    for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation - (g - ra - rb)) <= TOL(4));
+    cr_assert(quad_area(&m) >= 0.70 * octagon, "area %g of %g", quad_area(&m), octagon);
+    check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
+}
+
+Test(sat, rounded_edge_edge_and_vertex_vertex_one_point) {
+    /* expectation: crossing edges (cores apart by 0.1, and overlapping by 0.05): one point
+       above the crossing, separation core gap - ra - rb, normal +z, midway between the rounded
+       edges; two cubes corner to corner along the diagonal: one point on the diagonal,
+       separation = corner distance - ra - rb, normal along the diagonal */
+    th a, b;
+    const double ra = 0.1, rb = 0.05, r2 = sqrt(2.0), gaps[2] = { 0.1, -0.05 };
+    ct_xform xa = xf(1, 0, 0, M_PI / 4, 0, 0, 0);
+    ct_manifold m;
+    int k;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 1, 1, 1);
+    for (k = 0; k < 2; ++k) {
+        double g = gaps[k], sep = g - ra - rb;
+        ct_xform xb = xf(0, 1, 0, M_PI / 4, 0, 0, 2 * r2 + g);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, &xa, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 1, "gap %g: count %d", g, m.count);
+        cr_assert(fabs(m.normal.x) <= TOL(2) && fabs(m.normal.y) <= TOL(2) && fabs(m.normal.z - 1) <= TOL(2));
+        cr_assert(fabs(m.points[0].separation - sep) <= TOL(4), "gap %g: separation %g", g, (double)m.points[0].separation);
+        cr_assert(fabs(m.points[0].point.x) <= TOL(4) && fabs(m.points[0].point.y) <= TOL(4));
+        cr_assert(fabs(m.points[0].point.z - (r2 + ra + sep / 2)) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, &xa, &b.h, rb, &xb, &m, TOL(8));
+    }
+    {
+        double dist = 0.2, s3 = sqrt(3.0);
+        ct_xform xb = xf(0, 0, 1, 0, 2 + dist / s3, 2 + dist / s3, 2 + dist / s3);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 1);
+        cr_assert(fabs(m.normal.x - 1 / s3) <= TOL(2) && fabs(m.normal.y - 1 / s3) <= TOL(2) && fabs(m.normal.z - 1 / s3) <= TOL(2));
+        cr_assert(fabs(m.points[0].separation - (dist - ra - rb)) <= TOL(4));
+        cr_assert(fabs(m.points[0].point.x - (1 + (ra + (dist - ra - rb) / 2) / s3)) <= TOL(4));
+        check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
+        /* the SAT alone would call this a contact at 0.2/sqrt(3) - 0.15 < 0: not with the radii */
+        xb = xf(0, 0, 1, 0, 2 + 0.3 / s3, 2 + 0.3 / s3, 2 + 0.3 / s3);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(m.count, 0);
+    }
+}
+
+Test(sat, rounded_swap_symmetry) {
+    /* expectation: swapping A and B (and their radii) negates the normal and keeps the count,
+       the ids, the separations and the points: resting, turned about the normal and edge on
+       edge with the cores apart (0.1) and overlapping (-0.03), and corner to corner */
+    th a, b;
+    ct_xform xb = xf(0, 0, 1, 0, 2.1, 2.05, 2.08);
+    swap_suite(0.07, 0.05, 0.1);
+    swap_suite(0.07, 0.05, -0.03);
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 1, 1, 1);
+    check_swap_r(&a.h, 0.1, NULL, &b.h, 0.03, &xb, 0.1, TOL(8));
+}
+
+Test(sat, rounded_radius_zero_is_manifold_hulls) {
+    /* expectation: ra = rb = 0 gives ct_manifold_hulls' manifold and cache, bit for bit */
+    unsigned long long seed = 515;
+    int k;
+    for (k = 0; k < 60; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_manifold m1, m2;
+        ct_sat_cache c1, c2;
+        cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 16), 1));
+        cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 16), 1));
+        random_pair(&seed, &xa, &xb, 1, 0);
+        memset(&c1, 0, sizeof c1);
+        memset(&c2, 0, sizeof c2);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.1, &c1, &m1), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a, 0, &xa, &b, 0, &xb, 0.1, &c2, &m2), CT_OK);
+        cr_assert(same_manifold(&m1, &m2), "pair %d: differs from ct_manifold_hulls", k);
+        cr_assert(memcmp(&c1, &c2, sizeof c1) == 0);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+}
+
+Test(sat, rounded_translation_and_scale_invariance) {
+    /* expectation: both paths (cores apart by 0.05, cores overlapping by 0.03) commute with
+       scaling by 1e-3 and 1e3 and with a shift of 1e4 */
+    int k;
+    for (k = 0; k < 2; ++k) {
+        double g = k == 0 ? 0.05 : -0.03;
+        check_transformed_r(1, 1e4, 0.06, 0.04, g);
+        check_transformed_r(1e-3, 0, 0.06, 0.04, g);
+        check_transformed_r(1e3, 0, 0.06, 0.04, g);
+    }
+}
+
+Test(sat, rounded_cache_hit_equals_cold) {
+    /* expectation: a rounded box tumbling through contact (both paths), separation and back:
+       the cached call returns exactly the cold one every frame */
+    th a, b;
+    ct_sat_cache cache;
+    int hits, contacts;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 0.5, 0.7, 0.4);
+    contacts = tumble_cached(&a.h, 0.08, &b.h, 0.05, 1.6, 0.6, &cache, &hits);
+    cr_assert(contacts > 50 && contacts < 200, "contacts %d", contacts);
+    cr_assert(hits >= 199);
+}
+
+/* Oracle: ct_signed_distance on ct_shape_rounded(ct_shape_hull(.)) shapes (GJK, EPA).
+   Expectations: no point when the rounded hulls are farther apart than the speculative
+   distance, a point whenever they overlap; the deepest separation is never deeper than the
+   signed distance beyond the SAT's face preference (2% + 5e-4 L, and 1% + 2.5e-4 L), and
+   with the cores apart it is the signed distance (single point: exactly; face clip: within
+   that preference); every point lies within both rounded hulls' reach and on one of the
+   rounded surfaces (brute-force point-hull distance). boxes: random boxes instead of random
+   hulls (the closed-form paths). */
+typedef struct rounded_stats { int apart, apart_exact, overlap, overlap_exact; } rounded_stats;
+
+static void rounded_oracle(unsigned long long seed, int boxes, rounded_stats *st) {
+    int k;
+    memset(st, 0, sizeof *st);
+    for (k = 0; k < 300; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_manifold m;
+        ct_shape sa, sb, ca, cb;
+        ct_distance sd, cd;
+        double ra, rb, L, spec, tol, deep, pref;
+        if (boxes) {
+            cr_assert_eq(ct_hull_box(&a, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
+            cr_assert_eq(ct_hull_box(&b, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
+        } else {
+            cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+            cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+        }
+        random_pair(&seed, &xa, &xb, 1, 0);
+        ra = 0.2 * tu_uniform(&seed);
+        rb = 0.2 * tu_uniform(&seed);
+        L = (double)a.extent + (double)b.extent;
+        spec = 0.05 * L;
+        tol = TOL(16 * L);
+        ca = ct_shape_hull(&a); cb = ct_shape_hull(&b);
+        sa = ct_shape_rounded(ca, (ct_real)ra);
+        sb = ct_shape_rounded(cb, (ct_real)rb);
+        cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &sd), CT_OK);
+        cr_assert_eq(ct_gjk(&ca, &xa, &cb, &xb, NULL, &cd), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a, (ct_real)ra, &xa, &b, (ct_real)rb, &xb, (ct_real)spec, NULL, &m), CT_OK);
+        check_finite(&m);
+        if (sd.distance > spec + tol) cr_assert_eq(m.count, 0, "pair %d: apart by %g but %d points", k, (double)sd.distance, m.count);
+        if (sd.distance < -tol) cr_assert(m.count >= 1, "pair %d: overlap %g but no point", k, (double)sd.distance);
+        if (m.count > 0) {
+            deep = deepest_sep(&m);
+            pref = 0.03 * fabs((double)sd.distance + ra + rb) + 7.5e-4 * L + tol;
+            cr_assert(deep >= sd.distance - pref, "pair %d: deepest %g below the signed distance %g", k, deep, (double)sd.distance);
+            check_rounded_surfaces(&a, ra, &xa, &b, rb, &xb, &m, 16 * tol);
+            if (cd.distance > 1e-3 * L) {
+                ++st->apart;
+                cr_assert(deep <= sd.distance + 0.02 * cd.distance + 5e-4 * L + tol, "pair %d: cores apart, deepest %g, distance %g",
+                          k, deep, (double)sd.distance);
+                if (m.count == 1) cr_assert(fabs(deep - sd.distance) <= tol, "pair %d: single point %g, distance %g", k, deep, (double)sd.distance);
+                st->apart_exact += fabs(deep - sd.distance) <= tol;
+            } else if (cd.distance == 0) {
+                ++st->overlap;
+                st->overlap_exact += fabs(deep - sd.distance) <= 1e-6 * L + tol;
+            }
+        }
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+}
+
+Test(sat, rounded_random_against_signed_distance) {
+    rounded_stats st;
+    rounded_oracle(8080, 0, &st);
+    cr_log_info("rounded: cores apart %d (exact %d), overlapping %d (exact %d)", st.apart, st.apart_exact, st.overlap, st.overlap_exact);
+    cr_assert(st.apart > 30 && st.overlap > 30, "apart %d overlap %d", st.apart, st.overlap);
+    cr_assert(st.apart_exact >= 0.9 * st.apart && st.overlap_exact >= 0.7 * st.overlap);
+}
+
+Test(sat, rounded_random_boxes_against_signed_distance) {
+    /* expectation: as above, for rounded boxes (the closed-form SAT and its shortcut when the
+       cores are apart) */
+    rounded_stats st;
+    rounded_oracle(9090, 1, &st);
+    cr_log_info("rounded boxes: cores apart %d (exact %d), overlapping %d (exact %d)", st.apart, st.apart_exact, st.overlap,
+                st.overlap_exact);
+    cr_assert(st.apart > 30 && st.overlap > 30, "apart %d overlap %d", st.apart, st.overlap);
+    cr_assert(st.apart_exact >= 0.9 * st.apart && st.overlap_exact >= 0.7 * st.overlap);
+}
+
+Test(sat, rounded_bad_input_is_invalid) {
+    /* expectation: every bad argument gives CT_INVALID and a zeroed manifold */
+    th a, b;
+    ct_hull zero;
+    ct_manifold m;
+    ct_xform x = ct_xform_identity();
+    struct { const ct_hull *a; double ra; const ct_hull *b; double rb; double spec; const ct_xform *xa; } rows[] = {
+        { NULL, 0.1, &b.h, 0.1, 0, NULL },         { &a.h, 0.1, NULL, 0.1, 0, NULL },
+        { &zero, 0.1, &b.h, 0.1, 0, NULL },        { &a.h, -0.1, &b.h, 0.1, 0, NULL },
+        { &a.h, 0.1, &b.h, -1e-30, 0, NULL },      { &a.h, NAN, &b.h, 0.1, 0, NULL },
+        { &a.h, 0.1, &b.h, INFINITY, 0, NULL },    { &a.h, 0.1, &b.h, 0.1, NAN, NULL },
+        { &a.h, 0.1, &b.h, 0.1, -1, NULL },        { &a.h, 0.1, &b.h, 0.1, 0, &x },
+    };
+    unsigned i;
+    th_box(&a, 1, 1, 1);
+    th_box(&b, 1, 1, 1);
+    memset(&zero, 0, sizeof zero);
+    x.p.y = (ct_real)NAN;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        memset(&m, 0xff, sizeof m);
+        cr_assert_eq(ct_manifold_rounded_hulls(rows[i].a, (ct_real)rows[i].ra, rows[i].xa, rows[i].b, (ct_real)rows[i].rb, NULL,
+                                               (ct_real)rows[i].spec, NULL, &m), CT_INVALID, "row %u", i);
+        cr_assert_eq(m.count, 0, "row %u", i);
+    }
+    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, 0.1, NULL, &b.h, 0.1, NULL, 0, NULL, NULL), CT_INVALID);
+    if (!TU_FLOAT) /* radii whose sum with the speculative distance overflows */
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)1e308, NULL, &b.h, (ct_real)1e308, NULL, (ct_real)1e308, NULL, &m), CT_INVALID);
 }
