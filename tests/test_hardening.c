@@ -11,32 +11,35 @@
    library allocates on the calling thread only).
 
    SCALE AND TRANSLATION SWEEP (hardening/scale_translation_sweep)
-   Each unit-size scene (every body has extent ~1) is scaled by s in {1e-6, 1e-3, 1, 1e3, 1e6}
-   and translated by T = tau * s * (1, -0.7, 0.4) with tau in {0, 1e3, 1e6} (double) or
-   {0, 10, 100} (float): the translation is RELATIVE to the scale, because float cannot
-   represent a unit feature at 1e6 (its ulp there is 0.06) and neither precision can represent
-   a 1e-6 feature at an absolute 1e6. Outputs are mapped back (lengths / s, points (p - T) / s,
-   areas / s^2, volumes / s^3) and compared with the unscaled, untranslated answer. With
-   u = eps(ct_real) * (1 + tau) (the rounding the translated coordinates carry), the bounds are:
+   Eight unit-size scenes per routine (every body has extent ~1) are scaled by s in {1e-6, 1e-3,
+   1, 1e3, 1e6} and translated by T = tau * s * (1, -0.7, 0.4) with tau in {0, 1e3, 1e6}
+   (double) or {0, 10, 100} (float): the translation is RELATIVE to the scale, because float
+   cannot represent a unit feature at 1e6 (its ulp there is 0.06) and neither precision can
+   represent a 1e-6 feature at an absolute 1e6. Outputs are mapped back (lengths / s, points
+   (p - T) / s, areas / s^2, volumes / s^3) and compared with the unscaled, untranslated answer.
+   With u = eps(ct_real) * (1 + tau) (the rounding the translated coordinates carry), the bounds
+   (measured worst in brackets, double / float) are:
 
-     routine                 quantity                        double        float
-     ct_hull_build           counts, vertex set (exact)      equal         equal
-                             volume (relative)               1e3 u         1e3 u
-     ct_signed_distance      distance, witnesses (abs)       1e4 u         4e3 u
-                             normal (1 - cos)                1e4 u         4e3 u
-     ct_contact_hulls        gap, point, centroid (abs)      1e5 u         1e4 u
-                             area, volume (relative)         1e5 u         1e4 u
-                             normal (1 - cos)                1e5 u         1e4 u
-     ct_intersect            volume (relative)               1e5 u         1e4 u
-     ct_manifold_hulls/      count, ids (exact)              equal         equal
-       _hull_sphere          separation, points (abs)        1e3 u         1e3 u
-                             normal (1 - cos)                1e3 u         1e3 u
-     ct_ellipsoids           F, lambda (relative/abs)        1e3 u         1e3 u
-                             normal (1 - cos), gap, point    1e3 u         1e3 u
+     routine                 quantities                                 double         float
+     ct_hull_build           volume (relative), centroid               100 u [5]      100 u [4]
+                             counts, sorted vertex set                 exact          exact*
+     ct_gjk,                 distance, normal, witnesses (polytopes)  2000 u [189]   1000 u [36]
+     ct_signed_distance      normal, witnesses against an ellipsoid    sqrt(2000 u)   sqrt(1000 u)
+                               (a depth error d tilts the normal and slides the witnesses by
+                               sqrt(2 d R) on a curved body)        [0.16 of it]   [0.16 of it]
+     ct_contact_hulls,       gap, point, centroid, normal (absolute),  1e4 u [780]    1e4 u [1440]
+     ct_intersect            area, volume (relative), intersection volume
+                             found; face_a, face_b                     exact          exact*
+     ct_manifold_hulls,      normal, deepest separation                100 u [2]      100 u [4]
+     ct_manifold_hull_sphere count, ids                                exact          exact*
+                             each point and separation (by id)         100 u          100 u*
+     ct_ellipsoids           F (relative), lambda, normal, gap, point  100 u [6]      100 u [9]
 
-   The GJK/EPA and polar bounds are those of their part's own tests (the GJK termination and
-   the polar LP are relative tolerances of a few thousand ulps); the measured worst ratio is
-   printed by the test. */
+   * float: compared only without translation. With tau = 10..100 the float coordinates carry
+   1e-6..1e-5 relative rounding, which may rightly merge a near-coplanar hull face or swap a
+   near-tied manifold feature; the metric quantities are still compared there. The GJK/EPA and
+   polar bounds are those of their parts' own tests (relative termination tolerances of a few
+   thousand ulps); the test prints the measured worst case. */
 #include <stdlib.h>
 #include <string.h>
 static void *hd_malloc(size_t n);
@@ -465,4 +468,352 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     hd_route = NULL;
     cr_assert_eq(t.calls, 0, "%ld allocations in routines documented allocation-free", t.calls);
     fixture_free(&f);
+}
+
+/* ---- 2. thread count (OpenMP): the broad phase gives the same answer for 1..8 threads ------ */
+/* test_broadphase.c checks ct_broadphase against brute force for 1/2/3/4/7 threads; here all
+   three entry points (ct_broadphase, _bipartite and _foreach's visiting set) for every count
+   1..8, each compared with its 1-thread answer, on a dense DEM scene with huge boxes and a
+   sparse clustered one. */
+static void set_threads(int t) {
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+Test(hardening, broadphase_identical_for_1_to_8_threads, .timeout = 120) {
+    static const double factors[2] = { 1.5, 0.6 };
+    int sc, t, combos = 0;
+    for (sc = 0; sc < 2; ++sc) {
+        int n = 1200, na = 500;
+        ct_aabb *b = dem_boxes(n, factors[sc], 200 + (unsigned long long)sc);
+        ct_pairs ref_all, ref_bi;
+        unsigned char *ref_seen = (unsigned char *)calloc((size_t)n * (size_t)n, 1);
+        visits v;
+        if (sc == 1) /* clusters far apart */
+            for (t = 0; t < n; t += 2) { b[t].lo = ct__add(b[t].lo, tu_vec(50, 0, -30)); b[t].hi = ct__add(b[t].hi, tu_vec(50, 0, -30)); }
+        set_threads(1);
+        cr_assert_eq(ct_broadphase(b, n, NULL, &ref_all), CT_OK);
+        cr_assert_eq(ct_broadphase_bipartite(b, na, b + na, n - na, NULL, &ref_bi), CT_OK);
+        v.n = n;
+        v.seen = ref_seen;
+        cr_assert_eq(ct_broadphase_foreach(b, n, visit_fn, &v), CT_OK);
+        cr_assert_gt(ref_all.count, (size_t)n / 4, "the scene has pairs");
+        cr_assert_gt(ref_bi.count, 0);
+        for (t = 1; t <= 8; ++t) {
+            ct_pairs p;
+            set_threads(t);
+            cr_assert_eq(ct_broadphase(b, n, NULL, &p), CT_OK);
+            cr_assert(p.count == ref_all.count && memcmp(p.items, ref_all.items, p.count * sizeof(ct_pair)) == 0,
+                      "ct_broadphase differs with %d threads", t);
+            ct_pairs_free(&p);
+            cr_assert_eq(ct_broadphase_bipartite(b, na, b + na, n - na, NULL, &p), CT_OK);
+            cr_assert(p.count == ref_bi.count && memcmp(p.items, ref_bi.items, p.count * sizeof(ct_pair)) == 0,
+                      "ct_broadphase_bipartite differs with %d threads", t);
+            ct_pairs_free(&p);
+            v.seen = (unsigned char *)calloc((size_t)n * (size_t)n, 1);
+            cr_assert_eq(ct_broadphase_foreach(b, n, visit_fn, &v), CT_OK);
+            cr_assert(memcmp(v.seen, ref_seen, (size_t)n * (size_t)n) == 0, "foreach visits differ with %d threads", t);
+            free(v.seen);
+            combos += 3;
+        }
+        {   /* the visiting set is the pair list, each pair once */
+            size_t i, ones = 0;
+            for (i = 0; i < (size_t)n * (size_t)n; ++i) { cr_assert_leq(ref_seen[i], 1); ones += ref_seen[i]; }
+            cr_assert_eq(ones, ref_all.count);
+            for (i = 0; i < ref_all.count; ++i) cr_assert_eq(ref_seen[(size_t)ref_all.items[i].a * (size_t)n + (size_t)ref_all.items[i].b], 1);
+        }
+        ct_pairs_free(&ref_all);
+        ct_pairs_free(&ref_bi);
+        free(ref_seen);
+        free(b);
+    }
+    set_threads(2);
+    cr_log_info("broad phase: %d (entry point, thread count, scene) combinations identical", combos);
+}
+
+/* ---- 3. scale and translation sweep (tolerance table at the top of the file) -------------- */
+#define MEAS_MAX 160
+typedef struct meas {
+    int n, nc;
+    double v[MEAS_MAX];
+    char k[MEAS_MAX];   /* 'e' exact, 'a' absolute in unit-scene units, 'r' relative, 'w' normal or
+                           witness against a curved body (absolute, bound sqrt(bound u)) */
+    double c[MEAS_MAX]; /* combinatorics (counts, vertex sets, feature ids) and what depends on
+                           them, compared where the input's rounding allows: in double, and in
+                           float without translation (with it the float coordinates carry ~1e-5
+                           relative rounding, which may rightly merge a near-coplanar face or
+                           swap a near-tied feature) */
+    char ck[MEAS_MAX];
+} meas;
+static void m_put(meas *m, char k, double v) {
+    cr_assert_lt(m->n, MEAS_MAX);
+    cr_assert_lt(m->nc, MEAS_MAX);
+    if (k == 'c' || k == 'd') {   /* 'c': exact combinatorics, 'd': an 'a' quantity that depends on them */
+        m->ck[m->nc] = k == 'c' ? 'e' : 'a';
+        m->c[m->nc++] = v;
+        return;
+    }
+    m->k[m->n] = k;
+    m->v[m->n++] = v;
+}
+/* a world point of the scaled, translated scene mapped back to the unit scene */
+typedef struct frame { double s; ct_vec3 T; int v; /* scene variant */ } frame;
+static void m_point(meas *m, const frame *f, ct_vec3 p) {
+    m_put(m, 'a', ((double)p.x - (double)f->T.x) / f->s);
+    m_put(m, 'a', ((double)p.y - (double)f->T.y) / f->s);
+    m_put(m, 'a', ((double)p.z - (double)f->T.z) / f->s);
+}
+static void m_witness(meas *m, const frame *f, ct_vec3 p) {
+    m_put(m, 'w', ((double)p.x - (double)f->T.x) / f->s);
+    m_put(m, 'w', ((double)p.y - (double)f->T.y) / f->s);
+    m_put(m, 'w', ((double)p.z - (double)f->T.z) / f->s);
+}
+static void m_dir(meas *m, ct_vec3 n) { m_put(m, 'a', n.x); m_put(m, 'a', n.y); m_put(m, 'a', n.z); }
+/* a unit-scene transform placed in the frame */
+static ct_xform in_frame(const frame *f, ct_xform x) {
+    x.p = tu_vec((double)x.p.x * f->s + (double)f->T.x, (double)x.p.y * f->s + (double)f->T.y,
+                 (double)x.p.z * f->s + (double)f->T.z);
+    return x;
+}
+static void scaled(ct_vec3 *out, const ct_vec3 *p, int n, double s) {
+    int i;
+    for (i = 0; i < n; ++i) out[i] = tu_vec(p[i].x * s, p[i].y * s, p[i].z * s);
+}
+static ct_vec3 sv(double x, double y, double z, double s) { return tu_vec(x * s, y * s, z * s); }
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static void sw_hull(const frame *f, meas *m) {
+    ct_vec3 p[60], q[60];
+    ct_hull h;
+    ct_vec3 c;
+    int i, src[60];
+    cloud(p, 40, 1, 1, 1 - 0.05 * f->v, 1, 301 + 10 * (unsigned long long)f->v);
+    cloud(p + 40, 20, 0.7, 1, 0.9, 0.8, 302 + 10 * (unsigned long long)f->v);  /* interior points */
+    for (i = 0; i < 60; ++i)
+        q[i] = tu_vec(p[i].x * f->s + (double)f->T.x, p[i].y * f->s + (double)f->T.y, p[i].z * f->s + (double)f->T.z);
+    cr_assert_eq(ct_hull_build(&h, q, 60, NULL, NULL), CT_OK);
+    m_put(m, 'c', h.nverts); m_put(m, 'c', h.nfaces); m_put(m, 'c', h.nedges);
+    memcpy(src, h.vert_source, sizeof(int) * (size_t)h.nverts);
+    qsort(src, (size_t)h.nverts, sizeof(int), cmp_int);
+    for (i = 0; i < h.nverts; ++i) m_put(m, 'c', src[i]);
+    m_put(m, 'r', (double)ct_hull_volume(&h, &c) / (f->s * f->s * f->s));
+    m_point(m, f, c);
+    ct_hull_free(&h);
+}
+
+static void sw_distance(const frame *f, meas *m) {
+    ct_vec3 a[20], b[20], as[20], bs[20];
+    ct_xform xa = in_frame(f, xf(0.3, 1, 0.2, 0.4 + 0.3 * f->v, 0, 0, 0));
+    ct_xform xapart = in_frame(f, xf(1, -0.5, 0.7, 1.1 - 0.2 * f->v, 1.9, 0.4, -0.3 + 0.1 * f->v));
+    ct_xform xdeep = in_frame(f, xf(1, -0.5, 0.7, 1.1 + 0.2 * f->v, 0.9, 0.4, -0.3 - 0.05 * f->v));
+    ct_shape sa, sb, box, ell;
+    ct_distance d;
+    cloud(a, 20, 1, 1, 1, 1, 311 + 10 * (unsigned long long)f->v);
+    cloud(b, 20, 0.8, 1, 0.7, 1.2, 312 + 10 * (unsigned long long)f->v);
+    scaled(as, a, 20, f->s);
+    scaled(bs, b, 20, f->s);
+    sa = ct_shape_points(as, 20);
+    sb = ct_shape_points(bs, 20);
+    box = ct_shape_box(sv(0.5, 0.7, 0.3, f->s));
+    ell = ct_shape_rounded(ct_shape_ellipsoid(sv(0.6, 0.4, 0.5, f->s)), (ct_real)(0.1 * f->s));
+    cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xapart, NULL, NULL, &d), CT_OK);
+    cr_assert_gt(d.distance, 0);
+    m_put(m, 'a', d.distance / f->s); m_dir(m, d.normal); m_point(m, f, d.pa); m_point(m, f, d.pb);
+    cr_assert_eq(ct_gjk(&sa, &xa, &sb, &xapart, NULL, &d), CT_OK);
+    m_put(m, 'a', d.distance / f->s); m_dir(m, d.normal); m_point(m, f, d.pa); m_point(m, f, d.pb);
+    cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xdeep, NULL, NULL, &d), CT_OK);
+    cr_assert_lt(d.distance, 0);
+    m_put(m, 'a', d.distance / f->s); m_dir(m, d.normal); m_point(m, f, d.pa); m_point(m, f, d.pb);
+    cr_assert_eq(ct_signed_distance(&box, &xa, &ell, &xdeep, NULL, NULL, &d), CT_OK);
+    /* against a curved body a depth error d tilts the normal and slides the witnesses by
+       sqrt(2 d R): both are compared against sqrt(bound u) */
+    m_put(m, 'a', d.distance / f->s);
+    m_put(m, 'w', d.normal.x); m_put(m, 'w', d.normal.y); m_put(m, 'w', d.normal.z);
+    m_witness(m, f, d.pa); m_witness(m, f, d.pb);
+}
+
+static void sw_contact(const frame *f, meas *m) {
+    ct_vec3 a[30], b[30], as[30], bs[30];
+    ct_xform xa = in_frame(f, xf(0.3, 1, 0.2, 0.4 + 0.3 * f->v, 0, 0, 0));
+    ct_xform xb = in_frame(f, xf(1, -0.5, 0.7, 1.1 - 0.25 * f->v, 1.1 - 0.05 * f->v, 0.4, -0.3));
+    ct_hull ha, hb, hi;
+    ct_contact c;
+    cloud(a, 30, 1, 1, 1, 1, 321 + 10 * (unsigned long long)f->v);
+    cloud(b, 30, 0.8, 1, 0.7, 1.2, 322 + 10 * (unsigned long long)f->v);
+    scaled(as, a, 30, f->s);
+    scaled(bs, b, 30, f->s);
+    cr_assert_eq(ct_hull_build(&ha, as, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_contact_hulls(&ha, &xa, &hb, &xb, NULL, &c), CT_OK);
+    cr_assert(c.found && c.volume > 0);
+    m_put(m, 'e', c.found);
+    m_put(m, 'a', c.gap / f->s);
+    m_put(m, 'r', c.area / (f->s * f->s));
+    m_put(m, 'r', c.volume / (f->s * f->s * f->s));
+    m_point(m, f, c.point);
+    m_point(m, f, c.centroid);
+    m_dir(m, c.normal);
+    m_put(m, 'c', c.face_a);
+    m_put(m, 'c', c.face_b);
+    cr_assert_eq(ct_intersect(&ha, &xa, &hb, &xb, NULL, NULL, &hi), CT_OK);
+    cr_assert_gt(hi.nfaces, 0);
+    m_put(m, 'r', ct_hull_volume(&hi, NULL) / (f->s * f->s * f->s));
+    ct_hull_free(&hi);
+    ct_hull_free(&ha);
+    ct_hull_free(&hb);
+}
+
+/* normal and deepest separation always; the points (matched by id) with the combinatorics */
+static void m_manifold(meas *m, const frame *f, const ct_manifold *mf) {
+    int i;
+    double deepest = 0;
+    m_dir(m, mf->normal);
+    for (i = 0; i < mf->count; ++i) deepest = i == 0 || mf->points[i].separation < deepest ? mf->points[i].separation : deepest;
+    m_put(m, 'a', deepest / f->s);
+    m_put(m, 'c', mf->count);
+    for (i = 0; i < mf->count; ++i) {
+        m_put(m, 'c', mf->points[i].id);
+        m_put(m, 'd', mf->points[i].separation / f->s);
+        m_put(m, 'd', ((double)mf->points[i].point.x - (double)f->T.x) / f->s);
+        m_put(m, 'd', ((double)mf->points[i].point.y - (double)f->T.y) / f->s);
+        m_put(m, 'd', ((double)mf->points[i].point.z - (double)f->T.z) / f->s);
+    }
+}
+
+static void sw_manifold(const frame *f, meas *m) {
+    ct_vec3 b[30], bs[30];
+    ct_hull box, hb;
+    ct_manifold mf;
+    ct_xform xa = in_frame(f, xf(0, 0, 1, 0.1 + 0.2 * f->v, 0, 0, 0));
+    ct_xform xb = in_frame(f, xf(0.2, 0.1, 1, 0.5 + 0.4 * f->v, 0.2, -0.1, 0.75));
+    ct_xform xc = in_frame(f, xf(1, 1, 0.3, 0.7 + 0.3 * f->v, 0.3, 0.2, 1.65));
+    cloud(b, 30, 0.8, 1, 1, 0.6, 331 + 10 * (unsigned long long)f->v);
+    scaled(bs, b, 30, f->s);
+    cr_assert_eq(ct_hull_box(&box, sv(1, 1, 0.5, f->s), NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
+    {   /* a tilted box resting on the box: a face manifold */
+        ct_hull top;
+        ct_xform xt = in_frame(f, xf(1, 0.3 + 0.2 * f->v, 0, 0.03 + 0.01 * f->v, 0.1 - 0.03 * f->v, 0.2, 0.69));
+        cr_assert_eq(ct_hull_box(&top, sv(0.4, 0.3, 0.2, f->s), NULL), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&box, &xa, &top, &xt, (ct_real)(0.01 * f->s), NULL, &mf), CT_OK);
+        cr_assert_gt(mf.count, 1);
+        m_manifold(m, f, &mf);
+        ct_hull_free(&top);
+    }
+    cr_assert_eq(ct_manifold_hulls(&box, &xa, &hb, &xb, 0, NULL, &mf), CT_OK);
+    cr_assert_gt(mf.count, 0);
+    m_manifold(m, f, &mf);
+    cr_assert_eq(ct_manifold_hulls(&hb, &xb, &box, &xc, (ct_real)(0.1 * f->s), NULL, &mf), CT_OK);
+    m_manifold(m, f, &mf);
+    {
+        ct_vec3 c = tu_vec(0.3 * f->s + (double)f->T.x, -0.2 * f->s + (double)f->T.y, 0.9 * f->s + (double)f->T.z);
+        cr_assert_eq(ct_manifold_hull_sphere(&box, &xa, c, (ct_real)(0.5 * f->s), 0, &mf), CT_OK);
+        cr_assert_eq(mf.count, 1);
+        m_manifold(m, f, &mf);
+    }
+    ct_hull_free(&box);
+    ct_hull_free(&hb);
+}
+
+static void sw_ellipsoids(const frame *f, meas *m) {
+    static const double px[2] = { 1.1, 2.5 };   /* overlapping, apart */
+    int k;
+    for (k = 0; k < 2; ++k) {
+        ct_xform xa = in_frame(f, xf(0.3, 1, 0.2, 0.4 + 0.3 * f->v, 0, 0, 0));
+        ct_xform xb = in_frame(f, xf(1, -0.5, 0.7, 1.1 - 0.2 * f->v, px[k], 0.4, -0.3));
+        ct_pw pw;
+        cr_assert_eq(ct_ellipsoids(sv(1, 0.5 + 0.1 * f->v, 0.3, f->s), &xa, sv(0.4, 0.8, 0.6 - 0.05 * f->v, f->s), &xb, NULL, &pw), CT_OK);
+        m_put(m, 'r', pw.F);
+        m_put(m, 'a', pw.lambda);
+        m_dir(m, pw.normal);
+        m_put(m, 'a', pw.gap / f->s);
+        m_point(m, f, pw.point);
+    }
+}
+
+#define SWEEP_VARIANTS 8
+typedef struct sweep_routine {
+    const char *name;
+    void (*fn)(const frame *f, meas *m);
+    double c_double, c_float;   /* the bound, in units of u = eps * (1 + tau) */
+} sweep_routine;
+
+static const sweep_routine SWEEP[] = {
+    { "ct_hull_build", sw_hull, 1e2, 1e2 },
+    { "ct_gjk / ct_signed_distance", sw_distance, 2e3, 1e3 },
+    { "ct_contact_hulls / ct_intersect", sw_contact, 1e4, 1e4 },
+    { "ct_manifold_hulls / _hull_sphere", sw_manifold, 1e2, 1e2 },
+    { "ct_ellipsoids", sw_ellipsoids, 1e2, 1e2 },
+};
+
+/* Compares one list; returns the worst error in units of u ('w': of sqrt(u)) through *worst. */
+static void compare_list(const char *what, int n, const double *got, const char *gk, const double *ref, const char *rk,
+                         double u, double bound, double *worst, double *worst_w) {
+    int k;
+    for (k = 0; k < n; ++k) {
+        double err;
+        cr_assert_eq(gk[k], rk[k], "%s: the answer changed shape", what);
+        if (rk[k] == 'e') {
+            cr_assert_eq(got[k], ref[k], "%s: quantity %d is %g, %g at unit scale", what, k, got[k], ref[k]);
+            continue;
+        }
+        err = rk[k] == 'r' ? fabs(got[k] / ref[k] - 1) : fabs(got[k] - ref[k]);
+        if (rk[k] == 'w') {
+            err /= sqrt(bound * u);
+            if (err > *worst_w) *worst_w = err;
+            cr_assert_leq(err, 1, "%s: witness/normal %d is %.17g, %.17g at unit scale (%.3g sqrt(bound u))", what, k, got[k], ref[k], err);
+            continue;
+        }
+        err /= u;
+        if (err > *worst) *worst = err;
+        cr_assert_leq(err, bound, "%s: quantity %d is %.17g, %.17g at unit scale (%.3g u > %g u)", what, k, got[k], ref[k], err, bound);
+    }
+}
+
+Test(hardening, scale_translation_sweep, .timeout = 120) {
+    static const double scales[5] = { 1e-6, 1e-3, 1, 1e3, 1e6 };
+    const double taus[3] = { 0, TU_FLOAT ? 10 : 1e3, TU_FLOAT ? 100 : 1e6 };
+    int r, i, j, v, cases = 0;
+    for (r = 0; r < (int)(sizeof SWEEP / sizeof SWEEP[0]); ++r) {
+        const sweep_routine *R = &SWEEP[r];
+        double bound = TU_FLOAT ? R->c_float : R->c_double, worst = 0, worst_w = 0;
+        int nq = 0;
+        for (v = 0; v < SWEEP_VARIANTS; ++v) {
+            meas ref, got;
+            frame f0;
+            f0.s = 1;
+            f0.T = tu_vec(0, 0, 0);
+            f0.v = v;
+            memset(&ref, 0, sizeof ref);
+            R->fn(&f0, &ref);
+            nq += ref.n + ref.nc;
+            for (i = 0; i < 5; ++i)
+                for (j = 0; j < 3; ++j) {
+                    frame f;
+                    char what[160];
+                    double u = (double)TU_EPS * (1 + taus[j]);
+                    if (i == 2 && j == 0) continue;   /* the reference itself */
+                    f.s = scales[i];
+                    f.T = tu_vec(taus[j] * f.s, -0.7 * taus[j] * f.s, 0.4 * taus[j] * f.s);
+                    f.v = v;
+                    memset(&got, 0, sizeof got);
+                    R->fn(&f, &got);
+                    snprintf(what, sizeof what, "%s #%d, scale %g, tau %g", R->name, v, f.s, taus[j]);
+                    cr_assert_eq(got.n, ref.n, "%s: %d quantities, %d at unit scale", what, got.n, ref.n);
+                    compare_list(what, ref.n, got.v, got.k, ref.v, ref.k, u, bound, &worst, &worst_w);
+                    if (!TU_FLOAT || taus[j] == 0) {
+                        cr_assert_eq(got.nc, ref.nc, "%s: combinatorics changed (%d vs %d entries)", what, got.nc, ref.nc);
+                        compare_list(what, ref.nc, got.c, got.ck, ref.c, ref.ck, u, bound, &worst, &worst_w);
+                    }
+                    ++cases;
+                }
+        }
+        cr_log_info("scale/translation sweep: %-34s %d cases, %4d quantities, worst %.3g u (bound %g u), curved-body normal/witnesses %.3g sqrt(bound u)",
+                    R->name, 14 * SWEEP_VARIANTS, nq, worst, bound, worst_w);
+    }
+    printf("hardening: %d scale/translation sweep cases\n", cases);
 }
