@@ -817,3 +817,418 @@ Test(hardening, scale_translation_sweep, .timeout = 120) {
     }
     printf("hardening: %d scale/translation sweep cases\n", cases);
 }
+
+/* ---- 4. bad input: every entry point, every coordinate position ---------------------------- */
+/* The documented answers (contact.h): NaN/Inf anywhere, a negative count, NULL where a value is
+   needed, an invalid transform (non-finite, not orthonormal, a reflection), a negative radius /
+   semi-axis / extent, a negative speculative distance -> CT_INVALID with the outputs zeroed
+   (ct_contact: found = 0, face_a = face_b = -1; ct_pairs: empty); ct_gjk_points -> -1;
+   ct_sparsify -> 0. Flat, collinear, coincident and too-few points -> CT_DEGENERATE for
+   ct_hull_build (GJK takes them as the lower-dimensional convex sets they are). */
+static const double POISON[3] = { NAN, INFINITY, -INFINITY };
+
+typedef struct badctx {
+    fixture f;
+    ct_hull box;       /* half extents 1 */
+    int cases;
+} badctx;
+
+#define EXPECT(ctx, got, want, ...) do { cr_assert_eq((got), (want), __VA_ARGS__); (ctx)->cases++; } while (0)
+
+static void set_coord(ct_vec3 *v, int c, ct_real x) {
+    if (c == 0) v->x = x;
+    else if (c == 1) v->y = x;
+    else v->z = x;
+}
+
+/* The invalid transforms: each of the 12 entries NaN/+Inf/-Inf, then not orthonormal (a scaled
+   axis, a shear, a 1.001 uniform scale, zero), a reflection, a rotation composed with a mirror. */
+static int bad_xform(int i, ct_xform *x) {
+    *x = xf(0.3, 1, 0.2, 0.4, 0.1, 0.2, 0.3);
+    if (i < 36) {
+        int e = i / 3;
+        ct_real v = (ct_real)POISON[i % 3];
+        if (e < 9) x->r[e / 3][e % 3] = v;
+        else set_coord(&x->p, e - 9, v);
+        return 1;
+    }
+    switch (i - 36) {
+    case 0: x->r[0][0] *= 2; x->r[1][0] *= 2; x->r[2][0] *= 2; return 1;
+    case 1: x->r[0][1] += (ct_real)0.1; return 1;
+    case 2: { int a, b; for (a = 0; a < 3; ++a) for (b = 0; b < 3; ++b) x->r[a][b] *= (ct_real)1.001; } return 1;
+    case 3: memset(x->r, 0, sizeof x->r); return 1;
+    case 4: *x = ct_xform_identity(); x->r[2][2] = -1; return 1;
+    case 5: { int a; for (a = 0; a < 3; ++a) x->r[a][1] = -x->r[a][1]; } return 1;
+    }
+    return 0;
+}
+
+/* Each slot calls one entry point with *x in one transform position and reports whether its
+   outputs were cleared. */
+typedef ct_status (*xform_slot)(badctx *c, const ct_xform *x, int *cleared);
+static ct_status xs_gjk_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_shape a = ct_shape_hull(&c->f.hc), b = ct_shape_box(tu_vec(1, 1, 1));
+    ct_distance d;
+    ct_status st = ct_gjk(&a, x, &b, &c->f.xd, NULL, &d);
+    *cl = all_zero(&d, sizeof d);
+    return st;
+}
+static ct_status xs_gjk_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_shape a = ct_shape_hull(&c->f.hc), b = ct_shape_sphere(1);
+    ct_distance d;
+    ct_status st = ct_gjk(&a, &c->f.xc, &b, x, NULL, &d);
+    *cl = all_zero(&d, sizeof d);
+    return st;
+}
+static ct_status xs_sd_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_shape a = ct_shape_points(c->f.pc, 40), b = ct_shape_ellipsoid(tu_vec(1, 2, 1));
+    ct_distance d;
+    ct_status st = ct_signed_distance(&a, x, &b, &c->f.xd, NULL, NULL, &d);
+    *cl = all_zero(&d, sizeof d);
+    return st;
+}
+static ct_status xs_sd_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_shape a = ct_shape_points(c->f.pc, 40), b = ct_shape_triangle(tu_vec(0, 0, 0), tu_vec(1, 0, 0), tu_vec(0, 1, 0));
+    ct_distance d;
+    ct_status st = ct_signed_distance(&a, &c->f.xc, &b, x, NULL, NULL, &d);
+    *cl = all_zero(&d, sizeof d);
+    return st;
+}
+static ct_status xs_intersect_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_hull h;
+    ct_status st = ct_intersect(&c->f.hc, x, &c->f.hd, &c->f.xd, NULL, NULL, &h);
+    *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
+    return st;
+}
+static ct_status xs_intersect_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_hull h;
+    ct_status st = ct_intersect(&c->f.hc, &c->f.xc, &c->f.hd, x, NULL, NULL, &h);
+    *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
+    return st;
+}
+static ct_status xs_contact_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_status st = ct_contact_hulls(&c->f.hc, x, &c->f.hd, &c->f.xd, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_contact_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_status st = ct_contact_hulls(&c->f.hc, &c->f.xc, &c->f.hd, x, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_manifold_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_hulls(&c->box, x, &c->f.hd, &c->f.xd, 1, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status xs_manifold_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_hulls(&c->f.hc, &c->f.xc, &c->box, x, 1, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status xs_hull_sphere(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_hull_sphere(&c->box, x, tu_vec(0.5, 0.5, 1.2), (ct_real)0.5, 1, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status xs_ellipsoids_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_pw p;
+    ct_status st = ct_ellipsoids(tu_vec(1, 2, 3), x, tu_vec(1, 1, 1), &c->f.xb, NULL, &p);
+    *cl = all_zero(&p, sizeof p);
+    return st;
+}
+static ct_status xs_ellipsoids_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_pw p;
+    ct_status st = ct_ellipsoids(tu_vec(1, 2, 3), &c->f.xa, tu_vec(1, 1, 1), x, NULL, &p);
+    *cl = all_zero(&p, sizeof p);
+    return st;
+}
+static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
+    { "ct_gjk xa", xs_gjk_a }, { "ct_gjk xb", xs_gjk_b },
+    { "ct_signed_distance xa", xs_sd_a }, { "ct_signed_distance xb", xs_sd_b },
+    { "ct_intersect xa", xs_intersect_a }, { "ct_intersect xb", xs_intersect_b },
+    { "ct_contact_hulls xa", xs_contact_a }, { "ct_contact_hulls xb", xs_contact_b },
+    { "ct_manifold_hulls xa", xs_manifold_a }, { "ct_manifold_hulls xb", xs_manifold_b },
+    { "ct_manifold_hull_sphere xa", xs_hull_sphere },
+    { "ct_ellipsoids xa", xs_ellipsoids_a }, { "ct_ellipsoids xb", xs_ellipsoids_b },
+};
+
+static void badctx_init(badctx *c) {
+    memset(c, 0, sizeof *c);
+    fixture_init(&c->f);
+    cr_assert_eq(ct_hull_box(&c->box, tu_vec(1, 1, 1), NULL), CT_OK);
+}
+static void badctx_free(badctx *c) {
+    fixture_free(&c->f);
+    ct_hull_free(&c->box);
+}
+
+Test(hardening, bad_transforms_every_entry_point) {
+    badctx c;
+    int s, i, cl;
+    ct_xform x;
+    badctx_init(&c);
+    for (s = 0; s < (int)(sizeof XFORM_SLOTS / sizeof XFORM_SLOTS[0]); ++s) {
+        /* the slot works with a valid transform and with NULL (identity) */
+        x = xf(0.3, 1, 0.2, 0.4, 0.1, 0.2, 0.3);
+        cr_assert_eq(XFORM_SLOTS[s].fn(&c, &x, &cl), CT_OK, "%s: valid transform", XFORM_SLOTS[s].name);
+        cr_assert_eq(XFORM_SLOTS[s].fn(&c, NULL, &cl), CT_OK, "%s: NULL transform", XFORM_SLOTS[s].name);
+        for (i = 0; bad_xform(i, &x); ++i) {
+            EXPECT(&c, XFORM_SLOTS[s].fn(&c, &x, &cl), CT_INVALID, "%s: bad transform %d accepted", XFORM_SLOTS[s].name, i);
+            cr_assert(cl, "%s: outputs not zeroed for bad transform %d", XFORM_SLOTS[s].name, i);
+        }
+    }
+    /* transforms from the constructors are valid whatever they are given: a zero or
+       non-finite quaternion or axis gives the identity rotation */
+    {
+        ct_real q0[4] = { 0, 0, 0, 0 }, qn[4] = { NAN, 0, 0, 1 }, qi[4] = { INFINITY, 0, 0, 1 };
+        ct_xform y;
+        y = ct_xform_from_quat(q0, tu_vec(1, 2, 3)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1 && y.p.z == 3); c.cases++;
+        y = ct_xform_from_quat(qn, tu_vec(1, 2, 3)); cr_assert(ct__xf_valid(&y) && y.r[1][1] == 1); c.cases++;
+        y = ct_xform_from_quat(qi, tu_vec(1, 2, 3)); cr_assert(ct__xf_valid(&y) && y.r[2][2] == 1); c.cases++;
+        y = ct_xform_from_quat(NULL, tu_vec(1, 2, 3)); cr_assert(ct__xf_valid(&y) && y.r[2][2] == 1); c.cases++;
+        y = ct_xform_from_axis_angle(tu_vec(0, 0, 0), 1, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
+        y = ct_xform_from_axis_angle(tu_vec(NAN, 0, 1), 1, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
+        y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)1e30, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y)); c.cases++;
+    }
+    printf("hardening: %d bad-transform cases\n", c.cases);
+    badctx_free(&c);
+}
+
+/* Inputs with coordinates: each slot poisons coordinate `pos` with value v. */
+typedef ct_status (*coord_slot)(badctx *c, int pos, ct_real v, int *cleared);
+static ct_status cs_hull_build(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 p[9];
+    ct_hull h;
+    ct_status st;
+    memcpy(p, c->f.pc, sizeof p);
+    set_coord(&p[pos / 3], pos % 3, v);
+    st = ct_hull_build(&h, p, 9, NULL, NULL);
+    *cl = all_zero(&h, sizeof h);
+    return st;
+}
+static ct_status cs_hull_build_small(badctx *c, int pos, ct_real v, int *cl) { /* fewer than 4 points */
+    ct_vec3 p[3];
+    ct_hull h;
+    ct_status st;
+    memcpy(p, c->f.pc, sizeof p);
+    set_coord(&p[pos / 3], pos % 3, v);
+    st = ct_hull_build(&h, p, 3, NULL, NULL);
+    *cl = all_zero(&h, sizeof h);
+    return st;
+}
+static ct_status cs_hull_eps(badctx *c, int pos, ct_real v, int *cl) {
+    ct_hull h;
+    ct_hull_desc d;
+    ct_status st;
+    (void)pos;
+    memset(&d, 0, sizeof d);
+    d.eps = v;
+    st = ct_hull_build(&h, c->f.pc, 40, &d, NULL);
+    *cl = all_zero(&h, sizeof h);
+    return st;
+}
+static ct_status cs_hull_box(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 half = tu_vec(1, 2, 3);
+    ct_hull h;
+    ct_status st;
+    (void)c;
+    set_coord(&half, pos, v);
+    st = ct_hull_box(&h, half, NULL);
+    *cl = all_zero(&h, sizeof h);
+    return st;
+}
+/* a shape made with a poisoned parameter, queried by both GJK entry points from both sides */
+static ct_status shape_query(badctx *c, ct_shape s, int *cl) {
+    ct_shape ok = ct_shape_hull(&c->f.hc);
+    ct_distance d;
+    ct_status st[4];
+    int i, z = 1;
+    st[0] = ct_gjk(&s, NULL, &ok, &c->f.xc, NULL, &d); z &= all_zero(&d, sizeof d);
+    st[1] = ct_gjk(&ok, &c->f.xc, &s, NULL, NULL, &d); z &= all_zero(&d, sizeof d);
+    st[2] = ct_signed_distance(&s, NULL, &ok, &c->f.xc, NULL, NULL, &d); z &= all_zero(&d, sizeof d);
+    st[3] = ct_signed_distance(&ok, &c->f.xc, &s, NULL, NULL, NULL, &d); z &= all_zero(&d, sizeof d);
+    *cl = z;
+    for (i = 1; i < 4; ++i)
+        if (st[i] != st[0]) return (ct_status)-1;   /* disagreement between the four calls */
+    return st[0];
+}
+static ct_status cs_shape_points(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 p[5];
+    memcpy(p, c->f.pd, sizeof p);
+    set_coord(&p[pos / 3], pos % 3, v);
+    return shape_query(c, ct_shape_points(p, 5), cl);
+}
+static ct_status cs_shape_triangle(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 p[3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } };
+    set_coord(&p[pos / 3], pos % 3, v);
+    return shape_query(c, ct_shape_triangle(p[0], p[1], p[2]), cl);
+}
+static ct_status cs_shape_box(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 h = tu_vec(1, 2, 3);
+    set_coord(&h, pos, v);
+    return shape_query(c, ct_shape_box(h), cl);
+}
+static ct_status cs_shape_ellipsoid(badctx *c, int pos, ct_real v, int *cl) {
+    ct_vec3 h = tu_vec(1, 2, 3);
+    set_coord(&h, pos, v);
+    return shape_query(c, ct_shape_ellipsoid(h), cl);
+}
+static ct_status cs_shape_sphere(badctx *c, int pos, ct_real v, int *cl) { (void)pos; return shape_query(c, ct_shape_sphere(v), cl); }
+static ct_status cs_shape_rounded(badctx *c, int pos, ct_real v, int *cl) {
+    (void)pos;
+    return shape_query(c, ct_shape_rounded(ct_shape_box(tu_vec(1, 1, 1)), v), cl);
+}
+static void poison_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
+    const ct_real *v = (const ct_real *)user;
+    out->x = dir->x > 0 ? 1 : -1;
+    out->y = dir->y > 0 ? 1 : -1;
+    out->z = dir->z > 0 ? 1 : -1;
+    set_coord(out, (int)v[1], v[0]);
+}
+static ct_status cs_shape_support(badctx *c, int pos, ct_real v, int *cl) {
+    ct_real user[2];
+    user[0] = v;
+    user[1] = (ct_real)pos;
+    return shape_query(c, ct_shape_support(poison_support, user), cl);
+}
+static ct_status cs_manifold_spec(badctx *c, int pos, ct_real v, int *cl) {
+    ct_manifold m;
+    ct_status st;
+    (void)pos;
+    st = ct_manifold_hulls(&c->box, NULL, &c->f.hc, &c->f.xc, v, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status cs_hull_sphere(badctx *c, int pos, ct_real v, int *cl) {   /* centre x,y,z, radius, speculative */
+    ct_manifold m;
+    ct_vec3 ctr = tu_vec(0.5, 0.5, 1.2);
+    ct_real r = (ct_real)0.5, spec = 1;
+    ct_status st;
+    if (pos < 3) set_coord(&ctr, pos, v);
+    else if (pos == 3) r = v;
+    else spec = v;
+    st = ct_manifold_hull_sphere(&c->box, NULL, ctr, r, spec, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status cs_ellipsoids(badctx *c, int pos, ct_real v, int *cl) {  /* semi_a, semi_b, lambda */
+    ct_vec3 sa = tu_vec(1, 2, 3), sb = tu_vec(1, 1, 2);
+    ct_real lam = (ct_real)0.5;
+    ct_pw p;
+    ct_status st;
+    if (pos < 3) set_coord(&sa, pos, v);
+    else if (pos < 6) set_coord(&sb, pos - 3, v);
+    else lam = v;
+    st = ct_ellipsoids(sa, &c->f.xa, sb, &c->f.xb, pos == 6 ? &lam : NULL, &p);
+    *cl = all_zero(&p, sizeof p);
+    return st;
+}
+/* the broad phase: coordinate pos of box 7 (lo x,y,z then hi x,y,z) in each entry point */
+static void poison_box(ct_aabb *b, int pos, ct_real v) {
+    if (pos < 3) set_coord(&b->lo, pos, v);
+    else set_coord(&b->hi, pos - 3, v);
+}
+static ct_status bp_all(badctx *c, int pos, ct_real v, int *cl) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof(ct_aabb) * 200);
+    ct_pairs p;
+    ct_status st[4];
+    visits vs;
+    int i, z = 1;
+    memcpy(b, c->f.boxes, sizeof(ct_aabb) * 200);
+    poison_box(&b[7], pos, v);
+    st[0] = ct_broadphase(b, 200, NULL, &p); z &= p.items == NULL && p.count == 0; ct_pairs_free(&p);
+    st[1] = ct_broadphase_bipartite(b, 100, b + 100, 100, NULL, &p); z &= p.items == NULL && p.count == 0; ct_pairs_free(&p);
+    st[2] = ct_broadphase_bipartite(b + 100, 100, b, 100, NULL, &p); z &= p.items == NULL && p.count == 0; ct_pairs_free(&p);
+    vs.n = 200;
+    vs.seen = (unsigned char *)calloc(200 * 200, 1);
+    st[3] = ct_broadphase_foreach(b, 200, visit_fn, &vs);
+    z &= all_zero(vs.seen, 200 * 200);
+    free(vs.seen);
+    free(b);
+    *cl = z;
+    for (i = 1; i < 4; ++i)
+        if (st[i] != st[0]) return (ct_status)-1;
+    return st[0];
+}
+
+/* pos count, poison values accepted, expected status */
+typedef struct coord_case {
+    const char *name;
+    coord_slot fn;
+    int npos;
+    int negative_is_bad;   /* also try -1 (a negative size / tolerance) */
+    int zero_is_bad;       /* also try 0 */
+    double ok;             /* a valid value at positions < ok_npos: the call then succeeds, */
+    int ok_npos;           /* so the poisoned calls fail because of the poison alone */
+    ct_status ok_status;
+} coord_case;
+static const coord_case COORD_CASES[] = {
+    { "ct_hull_build points", cs_hull_build, 27, 0, 0, 0.1, 27, CT_OK },
+    { "ct_hull_build 3 points", cs_hull_build_small, 9, 0, 0, 0.1, 9, CT_DEGENERATE },
+    { "ct_hull_desc eps", cs_hull_eps, 1, 1, 0, 0, 1, CT_OK },
+    { "ct_hull_box half", cs_hull_box, 3, 1, 1, 0.5, 3, CT_OK },
+    { "ct_shape_points", cs_shape_points, 15, 0, 0, 0.1, 15, CT_OK },
+    { "ct_shape_triangle", cs_shape_triangle, 9, 0, 0, 0.5, 9, CT_OK },
+    { "ct_shape_box half", cs_shape_box, 3, 1, 0, 0.5, 3, CT_OK },
+    { "ct_shape_ellipsoid semi-axes", cs_shape_ellipsoid, 3, 1, 0, 0.5, 3, CT_OK },
+    { "ct_shape_sphere radius", cs_shape_sphere, 1, 1, 0, 0.5, 1, CT_OK },
+    { "ct_shape_rounded radius", cs_shape_rounded, 1, 1, 0, 0.5, 1, CT_OK },
+    { "ct_shape_support output", cs_shape_support, 3, 0, 0, 1, 3, CT_OK },
+    { "ct_manifold_hulls speculative", cs_manifold_spec, 1, 1, 0, 0.5, 1, CT_OK },
+    { "ct_manifold_hull_sphere centre/radius/speculative", cs_hull_sphere, 5, 0, 0, 0.6, 5, CT_OK },
+    { "ct_ellipsoids semi-axes/lambda", cs_ellipsoids, 7, 0, 0, 0.7, 7, CT_OK },
+    { "ct_broadphase/_bipartite/_foreach box", bp_all, 6, 0, 0, -1, 3, CT_OK },
+};
+
+Test(hardening, nan_inf_negative_every_coordinate_position) {
+    badctx c;
+    int k, pos, j, cl;
+    badctx_init(&c);
+    for (k = 0; k < (int)(sizeof COORD_CASES / sizeof COORD_CASES[0]); ++k) {
+        const coord_case *cc = &COORD_CASES[k];
+        for (pos = 0; pos < cc->npos; ++pos) {
+            if (pos < cc->ok_npos)
+                cr_assert_eq(cc->fn(&c, pos, (ct_real)cc->ok, &cl), cc->ok_status, "%s: valid value %g at %d", cc->name, cc->ok, pos);
+            for (j = 0; j < 3; ++j) {
+                EXPECT(&c, cc->fn(&c, pos, (ct_real)POISON[j], &cl), CT_INVALID, "%s: %g at position %d", cc->name, POISON[j], pos);
+                cr_assert(cl, "%s: outputs not cleared (%g at %d)", cc->name, POISON[j], pos);
+            }
+            if (cc->negative_is_bad) {
+                EXPECT(&c, cc->fn(&c, pos, -1, &cl), CT_INVALID, "%s: -1 at position %d", cc->name, pos);
+                cr_assert(cl);
+            }
+            if (cc->zero_is_bad) {
+                EXPECT(&c, cc->fn(&c, pos, 0, &cl), CT_INVALID, "%s: 0 at position %d", cc->name, pos);
+                cr_assert(cl);
+            }
+        }
+    }
+    /* the documented negatives that are not a coordinate poisoning */
+    for (pos = 0; pos < 3; ++pos) {   /* ct_ellipsoids: a semi-axis <= 0 */
+        EXPECT(&c, cs_ellipsoids(&c, pos, -1, &cl), CT_INVALID, "semi_a %d negative", pos); cr_assert(cl);
+        EXPECT(&c, cs_ellipsoids(&c, pos, 0, &cl), CT_INVALID, "semi_a %d zero", pos); cr_assert(cl);
+        EXPECT(&c, cs_ellipsoids(&c, pos + 3, -1, &cl), CT_INVALID, "semi_b %d negative", pos); cr_assert(cl);
+        EXPECT(&c, cs_ellipsoids(&c, pos + 3, 0, &cl), CT_INVALID, "semi_b %d zero", pos); cr_assert(cl);
+        /* the broad phase: lo > hi on an axis */
+        EXPECT(&c, bp_all(&c, pos, 2, &cl), CT_INVALID, "box lo > hi on axis %d", pos); cr_assert(cl);
+    }
+    EXPECT(&c, cs_hull_sphere(&c, 3, -1, &cl), CT_INVALID, "negative sphere radius"); cr_assert(cl);
+    EXPECT(&c, cs_hull_sphere(&c, 4, -1, &cl), CT_INVALID, "negative speculative"); cr_assert(cl);
+    {   /* a rounded shape whose total radius is negative */
+        ct_shape s = ct_shape_rounded(ct_shape_sphere(1), -2);
+        EXPECT(&c, shape_query(&c, s, &cl), CT_INVALID, "net negative radius"); cr_assert(cl);
+    }
+    /* zero sizes are valid points/segments for GJK (documented: negative or NaN sizes are bad) */
+    EXPECT(&c, cs_shape_box(&c, 0, 0, &cl), CT_OK, "a flat box is a valid convex set");
+    EXPECT(&c, cs_shape_sphere(&c, 0, 0, &cl), CT_OK, "a zero sphere is a point");
+    printf("hardening: %d NaN/Inf/negative coordinate cases\n", c.cases);
+    badctx_free(&c);
+}
