@@ -1232,3 +1232,275 @@ Test(hardening, nan_inf_negative_every_coordinate_position) {
     printf("hardening: %d NaN/Inf/negative coordinate cases\n", c.cases);
     badctx_free(&c);
 }
+
+/* NULL pointers, counts, degenerate sets, harmless NULLs. */
+Test(hardening, null_counts_and_degenerate_sets) {
+    badctx c;
+    ct_hull h;
+    ct_distance d;
+    ct_contact k;
+    ct_manifold m;
+    ct_pw pw;
+    ct_pairs p;
+    ct_shape ok, bad;
+    ct_vec3 pts[8], w;
+    int i, n;
+    badctx_init(&c);
+    ok = ct_shape_hull(&c.f.hc);
+    /* hull */
+    EXPECT(&c, ct_hull_build(NULL, c.f.pc, 40, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_hull_build(&h, NULL, 40, NULL, NULL), CT_INVALID, "NULL points"); cr_assert(all_zero(&h, sizeof h));
+    for (n = -3; n < 0; ++n) { EXPECT(&c, ct_hull_build(&h, c.f.pc, n, NULL, NULL), CT_INVALID, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
+    for (n = 0; n < 4; ++n) { EXPECT(&c, ct_hull_build(&h, c.f.pc, n, NULL, NULL), CT_DEGENERATE, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
+    EXPECT(&c, ct_hull_build(&h, NULL, 0, NULL, NULL), CT_DEGENERATE, "no points");
+    EXPECT(&c, ct_hull_box(NULL, tu_vec(1, 1, 1), NULL), CT_INVALID, "NULL out");
+    {   /* flat, collinear, one point repeated, four coplanar points, a slab within rounding */
+        const double t = 4 * (double)TU_EPS;
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(i & 1, (i >> 1) & 1, 0);
+        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "flat");
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(1 + i, 2 + 2 * i, -3 * i);
+        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "collinear");
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(1e3, -2, 7);
+        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "one point");
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(i & 1, (i >> 1) & 1, (i >> 2) & 1 ? t : 0);
+        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "slab within rounding");
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(i % 2, i % 3 == 0, 0);
+        EXPECT(&c, ct_hull_build(&h, pts, 4, NULL, NULL), CT_DEGENERATE, "4 coplanar");
+        cr_assert(all_zero(&h, sizeof h));
+        for (i = 0; i < 8; ++i) pts[i] = tu_vec(i % 4 == 1, i % 4 == 2, i % 4 == 3); /* duplicates of a tetrahedron */
+        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_OK, "duplicates are fine");
+        cr_assert_eq(h.nverts, 4);
+        ct_hull_free(&h);
+    }
+    /* shapes, GJK */
+    bad = ct_shape_points(NULL, 3);     EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "NULL points"); cr_assert(i);
+    bad = ct_shape_points(c.f.pc, 0);   EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "0 points"); cr_assert(i);
+    bad = ct_shape_points(c.f.pc, -2);  EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "-2 points"); cr_assert(i);
+    bad = ct_shape_hull(NULL);          EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "NULL hull"); cr_assert(i);
+    memset(&h, 0, sizeof h);
+    bad = ct_shape_hull(&h);            EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "empty hull"); cr_assert(i);
+    bad = ct_shape_support(NULL, NULL); EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "NULL support"); cr_assert(i);
+    memset(&bad, 0, sizeof bad);        EXPECT(&c, shape_query(&c, bad, &i), CT_INVALID, "zeroed shape"); cr_assert(i);
+    EXPECT(&c, ct_gjk(NULL, NULL, &ok, NULL, NULL, &d), CT_INVALID, "NULL a");
+    EXPECT(&c, ct_gjk(&ok, NULL, NULL, NULL, NULL, &d), CT_INVALID, "NULL b");
+    EXPECT(&c, ct_gjk(&ok, NULL, &ok, NULL, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_signed_distance(NULL, NULL, &ok, NULL, NULL, NULL, &d), CT_INVALID, "NULL a");
+    EXPECT(&c, ct_signed_distance(&ok, NULL, NULL, NULL, NULL, NULL, &d), CT_INVALID, "NULL b");
+    EXPECT(&c, ct_signed_distance(&ok, NULL, &ok, NULL, NULL, NULL, NULL), CT_INVALID, "NULL out");
+    cr_assert_eq(ct_gjk_points(NULL, 3, c.f.pd, 3, &w, NULL), -1); c.cases++;
+    cr_assert_eq(ct_gjk_points(c.f.pc, 3, NULL, 3, NULL, &w), -1); c.cases++;
+    cr_assert_eq(ct_gjk_points(c.f.pc, 0, c.f.pd, 3, NULL, NULL), -1); c.cases++;
+    cr_assert_eq(ct_gjk_points(c.f.pc, 3, c.f.pd, -1, NULL, NULL), -1); c.cases++;
+    for (i = 0; i < 6; ++i) {
+        memcpy(pts, c.f.pc, sizeof pts);
+        set_coord(&pts[i / 3], i % 3, (ct_real)POISON[i % 3]);
+        cr_assert_eq(ct_gjk_points(pts, 8, c.f.pd, 8, NULL, NULL), -1); c.cases++;
+        cr_assert_eq(ct_gjk_points(c.f.pd, 8, pts, 8, NULL, NULL), -1); c.cases++;
+    }
+    {   /* lower-dimensional sets are valid GJK shapes: closed-form distances to the unit box */
+        ct_shape box = ct_shape_box(tu_vec(1, 1, 1)), s;
+        ct_vec3 q[6];
+        for (i = 0; i < 6; ++i) q[i] = tu_vec(3, 0, 0);                  /* one point, repeated */
+        s = ct_shape_points(q, 6);
+        EXPECT(&c, ct_signed_distance(&box, NULL, &s, NULL, NULL, NULL, &d), CT_OK, "repeated point");
+        cr_assert_float_eq(d.distance, 2, 1e2 * TU_EPS);
+        for (i = 0; i < 6; ++i) q[i] = tu_vec(2, -1 + 0.4 * i, 0);       /* collinear */
+        s = ct_shape_points(q, 6);
+        EXPECT(&c, ct_signed_distance(&box, NULL, &s, NULL, NULL, NULL, &d), CT_OK, "collinear");
+        cr_assert_float_eq(d.distance, 1, 1e2 * TU_EPS);
+        for (i = 0; i < 6; ++i) q[i] = tu_vec(2.5, i % 2, i / 2);        /* flat */
+        s = ct_shape_points(q, 6);
+        EXPECT(&c, ct_signed_distance(&box, NULL, &s, NULL, NULL, NULL, &d), CT_OK, "flat");
+        cr_assert_float_eq(d.distance, 1.5, 1e2 * TU_EPS);
+        s = ct_shape_box(tu_vec(0, 0.5, 0.5));                          /* a flat box */
+        w = tu_vec(0.5, 0, 0);
+        {
+            ct_xform x = ct_xform_identity();
+            x.p = w;
+            EXPECT(&c, ct_signed_distance(&box, NULL, &s, &x, NULL, NULL, &d), CT_OK, "flat box inside");
+            cr_assert_float_eq(d.distance, -0.5, 1e3 * TU_EPS);          /* pushed out through +x */
+            cr_assert_float_eq(d.normal.x, 1, 1e3 * TU_EPS);
+        }
+    }
+    /* polar, contact, manifold: NULL and empty hulls, NULL outputs */
+    memset(&h, 0, sizeof h);
+    {
+        const ct_hull *hs[3] = { NULL, &h, &c.f.hd };
+        int ia, ib;
+        for (ia = 0; ia < 3; ++ia)
+            for (ib = 0; ib < 3; ++ib) {
+                ct_hull out;
+                if (ia == 2 && ib == 2) continue;
+                EXPECT(&c, ct_intersect(ia == 2 ? &c.f.hc : hs[ia], NULL, hs[ib], NULL, NULL, NULL, &out), CT_INVALID, "intersect %d %d", ia, ib);
+                cr_assert(all_zero(&out, sizeof out));
+                EXPECT(&c, ct_contact_hulls(ia == 2 ? &c.f.hc : hs[ia], NULL, hs[ib], NULL, NULL, &k), CT_INVALID, "contact %d %d", ia, ib);
+                cr_assert(contact_cleared(&k));
+                EXPECT(&c, ct_manifold_hulls(ia == 2 ? &c.f.hc : hs[ia], NULL, hs[ib], NULL, 0, NULL, &m), CT_INVALID, "manifold %d %d", ia, ib);
+                cr_assert(all_zero(&m, sizeof m));
+            }
+        EXPECT(&c, ct_manifold_hull_sphere(NULL, NULL, w, 1, 0, &m), CT_INVALID, "hull_sphere NULL hull");
+        EXPECT(&c, ct_manifold_hull_sphere(&h, NULL, w, 1, 0, &m), CT_INVALID, "hull_sphere empty hull");
+    }
+    EXPECT(&c, ct_intersect(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_contact_hulls(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_manifold_hulls(&c.f.hc, NULL, &c.f.hd, NULL, 0, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_manifold_hull_sphere(&c.f.hc, NULL, w, 1, 0, NULL), CT_INVALID, "NULL out");
+    {   /* a hull from a disjoint intersection (nfaces 0) is an empty hull: invalid as input */
+        ct_hull e;
+        ct_xform far = xf(0, 0, 1, 0, 10, 0, 0);
+        cr_assert_eq(ct_intersect(&c.f.hc, NULL, &c.f.hd, &far, NULL, NULL, &e), CT_OK);
+        cr_assert_eq(e.nfaces, 0);
+        EXPECT(&c, ct_contact_hulls(&e, NULL, &c.f.hd, NULL, NULL, &k), CT_INVALID, "empty intersection as input");
+        ct_hull_free(&e);
+    }
+    cr_assert_eq(ct_sparsify(NULL, 3, 0, 0, 0), 0); c.cases++;
+    cr_assert_eq(ct_sparsify(&k, 0, 0, 0, 0), 0); c.cases++;
+    cr_assert_eq(ct_sparsify(&k, -4, 0, 0, 0), 0); c.cases++;
+    /* ellipsoids */
+    EXPECT(&c, ct_ellipsoids(tu_vec(1, 1, 1), NULL, tu_vec(1, 1, 1), NULL, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_ellipsoids(tu_vec(1, 1, TU_FLOAT ? 1e-25 : 1e-170), NULL, tu_vec(1, 1, 1), &c.f.xb, NULL, &pw), CT_DEGENERATE,
+           "a semi-axis whose square underflows");
+    cr_assert(all_zero(&pw, sizeof pw) || pw.F == 0);
+    {
+        ct_xform far = ct_xform_identity();
+        far.p.x = (ct_real)(TU_FLOAT ? 3e38 : 1.7e308);
+        {
+            ct_xform far2 = ct_xform_identity();
+            far2.p.x = -far.p.x;
+            EXPECT(&c, ct_ellipsoids(tu_vec(1, 1, 1), &far, tu_vec(1, 1, 1), &far2, NULL, &pw), CT_INVALID,
+                   "centres too far apart to subtract");
+            cr_assert(all_zero(&pw, sizeof pw));
+        }
+    }
+    /* broad phase: counts and NULLs */
+    for (n = -2; n < 0; ++n) {
+        EXPECT(&c, ct_broadphase(c.f.boxes, n, NULL, &p), CT_INVALID, "n %d", n); cr_assert(p.items == NULL && p.count == 0);
+        EXPECT(&c, ct_broadphase_bipartite(c.f.boxes, n, c.f.boxes, 3, NULL, &p), CT_INVALID, "na %d", n);
+        EXPECT(&c, ct_broadphase_bipartite(c.f.boxes, 3, c.f.boxes, n, NULL, &p), CT_INVALID, "nb %d", n);
+        EXPECT(&c, ct_broadphase_foreach(c.f.boxes, n, visit_fn, NULL), CT_INVALID, "foreach n %d", n);
+    }
+    EXPECT(&c, ct_broadphase(NULL, 5, NULL, &p), CT_INVALID, "NULL boxes");
+    EXPECT(&c, ct_broadphase(c.f.boxes, 5, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_broadphase_bipartite(NULL, 5, c.f.boxes, 5, NULL, &p), CT_INVALID, "NULL A");
+    EXPECT(&c, ct_broadphase_bipartite(c.f.boxes, 5, NULL, 5, NULL, &p), CT_INVALID, "NULL B");
+    EXPECT(&c, ct_broadphase_bipartite(c.f.boxes, 5, c.f.boxes, 5, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_broadphase_foreach(NULL, 5, visit_fn, NULL), CT_INVALID, "NULL boxes");
+    EXPECT(&c, ct_broadphase_foreach(c.f.boxes, 5, NULL, NULL), CT_INVALID, "NULL fn");
+    EXPECT(&c, ct_broadphase(NULL, 0, NULL, &p), CT_OK, "no boxes"); cr_assert(p.count == 0 && p.items == NULL);
+    EXPECT(&c, ct_broadphase_bipartite(NULL, 0, c.f.boxes, 5, NULL, &p), CT_OK, "empty A"); cr_assert(p.count == 0);
+    EXPECT(&c, ct_broadphase_foreach(NULL, 0, visit_fn, NULL), CT_OK, "no boxes");
+    /* harmless NULLs and empties */
+    ct_hull_free(NULL);
+    ct_pairs_free(NULL);
+    ct_scratch_init(NULL, NULL);
+    ct_scratch_release(NULL);
+    memset(&h, 0, sizeof h);
+    ct_hull_free(&h);
+    cr_assert_eq(ct_hull_volume(NULL, &w), 0); cr_assert(w.x == 0 && w.y == 0 && w.z == 0); c.cases++;
+    {
+        ct_real mass = 1, I[3][3];
+        ct_aabb b = ct_hull_aabb(NULL, NULL);
+        memset(I, 1, sizeof I);
+        ct_hull_mass(NULL, 1, &mass, &w, I);
+        cr_assert(mass == 0 && all_zero(I, sizeof I)); c.cases++;
+        ct_hull_mass(&c.f.hc, (ct_real)NAN, &mass, NULL, I);
+        cr_assert(mass == 0 && all_zero(I, sizeof I), "NaN density gives zero mass"); c.cases++;
+        cr_assert(b.lo.x == 0 && b.hi.z == 0); c.cases++;
+    }
+    cr_assert_str_eq(ct_status_string((ct_status)99), "unknown status"); c.cases++;
+    printf("hardening: %d NULL/count/degenerate cases\n", c.cases);
+    badctx_free(&c);
+}
+
+/* Touching contacts at three scales: face, edge and vertex contact of two boxes, sphere on a
+   face, tangent spheres, touching boxes in the broad phase. Documented: ct_intersect CT_OK and
+   nfaces == 0; ct_contact_hulls found = 1, gap = 0, volume = 0, area = the touching polygon's
+   (0 for an edge or vertex), normal the separating direction; ct_gjk / ct_signed_distance
+   distance 0 up to rounding with a finite unit normal; manifolds with separation 0 up to
+   rounding; ct_ellipsoids F = 1, gap = 0; the broad phase counts touching boxes. */
+static ct_xform touching_pose(int kind, double s) {
+    /* B is a box of half s; kind 0: face on A's +x face; 1: a vertical edge on it (45 deg about
+       z); 2: a vertex on it (the body diagonal turned onto -x) */
+    ct_xform x = ct_xform_identity();
+    if (kind == 1) x = xf(0, 0, 1, CT__PI / 4, 0, 0, 0);
+    if (kind == 2) {
+        /* rotate (1,1,1)/sqrt3 onto (-1,0,0): axis (1,1,1) x (-1,0,0) = (0,-1,1) */
+        x = xf(0, -1, 1, acos(-1 / sqrt(3.0)), 0, 0, 0);
+    }
+    x.p = tu_vec(s * (kind == 0 ? 2 : kind == 1 ? 1 + sqrt(2.0) : 1 + sqrt(3.0)), 0, 0);
+    return x;
+}
+
+Test(hardening, touching_contacts) {
+    static const double scales[3] = { 1e-3, 1, 1e3 };
+    int si, kind, cases = 0;
+    for (si = 0; si < 3; ++si) {
+        double s = scales[si], tol = 1e3 * (double)TU_EPS * s;
+        ct_hull A, B;
+        cr_assert_eq(ct_hull_box(&A, sv(1, 1, 1, s), NULL), CT_OK);
+        cr_assert_eq(ct_hull_box(&B, sv(1, 1, 1, s), NULL), CT_OK);
+        for (kind = 0; kind < 3; ++kind) {
+            ct_xform xb = touching_pose(kind, s);
+            ct_hull I;
+            ct_contact c;
+            ct_distance d;
+            ct_manifold m;
+            ct_shape sa = ct_shape_hull(&A), sb = ct_shape_hull(&B);
+            int i;
+            cr_assert_eq(ct_intersect(&A, NULL, &B, &xb, NULL, NULL, &I), CT_OK);
+            cr_assert_eq(I.nfaces, 0, "scale %g kind %d: touching has no volume", s, kind);
+            ct_hull_free(&I);
+            cr_assert_eq(ct_contact_hulls(&A, NULL, &B, &xb, NULL, &c), CT_OK);
+            cr_assert(c.found, "scale %g kind %d: touching is a contact", s, kind);
+            cr_assert(c.gap == 0 && c.volume == 0);
+            cr_assert_float_eq(c.normal.x, 1, 1e3 * TU_EPS, "scale %g kind %d", s, kind);
+            cr_assert_float_eq(c.area, kind == 0 ? 4 * s * s : 0, 1e3 * TU_EPS * s * s, "scale %g kind %d: area %g", s, kind, (double)c.area);
+            cr_assert(fabs(c.point.x - s) <= tol, "contact point on the touching plane");
+            cr_assert_eq(ct_gjk(&sa, NULL, &sb, &xb, NULL, &d), CT_OK);
+            cr_assert_leq(fabs(d.distance), tol);
+            cr_assert_eq(ct_signed_distance(&sa, NULL, &sb, &xb, NULL, NULL, &d), CT_OK);
+            cr_assert_leq(fabs(d.distance), tol, "scale %g kind %d: %g", s, kind, (double)d.distance);
+            cr_assert(ct__finite3(d.normal) && fabs(ct__len(d.normal) - 1) <= 1e2 * TU_EPS);
+            cr_assert_gt(d.normal.x, 1 - 1e2 * TU_EPS);
+            /* a speculative margin of the rounding the poses carry (the 45-degree pose is not exact) */
+            cr_assert_eq(ct_manifold_hulls(&A, NULL, &B, &xb, (ct_real)tol, NULL, &m), CT_OK);
+            cr_assert_eq(m.count, kind == 0 ? 4 : kind == 1 ? 2 : 1, "scale %g kind %d: %d points", s, kind, m.count);
+            for (i = 0; i < m.count; ++i) cr_assert_leq(fabs(m.points[i].separation), tol);
+            cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS);
+            cases += 5;
+        }
+        {
+            ct_manifold m;
+            ct_pw pw;
+            ct_xform xs = ct_xform_identity();
+            cr_assert_eq(ct_manifold_hull_sphere(&A, NULL, sv(1.5, 0.2, -0.3, s), (ct_real)(0.5 * s), 0, &m), CT_OK);
+            cr_assert_eq(m.count, 1);
+            cr_assert_leq(fabs(m.points[0].separation), tol);
+            cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS);
+            xs.p = sv(1.5, 0, 0, s);
+            cr_assert_eq(ct_ellipsoids(sv(1, 1, 1, s), NULL, sv(0.5, 0.5, 0.5, s), &xs, NULL, &pw), CT_OK);
+            cr_assert_float_eq(pw.F, 1, 1e2 * TU_EPS);
+            cr_assert_leq(fabs(pw.gap), tol);
+            cr_assert_float_eq(pw.normal.x, 1, 1e2 * TU_EPS);
+            cases += 2;
+        }
+        {   /* boxes sharing a face, an edge, a corner: each pair counted, in both entry points */
+            ct_aabb b[4];
+            ct_pairs p;
+            b[0] = box6(0, 0, 0, s, s, s);
+            b[1] = box6(s, 0, 0, 2 * s, s, s);           /* face */
+            b[2] = box6(s, s, 0, 2 * s, 2 * s, s);       /* edge with 0, face with 1 */
+            b[3] = box6(-s, -s, -s, 0, 0, 0);            /* corner with 0 */
+            cr_assert_eq(ct_broadphase(b, 4, NULL, &p), CT_OK);
+            cr_assert_eq(p.count, 4);
+            ct_pairs_free(&p);
+            cr_assert_eq(ct_broadphase_bipartite(b, 1, b + 1, 3, NULL, &p), CT_OK);
+            cr_assert_eq(p.count, 3);
+            ct_pairs_free(&p);
+            cases += 2;
+        }
+        ct_hull_free(&A);
+        ct_hull_free(&B);
+    }
+    printf("hardening: %d touching-contact cases\n", cases);
+}
