@@ -134,7 +134,9 @@ typedef struct ct_scratch {
 CTDEF void ct_scratch_init(ct_scratch *s, const ct_allocator *a);
 CTDEF void ct_scratch_release(ct_scratch *s);
 
-/* Transform helpers. q = (x, y, z, w), normalised internally; NULL p means the origin. */
+/* Transform helpers. q = (x, y, z, w), normalised internally; p is the translation. They never
+   fail: a NULL, zero or non-finite q (a zero or non-finite axis or angle) gives the identity
+   rotation, so the result is always a valid rigid transform when p is finite. */
 CTDEF ct_xform ct_xform_identity(void);
 CTDEF ct_xform ct_xform_from_quat(const ct_real q[4], ct_vec3 p);
 CTDEF ct_xform ct_xform_from_axis_angle(ct_vec3 axis, ct_real angle, ct_vec3 p);

@@ -997,6 +997,8 @@ Test(hardening, bad_transforms_every_entry_point) {
         y = ct_xform_from_axis_angle(tu_vec(0, 0, 0), 1, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
         y = ct_xform_from_axis_angle(tu_vec(NAN, 0, 1), 1, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
         y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)1e30, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y)); c.cases++;
+        y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)NAN, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
+        y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)INFINITY, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
     }
     printf("hardening: %d bad-transform cases\n", c.cases);
     badctx_free(&c);
