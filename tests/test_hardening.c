@@ -831,6 +831,7 @@ typedef struct badctx {
     fixture f;
     ct_hull box;       /* half extents 1 */
     int cases;
+    tu_alloc count;    /* CT_MALLOC counted during the test: bad input leaks nothing either */
 } badctx;
 
 #define EXPECT(ctx, got, want, ...) do { cr_assert_eq((got), (want), __VA_ARGS__); (ctx)->cases++; } while (0)
@@ -964,8 +965,13 @@ static void badctx_init(badctx *c) {
     memset(c, 0, sizeof *c);
     fixture_init(&c->f);
     cr_assert_eq(ct_hull_box(&c->box, tu_vec(1, 1, 1), NULL), CT_OK);
+    tu_alloc_init(&c->count, 0);
+    hd_route = &c->count;
 }
 static void badctx_free(badctx *c) {
+    hd_route = NULL;
+    cr_assert_gt(c->count.calls, 0, "the calls allocated nothing: the leak check is empty");
+    cr_assert_eq(c->count.outstanding, 0, "%ld blocks leaked", c->count.outstanding);
     fixture_free(&c->f);
     ct_hull_free(&c->box);
 }
@@ -1014,6 +1020,7 @@ static ct_status cs_hull_build(badctx *c, int pos, ct_real v, int *cl) {
     set_coord(&p[pos / 3], pos % 3, v);
     st = ct_hull_build(&h, p, 9, NULL, NULL);
     *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
     return st;
 }
 static ct_status cs_hull_build_small(badctx *c, int pos, ct_real v, int *cl) { /* fewer than 4 points */
@@ -1024,6 +1031,7 @@ static ct_status cs_hull_build_small(badctx *c, int pos, ct_real v, int *cl) { /
     set_coord(&p[pos / 3], pos % 3, v);
     st = ct_hull_build(&h, p, 3, NULL, NULL);
     *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
     return st;
 }
 static ct_status cs_hull_eps(badctx *c, int pos, ct_real v, int *cl) {
@@ -1035,6 +1043,7 @@ static ct_status cs_hull_eps(badctx *c, int pos, ct_real v, int *cl) {
     d.eps = v;
     st = ct_hull_build(&h, c->f.pc, 40, &d, NULL);
     *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
     return st;
 }
 static ct_status cs_hull_box(badctx *c, int pos, ct_real v, int *cl) {
@@ -1045,6 +1054,7 @@ static ct_status cs_hull_box(badctx *c, int pos, ct_real v, int *cl) {
     set_coord(&half, pos, v);
     st = ct_hull_box(&h, half, NULL);
     *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
     return st;
 }
 /* a shape made with a poisoned parameter, queried by both GJK entry points from both sides */
