@@ -58,11 +58,10 @@
      multiple of the machine epsilon of ct_real; there are no bare absolute constants.
      Results are invariant to uniform scaling and translation within floating point.
      Where a routine exposes a tolerance (ct_hull_desc.eps) 0 means that relative default.
-     Tested range (tests/test_hardening.c): scales 1e-6..1e6 and translations up to 1e6 times
-     the scale (1e2 in float). Known limit (open defect): GJK/EPA form products of four
-     coordinates, so sizes and distances outside about 1e-11..1e9 (float) or 1e-75..1e75
-     (double) can give a wrong distance with CT_OK; the other parts fail later (volumes overflow
-     or underflow as the cube of the size).
+     Tested range (tests/test_hardening.c): scales 1e-6..1e6 with translations up to 1e6 times
+     the scale (1e2 in float), and GJK/EPA at sizes 2^-60..2^60 (float) / 2^-500..2^500
+     (double). Beyond what a routine's outputs can represent (a volume is the cube of the size,
+     an ellipsoid's support squares its semi-axes) answers are not guaranteed.
 
    CONVENTIONS
      Normals point from A to B. Distances/gaps/separations are negative when penetrating.

@@ -1516,3 +1516,38 @@ Test(hardening, touching_contacts) {
     }
     printf("hardening: %d touching-contact cases\n", cases);
 }
+
+/* GJK/EPA over the whole exponent range: the distance scenes of the sweep at sizes from about
+   2^-100 to 2^100 (float) / 2^-900 to 2^900 (double), without translation, against the unit
+   answer (the solver's products of four coordinates would overflow or underflow beyond about
+   1e9 / 1e-11 in float without the working scale of detail/gjk.h). */
+Test(hardening, gjk_whole_exponent_range) {
+    const int lim = TU_FLOAT ? 60 : 500, step = TU_FLOAT ? 6 : 50;
+    int e, v, cases = 0;
+    double worst = 0, worst_w = 0;
+    for (v = 0; v < SWEEP_VARIANTS; ++v) {
+        meas ref;
+        frame f0;
+        f0.s = 1;
+        f0.T = tu_vec(0, 0, 0);
+        f0.v = v;
+        memset(&ref, 0, sizeof ref);
+        sw_distance(&f0, &ref);
+        for (e = -lim; e <= lim; e += step) {
+            meas got;
+            frame f;
+            char what[120];
+            f.s = ldexp(1.0, e) * (1 + 0.1 * v);   /* not a power of two: exercises rounding */
+            f.T = tu_vec(0, 0, 0);
+            f.v = v;
+            memset(&got, 0, sizeof got);
+            sw_distance(&f, &got);
+            snprintf(what, sizeof what, "GJK scene #%d at scale 2^%d", v, e);
+            cr_assert_eq(got.n, ref.n);
+            compare_list(what, ref.n, got.v, got.k, ref.v, ref.k, (double)TU_EPS, TU_FLOAT ? 1e3 : 2e3, &worst, &worst_w);
+            ++cases;
+        }
+    }
+    cr_log_info("GJK/EPA over 2^+-%d: %d cases, worst %.3g u, curved-body %.3g", lim, cases, worst, worst_w);
+    printf("hardening: %d GJK exponent-range cases\n", cases);
+}
