@@ -58,6 +58,10 @@
      multiple of the machine epsilon of ct_real; there are no bare absolute constants.
      Results are invariant to uniform scaling and translation within floating point.
      Where a routine exposes a tolerance (ct_hull_desc.eps) 0 means that relative default.
+     Tested range (tests/test_hardening.c): scales 1e-6..1e6 with translations up to 1e6 times
+     the scale (1e2 in float), and GJK/EPA at sizes 2^-60..2^60 (float) / 2^-500..2^500
+     (double). Beyond what a routine's outputs can represent (a volume is the cube of the size,
+     an ellipsoid's support squares its semi-axes) answers are not guaranteed.
 
    CONVENTIONS
      Normals point from A to B. Distances/gaps/separations are negative when penetrating.
@@ -134,7 +138,9 @@ typedef struct ct_scratch {
 CTDEF void ct_scratch_init(ct_scratch *s, const ct_allocator *a);
 CTDEF void ct_scratch_release(ct_scratch *s);
 
-/* Transform helpers. q = (x, y, z, w), normalised internally; NULL p means the origin. */
+/* Transform helpers. q = (x, y, z, w), normalised internally; p is the translation. They never
+   fail: a NULL, zero or non-finite q (a zero or non-finite axis or angle) gives the identity
+   rotation, so the result is always a valid rigid transform when p is finite. */
 CTDEF ct_xform ct_xform_identity(void);
 CTDEF ct_xform ct_xform_from_quat(const ct_real q[4], ct_vec3 p);
 CTDEF ct_xform ct_xform_from_axis_angle(ct_vec3 axis, ct_real angle, ct_vec3 p);

@@ -201,6 +201,8 @@ newaction {
         if not amalgamate() then table.insert(failed, "amalgamate") end
         if not generate() then print("premake generation failed") os.exit(1) end
         compile_checks(failed)
+        -- every entry point from 8 pthreads at once under ThreadSanitizer (tests/tsan/run.sh)
+        if not run("sh tests/tsan/run.sh") then table.insert(failed, "tsan") end
         local runs = {
             { "double", "tests" }, { "float", "tests" },
             { "double", "tests_cpp" }, { "float", "tests_cpp" },

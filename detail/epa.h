@@ -366,10 +366,10 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
     if (st2 == CT_INVALID || st2 == CT_NO_MEMORY) return st2;
     ra = a->radius;
     rb = b->radius;
-    out->distance = -(e.depth + ra + rb);
+    out->distance = -(e.depth * r.m.scale + ra + rb);   /* back from the working scale */
     out->normal = ct__xf_dir(xa, e.n);
-    out->pa = ct__xf_point(xa, ct__madd(e.pa, e.n, ra));
-    out->pb = ct__xf_point(xa, ct__madd(e.pb, e.n, -rb));
+    out->pa = ct__xf_point(xa, ct__madd(ct__scale(e.pa, r.m.scale), e.n, ra));
+    out->pb = ct__xf_point(xa, ct__madd(ct__scale(e.pb, r.m.scale), e.n, -rb));
     out->iterations = r.iters + e.iters;
     return st2 != CT_OK ? st2 : st;
 }

@@ -32,6 +32,9 @@ typedef struct ct__mink {
     ct_vec3 ab;            /* from A's centre to B's centre: a first guess of the normal */
     int hint_a, hint_b;    /* hill-climbing starts, updated by every support call */
     int bad;               /* a support point was not finite */
+    ct_real scale, inv;    /* A - B is worked on multiplied by inv = 1 / scale, a power of two
+                              (exact) chosen by ct__gjk_rescale: the solver forms products of
+                              up to four coordinates, which must neither overflow nor underflow */
 } ct__mink;
 
 /* Support point of A - B in direction d (A's frame). */
@@ -40,6 +43,8 @@ CT__PRIVATE void ct__mink_support(ct__mink *m, ct_vec3 d, ct__sv *out) {
     ct_vec3 pa = ct__shape_support(m->a, d, &ia);
     const ct_xform *rel = &m->rel;
     ct_vec3 pb = ct__xf_point(rel, ct__shape_support(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib));
+    pa = ct__scale(pa, m->inv);
+    pb = ct__scale(pb, m->inv);
     if (ia >= 0) m->hint_a = ia;
     if (ib >= 0) m->hint_b = ib;
     out->a = pa;
@@ -52,8 +57,8 @@ CT__PRIVATE void ct__mink_support(ct__mink *m, ct_vec3 d, ct__sv *out) {
 
 /* The vertex of A - B made of vertex ia of A and ib of B (both valid ids). */
 CT__PRIVATE void ct__mink_vertex(const ct__mink *m, int ia, int ib, ct__sv *out) {
-    out->a = ct__shape_vertex(m->a, ia);
-    out->b = ct__xf_point(&m->rel, ct__shape_vertex(m->b, ib));
+    out->a = ct__scale(ct__shape_vertex(m->a, ia), m->inv);
+    out->b = ct__scale(ct__xf_point(&m->rel, ct__shape_vertex(m->b, ib)), m->inv);
     out->ia = ia;
     out->ib = ib;
     out->w = ct__sub(out->a, out->b);
@@ -231,6 +236,28 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
     return r->iters >= CT_GJK_MAX_ITERS ? CT_NO_CONVERGENCE : CT_OK;
 }
 
+/* Picks the working scale of A - B from its first vertices and the centre offset: 1 (results
+   bit for bit as unscaled) while they lie within 2^+-20 (float) / 2^+-200 (double), else the
+   power of two nearest their size, so that sizes from the smallest to the largest finite
+   numbers keep the solver's quartic products in range. The first vertices are rescaled. */
+CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
+    const int lim = CT__FLOAT ? 20 : 200;
+    ct_real M = ct__maxabs(r->m.ab);
+    int i, e;
+    for (i = 0; i < r->s->n; ++i) M = ct__max(M, ct__maxabs(r->s->v[i].w));
+    if (!(M > 0) || !ct__finite(M)) return;
+    (void)frexp((double)M, &e);
+    if (e >= -lim && e <= lim) return;
+    r->m.scale = (ct_real)ldexp(1.0, e);
+    r->m.inv = (ct_real)ldexp(1.0, -e);
+    r->m.ab = ct__scale(r->m.ab, r->m.inv);
+    for (i = 0; i < r->s->n; ++i) {
+        r->s->v[i].a = ct__scale(r->s->v[i].a, r->m.inv);
+        r->s->v[i].b = ct__scale(r->s->v[i].b, r->m.inv);
+        r->s->v[i].w = ct__scale(r->s->v[i].w, r->m.inv);
+    }
+}
+
 /* Checks the arguments, sets up A - B, warm-starts from the cache, runs GJK and updates the
    cache. */
 CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
@@ -242,6 +269,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->wmax = 0;
     r->overlap = r->iters = 0;
     r->m.bad = 0;
+    r->m.scale = r->m.inv = 1;
     r->v = ct__v3(0, 0, 0);
     if (!ct__shape_valid(a) || !ct__shape_valid(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb))
         return CT_INVALID;
@@ -276,6 +304,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
         ct__mink_support(&r->m, d, &r->s->v[0]);
         if (r->m.bad) return CT_INVALID;
     }
+    ct__gjk_rescale(r);
     for (i = 0; i < r->s->n; ++i) r->wmax = ct__max(r->wmax, ct__len(r->s->v[i].w));
     r->v = ct__simplex_solve(r->s, r->s);
     st = ct__gjk_iterate(r);
@@ -298,8 +327,10 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
 /* Fills out from a separated GJK result (cores apart): the core distance minus the radii. */
 CT__PRIVATE void ct__gjk_separated(const ct__gjk_run *r, const ct_xform *xa, int clamp, ct_distance *out) {
     ct_vec3 pa, pb, n;
-    ct_real d = ct__len(r->v), ra = r->m.a->radius, rb = r->m.b->radius;
+    ct_real d = ct__len(r->v) * r->m.scale, ra = r->m.a->radius, rb = r->m.b->radius;
     ct__simplex_witness(r->s, &pa, &pb);
+    pa = ct__scale(pa, r->m.scale);
+    pb = ct__scale(pb, r->m.scale);
     n = ct__normalize(ct__neg(r->v), NULL);
     pa = ct__madd(pa, n, ra);
     pb = ct__madd(pb, n, -rb);
@@ -324,8 +355,8 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
     } else { /* cores overlap: distance 0, normal unspecified (zero), witnesses coincide */
         ct_vec3 pa, pb;
         ct__simplex_witness(r.s, &pa, &pb);
-        out->pa = ct__xf_point(xa, pa);
-        out->pb = ct__xf_point(xa, pb);
+        out->pa = ct__xf_point(xa, ct__scale(pa, r.m.scale));
+        out->pb = ct__xf_point(xa, ct__scale(pb, r.m.scale));
         out->iterations = r.iters;
     }
     return st;
