@@ -213,15 +213,38 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
     F->outside = -1;
 }
 
-/* Moves the outside set of face f to `absorb` when still outside it, else to the unclaimed list. */
+/* The face that x is farthest above found by climbing from face f to the neighbour x is
+   farthest above while the distance grows (strictly, so it ends); *dist is that distance. */
+CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct_vec3 x, ct_real *dist) {
+    ct_real best = ct__qh_dist(q, f, x);
+    for (;;) {
+        int e0 = q->f[f].he0, e = e0, up = -1;
+        do {
+            int g = ct__qh_oppface(q, e);
+            ct_real d = ct__qh_dist(q, g, x);
+            if (d > best) { best = d; up = g; }
+            e = q->e[e].next;
+        } while (e != e0);
+        if (up < 0) break;
+        f = up;
+    }
+    *dist = best;
+    return f;
+}
+
+/* Moves the outside set of face f, which `absorb` has taken in, to the face each point is
+   still outside of, else to the unclaimed list. A point may have left the merged plane's
+   outside yet still be outside a neighbour (f was a face of the previous hull, not visible
+   from the eye, and its points need not be above any new face): it climbs from `absorb`. */
 CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
-    int i = q->f[f].outside, nx;
+    int i = q->f[f].outside, nx, g;
     q->f[f].outside = -1;
     for (; i >= 0; i = nx) {
-        ct_real d = ct__qh_dist(q, absorb, q->p[i]);
+        ct_real d;
         nx = q->pnext[i];
+        g = ct__qh_climb(q, absorb, q->p[i], &d);
         if (d > q->tol) {
-            if (!ct__qh_claim(q, absorb, i, d)) return 0;
+            if (!ct__qh_claim(q, g, i, d)) return 0;
         } else {
             q->pnext[i] = q->unclaimed;
             q->unclaimed = i;
