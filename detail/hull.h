@@ -26,21 +26,86 @@
    (slot k of face_verts is the half-edge leaving face_verts[k], i.e. next(e_k) where e_k
    heads at face_verts[k]) so the hull block needs no twin search. */
 
+/* ---- working precision -------------------------------------------------------------------- */
+/* Every predicate is evaluated in double, also when ct_real is float (the points are converted
+   once and the output planes rounded back): in float the planes of small faces far from the
+   origin round by more than the tolerance and visibility was decided wrongly (a hull missed a
+   point by 1e-3 of its extent). The tolerance stays that of ct_real, the input's own rounding.
+   The float test below is made by the preprocessor (CT_REAL is the token double or float), so
+   a double build uses ct_vec3 and the helpers of math.h unchanged and copies nothing. */
+#define CT__QH_REAL_float 1
+#define CT__QH_CAT2(a, b) a##b
+#define CT__QH_CAT(a, b) CT__QH_CAT2(a, b)
+#if CT__QH_CAT(CT__QH_REAL_, CT_REAL) == 1
+#define CT__QH_WIDE 1
+typedef double ct__qreal;
+typedef struct ct__qv { double x, y, z; } ct__qv;
+#define CT__QEPS DBL_EPSILON
+#define CT__QMAX DBL_MAX
+CT__INLINE ct__qv ct__q_v3(double x, double y, double z) { ct__qv v; v.x = x; v.y = y; v.z = z; return v; }
+CT__INLINE ct__qv ct__q_add(ct__qv a, ct__qv b) { return ct__q_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+CT__INLINE ct__qv ct__q_sub(ct__qv a, ct__qv b) { return ct__q_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+CT__INLINE ct__qv ct__q_scale(ct__qv a, double s) { return ct__q_v3(a.x * s, a.y * s, a.z * s); }
+CT__INLINE ct__qv ct__q_madd(ct__qv a, ct__qv b, double s) { return ct__q_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }
+CT__INLINE double ct__q_dot(ct__qv a, ct__qv b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+CT__INLINE ct__qv ct__q_cross(ct__qv a, ct__qv b) {
+    return ct__q_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+CT__INLINE double ct__q_sqrt(double x) { return sqrt(x); }
+CT__INLINE double ct__q_abs(double x) { return x < 0 ? -x : x; }
+CT__INLINE double ct__q_max(double a, double b) { return a > b ? a : b; }
+CT__INLINE double ct__q_len2(ct__qv a) { return ct__q_dot(a, a); }
+CT__INLINE double ct__q_len(ct__qv a) { return sqrt(ct__q_dot(a, a)); }
+CT__INLINE double ct__q_vget(ct__qv v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+/* as ct__normalize: scaled by the largest component first */
+CT__INLINE ct__qv ct__q_normalize(ct__qv a, int *ok) {
+    double m = ct__q_max(ct__q_abs(a.x), ct__q_max(ct__q_abs(a.y), ct__q_abs(a.z)));
+    if (!(m > 0) || !(m <= DBL_MAX)) { if (ok) *ok = 0; return ct__q_v3(0, 0, 0); }
+    a = ct__q_scale(a, 1 / m);
+    if (ok) *ok = 1;
+    return ct__q_scale(a, 1 / ct__q_len(a));
+}
+CT__INLINE ct__qv ct__q_of(ct_vec3 a) { return ct__q_v3(a.x, a.y, a.z); }
+CT__INLINE ct_vec3 ct__q_out(ct__qv a) { return ct__v3((ct_real)a.x, (ct_real)a.y, (ct_real)a.z); }
+#else
+#define CT__QH_WIDE 0
+typedef ct_real ct__qreal;
+typedef ct_vec3 ct__qv;
+#define CT__QEPS CT__EPS
+#define CT__QMAX CT__MAXR
+#define ct__q_v3 ct__v3
+#define ct__q_add ct__add
+#define ct__q_sub ct__sub
+#define ct__q_scale ct__scale
+#define ct__q_madd ct__madd
+#define ct__q_dot ct__dot
+#define ct__q_cross ct__cross
+#define ct__q_sqrt ct__sqrt
+#define ct__q_abs ct__abs
+#define ct__q_max ct__max
+#define ct__q_len2 ct__len2
+#define ct__q_len ct__len
+#define ct__q_vget ct__vget
+#define ct__q_normalize ct__normalize
+#define ct__q_of(a) (a)
+#define ct__q_out(a) (a)
+#endif
+
 /* ---- construction state ------------------------------------------------------------------ */
 enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
 
 typedef struct ct__qface {
-    ct_vec3 n;         /* unit outward normal */
-    ct_vec3 c;         /* centroid of the vertices */
-    ct_real off;       /* n . x = off on the plane */
-    ct_real area;      /* twice the area (|sum of cross products|) */
+    ct__qv n;         /* unit outward normal */
+    ct__qv c;         /* centroid of the vertices */
+    ct__qreal off;       /* n . x = off on the plane */
+    ct__qreal area;      /* twice the area (|sum of cross products|) */
     int he0;           /* one half-edge of the loop */
     int nv;            /* vertices in the loop */
     int mark;
     int outside;       /* first point of the outside set, -1 if none */
     int otail;         /* last point of the outside set (valid when outside >= 0) */
     int fbest;         /* farthest outside point, -1 when unknown (the plane moved since) */
-    ct_real fbd;       /* its distance */
+    ct__qreal fbd;       /* its distance */
     int queued;        /* in the pending stack */
     int thin;          /* the normal was re-orthogonalised to the longest edge */
 } ct__qface;
@@ -51,9 +116,9 @@ typedef struct ct__ivec { int *a; int n, cap; } ct__ivec;   /* growable, in the 
 
 typedef struct ct__qhs {
     ct_scratch *s;
-    const ct_vec3 *p;  /* centred points */
+    const ct__qv *p;  /* centred points */
     int n;
-    ct_real tol;
+    ct__qreal tol;
     int *pnext;        /* next point in the same outside set */
     ct__qface *f; int nf, capf, freef;      /* faces; free list threaded through he0 */
     ct__qedge *e; int ne, cape, freee;      /* half-edges; free list threaded through next */
@@ -64,7 +129,7 @@ typedef struct ct__qhs {
     ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
-    ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
+    ct__qreal *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
 
@@ -132,7 +197,7 @@ CT__INLINE void ct__qh_free_face(ct__qhs *q, int i) { q->f[i].mark = CT__QF_FREE
 
 CT__INLINE int ct__qh_tail(const ct__qhs *q, int e) { return q->e[q->e[e].prev].head; }
 CT__INLINE int ct__qh_oppface(const ct__qhs *q, int e) { return q->e[q->e[e].twin].face; }
-CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__dot(q->f[f].n, x) - q->f[f].off; }
+CT__INLINE ct__qreal ct__qh_dist(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].off; }
 
 /* Normal, centroid and offset from the vertex loop (sum of fan cross products: Newell's
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
@@ -141,47 +206,47 @@ CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__
 /* Shared tail of the face geometry: csum is the sum of the vertices, nrm the fan cross-product
    sum, lmax the longest squared edge. Returns 1 when the face is thin: the caller then calls
    ct__qh_face_thin with that edge (kept out of line: it is rare). */
-CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax) {
-    ct_real area = ct__len(nrm);
+CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct__qv csum, ct__qv nrm, ct__qreal lmax) {
+    ct__qreal area = ct__q_len(nrm);
     F->nv = nv;
     F->area = area;
-    F->c = ct__scale(csum, (ct_real)1 / (ct_real)nv);
-    if (area > 0) nrm = ct__scale(nrm, 1 / area);
+    F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
+    if (area > 0) nrm = ct__q_scale(nrm, 1 / area);
     F->n = nrm;
-    F->off = ct__dot(nrm, F->c);
+    F->off = ct__q_dot(nrm, F->c);
     F->thin = 0;
     F->fbest = -1;      /* distances of points claimed before are stale */
-    return !(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0;
+    return !(area > ct__q_sqrt(CT__QEPS) * lmax) && lmax > 0;
 }
 /* The thin case of ct__qh_face_finish: lvec is the longest edge, lmax its squared length. */
-CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct_vec3 lvec, ct_real lmax) {
-    ct_vec3 u = ct__scale(lvec, 1 / ct__sqrt(lmax));
-    F->n = ct__normalize(ct__madd(F->n, u, -ct__dot(F->n, u)), NULL);
-    F->off = ct__dot(F->n, F->c);
+CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct__qv lvec, ct__qreal lmax) {
+    ct__qv u = ct__q_scale(lvec, 1 / ct__q_sqrt(lmax));
+    F->n = ct__q_normalize(ct__q_madd(F->n, u, -ct__q_dot(F->n, u)), NULL);
+    F->off = ct__q_dot(F->n, F->c);
     F->thin = 1;
 }
 
 CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
     ct__qface *F = &q->f[f];
     int e0 = F->he0, e = e0, nv = 0;
-    ct_vec3 p0 = q->p[q->e[e0].head], c = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0), d2, lvec = nrm;
-    ct_vec3 tail = q->p[ct__qh_tail(q, e0)];
-    ct_real lmax = -1;
-    d2 = ct__sub(q->p[q->e[q->e[e0].next].head], p0);
+    ct__qv p0 = q->p[q->e[e0].head], c = ct__q_v3(0, 0, 0), nrm = ct__q_v3(0, 0, 0), d2, lvec = nrm;
+    ct__qv tail = q->p[ct__qh_tail(q, e0)];
+    ct__qreal lmax = -1;
+    d2 = ct__q_sub(q->p[q->e[q->e[e0].next].head], p0);
     do {
-        ct_vec3 h = q->p[q->e[e].head], d = ct__sub(h, tail);
-        ct_real l = ct__len2(d);
+        ct__qv h = q->p[q->e[e].head], d = ct__q_sub(h, tail);
+        ct__qreal l = ct__q_len2(d);
         if (l > lmax) { lmax = l; lvec = d; }
-        c = ct__add(c, h);
+        c = ct__q_add(c, h);
         tail = h;
         ++nv;
         e = q->e[e].next;
     } while (e != e0);
     e = q->e[q->e[e0].next].next;
     while (e != e0) {
-        ct_vec3 d1 = d2;
-        d2 = ct__sub(q->p[q->e[e].head], p0);
-        nrm = ct__add(nrm, ct__cross(d1, d2));
+        ct__qv d1 = d2;
+        d2 = ct__q_sub(q->p[q->e[e].head], p0);
+        nrm = ct__q_add(nrm, ct__q_cross(d1, d2));
         e = q->e[e].next;
     }
     if (ct__qh_face_finish(F, nv, c, nrm, lmax)) ct__qh_face_thin(F, lvec, lmax);
@@ -195,7 +260,7 @@ CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
 
 /* Adds point i, at distance d above face f, to f's outside set (at the front), keeping track
    of the farthest point: on ties the later claim wins, as the front of the list would. */
-CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct_real d) {
+CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct__qreal d) {
     ct__qface *F = &q->f[f];
     if (F->outside < 0) { F->otail = i; F->fbest = i; F->fbd = d; }
     else if (F->fbest >= 0 && d >= F->fbd) { F->fbest = i; F->fbd = d; }
@@ -215,13 +280,13 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
 
 /* The face that x is farthest above found by climbing from face f to the neighbour x is
    farthest above while the distance grows (strictly, so it ends); *dist is that distance. */
-CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct_vec3 x, ct_real *dist) {
-    ct_real best = ct__qh_dist(q, f, x);
+CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct__qv x, ct__qreal *dist) {
+    ct__qreal best = ct__qh_dist(q, f, x);
     for (;;) {
         int e0 = q->f[f].he0, e = e0, up = -1;
         do {
             int g = ct__qh_oppface(q, e);
-            ct_real d = ct__qh_dist(q, g, x);
+            ct__qreal d = ct__qh_dist(q, g, x);
             if (d > best) { best = d; up = g; }
             e = q->e[e].next;
         } while (e != e0);
@@ -240,7 +305,7 @@ CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
     int i = q->f[f].outside, nx, g;
     q->f[f].outside = -1;
     for (; i >= 0; i = nx) {
-        ct_real d;
+        ct__qreal d;
         nx = q->pnext[i];
         g = ct__qh_climb(q, absorb, q->p[i], &d);
         if (d > q->tol) {
@@ -267,11 +332,11 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
     q->f[f].he0 = e0;
     he[0] = e0; he[1] = e1; he[2] = e2;
     {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
-        ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__sub(pb, pa);
-        ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb));
-        ct_real lmax = ct__max(l2, ct__max(l1, l0));    /* branch-free; the first longest on ties */
-        if (ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax))
-            ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__sub(pc, pb) : d1) : (l2 > l0 ? ct__sub(pc, pb) : ct__sub(pa, pc)), lmax);
+        ct__qv pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__q_sub(pb, pa);
+        ct__qreal l0 = ct__q_len2(ct__q_sub(pa, pc)), l1 = ct__q_len2(d1), l2 = ct__q_len2(ct__q_sub(pc, pb));
+        ct__qreal lmax = ct__q_max(l2, ct__q_max(l1, l0));    /* branch-free; the first longest on ties */
+        if (ct__qh_face_finish(&q->f[f], 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross(d1, ct__q_sub(pc, pa)), lmax))
+            ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__q_sub(pc, pb) : d1) : (l2 > l0 ? ct__q_sub(pc, pb) : ct__q_sub(pa, pc)), lmax);
     }
     return f;
 }
@@ -279,37 +344,37 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
 /* The initial tetrahedron from extreme points. CT_DEGENERATE when the points do not span 3D
    beyond the tolerance. */
 CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
-    const ct_vec3 *p = q->p;
+    const ct__qv *p = q->p;
     int n = q->n, i, k, v[4], ax = 0, f[4], ok;
     const int *imin = q->imin, *imax = q->imax;   /* extreme points, found with the bounding box */
-    ct_real best = -1, spread, d;
-    ct_vec3 u, nrm;
+    ct__qreal best = -1, spread, d;
+    ct__qv u, nrm;
     for (k = 0; k < 3; ++k) {
-        spread = ct__vget(p[imax[k]], k) - ct__vget(p[imin[k]], k);
+        spread = ct__q_vget(p[imax[k]], k) - ct__q_vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
     }
     if (!(best > 2 * q->tol)) return CT_DEGENERATE;
     v[0] = imin[ax]; v[1] = imax[ax];
-    u = ct__normalize(ct__sub(p[v[1]], p[v[0]]), NULL);
+    u = ct__q_normalize(ct__q_sub(p[v[1]], p[v[0]]), NULL);
     best = -1; v[2] = -1;
     for (i = 0; i < n; ++i) {
-        d = ct__len2(ct__cross(u, ct__sub(p[i], p[v[0]])));
+        d = ct__q_len2(ct__q_cross(u, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[2] = i; }
     }
-    if (!(ct__sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
-    nrm = ct__normalize(ct__cross(u, ct__sub(p[v[2]], p[v[0]])), &ok);
+    if (!(ct__q_sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
+    nrm = ct__q_normalize(ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
     best = -1; v[3] = -1;
     for (i = 0; i < n; ++i) {
-        d = ct__abs(ct__dot(nrm, ct__sub(p[i], p[v[0]])));
+        d = ct__q_abs(ct__q_dot(nrm, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[3] = i; }
     }
     /* The normal of a sliver triangle is uncertain by ~eps |e1| |e2| / |e1 x e2|, which tilts
        the plane: a height counts only above the tolerance plus that tilt over the span. */
     {
-        ct_vec3 e1 = ct__sub(p[v[1]], p[v[0]]), e2 = ct__sub(p[v[2]], p[v[0]]), e3 = ct__sub(p[v[3]], p[v[0]]);
-        ct_real area2 = ct__len(ct__cross(e1, e2));
-        ct_real tilt = area2 > 0 ? 8 * CT__EPS * ct__len(e1) * ct__len(e2) * ct__len(e3) / area2 : CT__MAXR;
+        ct__qv e1 = ct__q_sub(p[v[1]], p[v[0]]), e2 = ct__q_sub(p[v[2]], p[v[0]]), e3 = ct__q_sub(p[v[3]], p[v[0]]);
+        ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
+        ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
         if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
     }
     /* four faces, each oriented away from the vertex it omits */
@@ -318,8 +383,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         int he[4][4], a, b;   /* he[u][w]: the half-edge from simplex vertex u to w; its twin is he[w][u] */
         for (k = 0; k < 4; ++k) {
             int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], te[3];
-            ct_vec3 nn = ct__cross(ct__sub(p[v[l1]], p[v[l0]]), ct__sub(p[v[l2]], p[v[l0]]));
-            if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
+            ct__qv nn = ct__q_cross(ct__q_sub(p[v[l1]], p[v[l0]]), ct__q_sub(p[v[l2]], p[v[l0]]));
+            if (ct__q_dot(nn, ct__q_sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
             if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2], te)) < 0) return CT_NO_MEMORY;
             he[l2][l0] = te[0];
             he[l0][l1] = te[1];
@@ -331,7 +396,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     }
     /* every other point goes to the face it is farthest outside of */
     {
-        ct_real pl[16];
+        ct__qreal pl[16];
         for (k = 0; k < 4; ++k) {
             pl[4 * k] = q->f[f[k]].n.x; pl[4 * k + 1] = q->f[f[k]].n.y; pl[4 * k + 2] = q->f[f[k]].n.z;
             pl[4 * k + 3] = q->f[f[k]].off;
@@ -343,9 +408,9 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         cut[4] = n;
         for (seg = 0, i = 0; seg < 5; i = cut[seg++] + 1)
             for (; i < cut[seg]; ++i) {
-                ct_vec3 x = p[i];
+                ct__qv x = p[i];
                 int bf = -1;
-                ct_real bd = q->tol;
+                ct__qreal bd = q->tol;
                 for (k = 0; k < 4; ++k) {
                     d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
                     if (d > bd) { bd = d; bf = k; }
@@ -359,7 +424,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
 /* Depth-first search over the faces visible from `eye` starting at f0 (visible). Deletes them,
    collects their outside points as unclaimed, and records the horizon half-edges (on the
    visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
-CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
+CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0) {
     /* frame: the next half-edge to look across and the half-edge that ends the loop (the one
        we came in by; for f0 its first edge, looked at first). A frame is popped when its last
        edge is taken, before a child is pushed, which keeps the horizon in order. */
@@ -416,7 +481,7 @@ CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
 }
 
 /* Distance of the centroid of the face across e from the plane of e's face. */
-CT__INLINE ct_real ct__qh_oppdist(const ct__qhs *q, int e) {
+CT__INLINE ct__qreal ct__qh_oppdist(const ct__qhs *q, int e) {
     return ct__qh_dist(q, q->e[e].face, q->f[ct__qh_oppface(q, e)].c);
 }
 
@@ -488,7 +553,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
 CT__PRIVATE int ct__qh_face_near(const ct__qhs *q, int f, int g) {
     int e0 = q->f[g].he0, e = e0;
     do {
-        if (ct__abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
+        if (ct__q_abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
         e = q->e[e].next;
     } while (e != e0);
     return 1;
@@ -500,7 +565,7 @@ CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
     int h = in, guard = 0;
     do {
         int g = q->e[h].face;
-        if (g != f && ct__abs(ct__qh_dist(q, f, q->f[g].c)) > q->tol) return 0;
+        if (g != f && ct__q_abs(ct__qh_dist(q, f, q->f[g].c)) > q->tol) return 0;
         h = q->e[q->e[h].next].twin;
     } while (h != in && ++guard < 1000000);
     return 1;
@@ -512,16 +577,16 @@ CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
    merges remove it). */
 CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
     int tw = q->e[e].twin, pe = q->e[e].prev;
-    ct_vec3 n = q->f[f].n;
-    ct_vec3 u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
-    ct_vec3 t = q->p[ct__qh_tail(q, pe)];                   /* before u on f */
-    ct_vec3 w = q->p[q->e[q->e[e].next].head];              /* after v on f */
-    ct_vec3 y = q->p[q->e[q->e[tw].next].head];             /* after u on the other face */
-    ct_vec3 x = q->p[ct__qh_tail(q, q->e[tw].prev)];       /* before v on the other face */
-    ct_vec3 s1 = ct__cross(n, ct__sub(u, t)), s2 = ct__cross(n, ct__sub(v, x));
-    ct_real l1 = ct__len(s1), l2 = ct__len(s2);
-    if (l1 > 0 && ct__dot(s1, ct__sub(y, u)) < -q->tol * l1 && !ct__qh_vertex_flat(q, f, pe)) return 1;
-    if (l2 > 0 && ct__dot(s2, ct__sub(w, v)) < -q->tol * l2 && !ct__qh_vertex_flat(q, f, e)) return 1;
+    ct__qv n = q->f[f].n;
+    ct__qv u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
+    ct__qv t = q->p[ct__qh_tail(q, pe)];                   /* before u on f */
+    ct__qv w = q->p[q->e[q->e[e].next].head];              /* after v on f */
+    ct__qv y = q->p[q->e[q->e[tw].next].head];             /* after u on the other face */
+    ct__qv x = q->p[ct__qh_tail(q, q->e[tw].prev)];       /* before v on the other face */
+    ct__qv s1 = ct__q_cross(n, ct__q_sub(u, t)), s2 = ct__q_cross(n, ct__q_sub(v, x));
+    ct__qreal l1 = ct__q_len(s1), l2 = ct__q_len(s2);
+    if (l1 > 0 && ct__q_dot(s1, ct__q_sub(y, u)) < -q->tol * l1 && !ct__qh_vertex_flat(q, f, pe)) return 1;
+    if (l2 > 0 && ct__q_dot(s2, ct__q_sub(w, v)) < -q->tol * l2 && !ct__qh_vertex_flat(q, f, e)) return 1;
     return 0;
 }
 
@@ -530,13 +595,13 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
    Returns 1 merged, 0 none, -1 out of memory. */
 CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     int e0 = q->f[f].he0, e = e0, convex = 1;
-    ct_real tol = q->tol, off = q->f[f].off;
-    ct_vec3 n = q->f[f].n, c = q->f[f].c;
+    ct__qreal tol = q->tol, off = q->f[f].off;
+    ct__qv n = q->f[f].n, c = q->f[f].c;
     do {
         int of = ct__qh_oppface(q, e);
         const ct__qface *O = &q->f[of];
-        ct_real d1 = ct__dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
-        ct_real d2 = ct__dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
+        ct__qreal d1 = ct__q_dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
+        ct__qreal d2 = ct__q_dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
         if (d1 > -tol || d2 > -tol) {              /* otherwise clearly convex both ways */
             int merge = 0;
             if (strict) merge = 1;
@@ -564,7 +629,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
    the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     int i = q->unclaimed, nx, k, m = 0, last = 0;
-    ct_real far = 1000 * q->tol;
+    ct__qreal far = 1000 * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
     {   /* a single point to place (besides the eye): scan the new faces directly, in the
@@ -574,12 +639,12 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         rest = q->pnext[only];
         if (rest == q->eye) rest = q->pnext[rest];
         if (rest < 0) {
-            ct_vec3 x = q->p[only];
-            ct_real bd = q->tol;
+            ct__qv x = q->p[only];
+            ct__qreal bd = q->tol;
             int bf = -1;
             for (k = 0; k < q->newf.n; ++k) {
                 int f = q->newf.a[k];
-                ct_real d;
+                ct__qreal d;
                 if (q->f[f].mark != CT__QF_VISIBLE) continue;
                 d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].off;
                 if (d > bd) { bd = d; bf = f; if (d > far) break; }
@@ -589,7 +654,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     }
     if (q->newf.n > q->plcap) {
         int cap = 2 * q->newf.n;
-        q->pl = CT__SALLOC(q->s, ct_real, 8 * cap);
+        q->pl = CT__SALLOC(q->s, ct__qreal, 8 * cap);
         q->plf = CT__SALLOC(q->s, int, cap);
         if (!q->pl || !q->plf) return 0;
         q->plcap = cap;
@@ -601,19 +666,19 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         q->pl[4 * m + 3] = q->f[f].off;
         q->plf[m++] = f;
     }
-    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct_real));   /* so a scan never wraps */
+    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct__qreal));   /* so a scan never wraps */
     /* the scan starts at the face that took the previous point: consecutive points of an
        outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
-        const ct_real *h = q->pl + 4 * last;
-        ct_vec3 x;
-        ct_real bd = q->tol;
+        const ct__qreal *h = q->pl + 4 * last;
+        ct__qv x;
+        ct__qreal bd = q->tol;
         int bf = -1;
         nx = q->pnext[i];
         if (i == q->eye) continue;   /* the new vertex itself */
         x = q->p[i];
         for (k = 0; k < m; ++k, h += 4) {
-            ct_real d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
+            ct__qreal d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
             if (d > bd) { bd = d; bf = k; if (d > far) break; }
         }
         if (bf >= 0) {
@@ -630,9 +695,9 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
 CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     int i, best = q->f[f].fbest, k, r;
     if (best < 0) {   /* the plane moved since the points were claimed: scan */
-        ct_real bd = -1;
+        ct__qreal bd = -1;
         for (i = q->f[f].outside; i >= 0; i = q->pnext[i]) {
-            ct_real d = ct__qh_dist(q, f, q->p[i]);
+            ct__qreal d = ct__qh_dist(q, f, q->p[i]);
             if (d > bd) { bd = d; best = i; }
         }
         if (best < 0) { q->f[f].outside = -1; return CT_OK; }   /* nothing is outside any more */
@@ -670,22 +735,26 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     return CT_OK;
 }
 
-/* Unit normal of a polygon loop given by index array idx[0..m) into p: the sum of fan
-   cross products from the first vertex (exact orientation, translation-free), with the
-   offset set so that every vertex is on or below the plane. ok = 0 for a zero-area loop. */
-CT__PRIVATE ct_plane ct__polygon_plane(const ct_vec3 *p, const int *idx, int m, ct_vec3 fallback) {
-    ct_vec3 p0 = p[idx[0]], nrm = ct__v3(0, 0, 0);
-    ct_real dmax = -CT__MAXR;
+/* Plane of the polygon loop idx[0..m) of points pq (working precision) or, when pq is NULL,
+   pr: the unit sum of fan cross products from the first vertex (exact orientation,
+   translation-free) rounded to ct_real, and the offset, for that rounded normal, that puts
+   every vertex on or below the plane. fallback: the normal of a zero-area loop. */
+CT__PRIVATE ct_plane ct__polygon_plane(const ct__qv *pq, const ct_vec3 *pr, const int *idx, int m, ct_vec3 fallback) {
+#define CT__QH_PT(k) (pq ? pq[idx[k]] : ct__q_of(pr[idx[k]]))
+    ct__qv p0 = CT__QH_PT(0), nrm = ct__q_v3(0, 0, 0), n;
+    ct__qreal dmax = -CT__QMAX;
     ct_plane pl;
     int k, ok;
     for (k = 1; k + 1 < m; ++k)
-        nrm = ct__add(nrm, ct__cross(ct__sub(p[idx[k]], p0), ct__sub(p[idx[k + 1]], p0)));
-    pl.n = ct__normalize(nrm, &ok);
+        nrm = ct__q_add(nrm, ct__q_cross(ct__q_sub(CT__QH_PT(k), p0), ct__q_sub(CT__QH_PT(k + 1), p0)));
+    pl.n = ct__q_out(ct__q_normalize(nrm, &ok));
     if (!ok) pl.n = fallback;
+    n = ct__q_of(pl.n);
     /* offsets relative to p0, so points far from the origin keep their precision */
-    for (k = 0; k < m; ++k) dmax = ct__max(dmax, ct__dot(pl.n, ct__sub(p[idx[k]], p0)));
-    pl.d = -(dmax + ct__dot(pl.n, p0));
+    for (k = 0; k < m; ++k) dmax = ct__q_max(dmax, ct__q_dot(n, ct__q_sub(CT__QH_PT(k), p0)));
+    pl.d = (ct_real) - (dmax + ct__q_dot(n, p0));
     return pl;
+#undef CT__QH_PT
 }
 
 /* The result of ct__quickhull: arrays in the scratch, indices into the input points. */
@@ -702,7 +771,7 @@ typedef struct ct__qh {
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
    extent of the set, plus the rounding of its absolute coordinates. */
-CT__PRIVATE ct_real ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
+CT__PRIVATE ct__qreal ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
     ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
     ct_real ext = half.x + half.y + half.z;
     ct_real absmax = ct__max(ct__maxabs(lo), ct__maxabs(hi));
@@ -751,7 +820,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.newf.a = CT__SALLOC(s, int, cv);
         q.dead.a = CT__SALLOC(s, int, cv);
         q.dfs.a = CT__SALLOC(s, int, 3 * cv);
-        q.pl = CT__SALLOC(s, ct_real, 8 * cv);
+        q.pl = CT__SALLOC(s, ct__qreal, 8 * cv);
         q.plf = CT__SALLOC(s, int, cv);
         if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.pl || !q.plf)
             return CT_NO_MEMORY;
@@ -761,7 +830,16 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
         q.dfs.cap = 3 * cv;
     }
+#if CT__QH_WIDE
+    {
+        ct__qv *wp = CT__SALLOC(s, ct__qv, n);
+        if (!wp) return CT_NO_MEMORY;
+        for (i = 0; i < n; ++i) wp[i] = ct__q_of(pts[i]);
+        q.p = wp;
+    }
+#else
     q.p = pts;
+#endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
     while (q.stack.n > 0) {
@@ -814,13 +892,14 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             /* plane of the whole merged polygon (a triangle's quickhull normal is already its
                unit cross product) */
             if (F->nv == 3 && !F->thin) {
-                ct_vec3 p0 = pts[out->face_verts[first]];
-                ct_real d1 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 1]], p0));
-                ct_real d2 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 2]], p0));
-                out->planes[nfo].n = F->n;
-                out->planes[nfo].d = -(ct__max(ct__max(0, d1), d2) + ct__dot(F->n, p0));
+                ct_vec3 nr = ct__q_out(F->n);
+                ct__qv n3 = ct__q_of(nr), p0 = q.p[out->face_verts[first]];
+                ct__qreal d1 = ct__q_dot(n3, ct__q_sub(q.p[out->face_verts[first + 1]], p0));
+                ct__qreal d2 = ct__q_dot(n3, ct__q_sub(q.p[out->face_verts[first + 2]], p0));
+                out->planes[nfo].n = nr;
+                out->planes[nfo].d = (ct_real) - (ct__q_max(ct__q_max(0, d1), d2) + ct__q_dot(n3, p0));
             } else
-                out->planes[nfo] = ct__polygon_plane(pts, out->face_verts + first, F->nv, F->n);
+                out->planes[nfo] = ct__polygon_plane(q.p, NULL, out->face_verts + first, F->nv, ct__q_out(F->n));
             ++nfo;
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
@@ -933,7 +1012,7 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     /* planes */
     for (f = 0; f < nfaces; ++f) {
         if (planes) out->planes[f] = planes[f];
-        else out->planes[f] = ct__polygon_plane(verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
+        else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
     }
     return CT_OK;
