@@ -98,6 +98,7 @@ typedef struct ct__qface {
     ct__qv n;         /* unit outward normal */
     ct__qv c;         /* centroid of the vertices */
     ct__qreal off;       /* n . x = off on the plane */
+    ct__qreal out;       /* off raised by the largest residual of the face's own vertices */
     ct__qreal area;      /* twice the area (|sum of cross products|) */
     int he0;           /* one half-edge of the loop */
     int nv;            /* vertices in the loop */
@@ -198,6 +199,22 @@ CT__INLINE void ct__qh_free_face(ct__qhs *q, int i) { q->f[i].mark = CT__QF_FREE
 CT__INLINE int ct__qh_tail(const ct__qhs *q, int e) { return q->e[q->e[e].prev].head; }
 CT__INLINE int ct__qh_oppface(const ct__qhs *q, int e) { return q->e[q->e[e].twin].face; }
 CT__INLINE ct__qreal ct__qh_dist(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].off; }
+/* Height above the outer plane: a point is outside face f when this exceeds the tolerance. */
+CT__INLINE ct__qreal ct__qh_above(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].out; }
+
+/* Sets the outer offset of face f: a point counts as outside only beyond the rounding of the
+   face's own plane, so a copy of a vertex is never outside a face through it (it would become
+   an eye whose cone has faces of zero area). */
+CT__PRIVATE void ct__qh_face_outer(ct__qhs *q, int f) {
+    ct__qface *F = &q->f[f];
+    int e0 = F->he0, e = e0;
+    ct__qreal r = 0;
+    do {
+        r = ct__q_max(r, ct__qh_dist(q, f, q->p[q->e[e].head]));
+        e = q->e[e].next;
+    } while (e != e0);
+    F->out = F->off + r;
+}
 
 /* Normal, centroid and offset from the vertex loop (sum of fan cross products: Newell's
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
@@ -250,6 +267,7 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
         e = q->e[e].next;
     }
     if (ct__qh_face_finish(F, nv, c, nrm, lmax)) ct__qh_face_thin(F, lvec, lmax);
+    ct__qh_face_outer(q, f);
 }
 
 CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
@@ -308,6 +326,7 @@ CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
         ct__qreal d;
         nx = q->pnext[i];
         g = ct__qh_climb(q, absorb, q->p[i], &d);
+        d = ct__qh_above(q, g, q->p[i]);
         if (d > q->tol) {
             if (!ct__qh_claim(q, g, i, d)) return 0;
         } else {
@@ -337,6 +356,9 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
         ct__qreal lmax = ct__q_max(l2, ct__q_max(l1, l0));    /* branch-free; the first longest on ties */
         if (ct__qh_face_finish(&q->f[f], 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross(d1, ct__q_sub(pc, pa)), lmax))
             ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__q_sub(pc, pb) : d1) : (l2 > l0 ? ct__q_sub(pc, pb) : ct__q_sub(pa, pc)), lmax);
+        /* ct__qh_face_outer unrolled */
+        q->f[f].out = q->f[f].off + ct__q_max(ct__q_max(0, ct__qh_dist(q, f, pa)),
+                                              ct__q_max(ct__qh_dist(q, f, pb), ct__qh_dist(q, f, pc)));
     }
     return f;
 }
@@ -399,7 +421,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         ct__qreal pl[16];
         for (k = 0; k < 4; ++k) {
             pl[4 * k] = q->f[f[k]].n.x; pl[4 * k + 1] = q->f[f[k]].n.y; pl[4 * k + 2] = q->f[f[k]].n.z;
-            pl[4 * k + 3] = q->f[f[k]].off;
+            pl[4 * k + 3] = q->f[f[k]].out;
         }
         int cut[5], a, b, seg;   /* the runs of points between the simplex vertices (sorted) */
         for (a = 0; a < 4; ++a) cut[a] = v[a];
@@ -646,7 +668,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
                 int f = q->newf.a[k];
                 ct__qreal d;
                 if (q->f[f].mark != CT__QF_VISIBLE) continue;
-                d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].off;
+                d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].out;
                 if (d > bd) { bd = d; bf = f; if (d > far) break; }
             }
             return bf < 0 || ct__qh_claim(q, bf, only, bd);
@@ -663,7 +685,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         int f = q->newf.a[k];
         if (q->f[f].mark != CT__QF_VISIBLE) continue;
         q->pl[4 * m] = q->f[f].n.x; q->pl[4 * m + 1] = q->f[f].n.y; q->pl[4 * m + 2] = q->f[f].n.z;
-        q->pl[4 * m + 3] = q->f[f].off;
+        q->pl[4 * m + 3] = q->f[f].out;
         q->plf[m++] = f;
     }
     memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct__qreal));   /* so a scan never wraps */
@@ -695,12 +717,17 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
 CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     int i, best = q->f[f].fbest, k, r;
     if (best < 0) {   /* the plane moved since the points were claimed: scan */
-        ct__qreal bd = -1;
+        ct__qreal bd = q->tol;
         for (i = q->f[f].outside; i >= 0; i = q->pnext[i]) {
-            ct__qreal d = ct__qh_dist(q, f, q->p[i]);
+            ct__qreal d = ct__qh_above(q, f, q->p[i]);
             if (d > bd) { bd = d; best = i; }
         }
-        if (best < 0) { q->f[f].outside = -1; return CT_OK; }   /* nothing is outside any more */
+        if (best < 0) {   /* none is outside f any more; a point may be outside a neighbour */
+            q->unclaimed = -1;
+            if (!ct__qh_release_points(q, f, f)) return CT_NO_MEMORY;
+            q->unclaimed = -1;   /* the rest are inside */
+            return CT_OK;
+        }
     }
     /* the eye stays in f's outside set, which goes to the unclaimed list with f; the
        reassignment skips it */
@@ -964,9 +991,11 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     out->center = ct__v3(0, 0, 0);
     for (i = 0; i < nverts; ++i) out->center = ct__add(out->center, verts[i]);
     if (nverts) out->center = ct__scale(out->center, (ct_real)1 / (ct_real)nverts);
-    out->extent = 0;
-    for (i = 0; i < nverts; ++i) out->extent = ct__max(out->extent, ct__len2(ct__sub(verts[i], out->center)));
-    out->extent = ct__sqrt(out->extent);
+    {   /* in working precision: the square of a float extent of 1e30 overflows float */
+        ct__qreal e2 = 0;
+        for (i = 0; i < nverts; ++i) e2 = ct__q_max(e2, ct__q_len2(ct__q_sub(ct__q_of(verts[i]), ct__q_of(out->center))));
+        out->extent = (ct_real)ct__q_sqrt(e2);
+    }
     /* half-edges: next, face; vertex out-edges in CSR (slot order) */
     for (f = 0; f < nfaces; ++f) {
         int k0 = face_first[f], k1 = face_first[f + 1];
