@@ -12,6 +12,20 @@
    Coplanarity merges must keep every vertex of the absorbed face within the tolerance and the
    merged polygon convex; concave edges are always repaired by merging. The initial simplex
    rejects a fourth point whose height is within the rounding of a sliver triangle's plane.
+   Predicates are evaluated in double also in a float build (see below). A point is outside a
+   face only beyond the rounding of the face's own vertices (its outer plane). Points within
+   the tolerance of a face are kept in its coplanar set, not dropped: they are filed again
+   when the face is deleted or its plane moves, and a last sweep climbs each one to the face
+   it is farthest above, so a point that a later face or merge left outside becomes a vertex
+   (qhull keeps coplanar points for the same reason). Points of a merged-away face, or of a
+   face whose plane moved, climb from it to the face they are farthest above. A face that the
+   eye is above at all, or within the tolerance below with the cone triangle folding over it,
+   counts as visible (else a tolerance-coplanar neighbour leaves a steep or flipped new face),
+   unless that makes the horizon other than a simple loop with non-degenerate cone triangles.
+   Measured (tests, stress runs): with the default tolerance every input point is inside every
+   face plane within a few tolerances; with desc->eps >= 1e-3 nearly flat or noisy-planar sets
+   can still leave a point tens of tolerances outside (tolerance-wide concavities fold the cone
+   in ways the rule above does not catch).
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -105,6 +119,7 @@ typedef struct ct__qface {
     int mark;
     int outside;       /* first point of the outside set, -1 if none */
     int otail;         /* last point of the outside set (valid when outside >= 0) */
+    int cop;           /* first point of the coplanar set (within tol of the plane), -1 if none */
     int fbest;         /* farthest outside point, -1 when unknown (the plane moved since) */
     ct__qreal fbd;       /* its distance */
     int queued;        /* in the pending stack */
@@ -120,7 +135,7 @@ typedef struct ct__qhs {
     const ct__qv *p;  /* centred points */
     int n;
     ct__qreal tol;
-    int *pnext;        /* next point in the same outside set */
+    int *pnext;        /* next point in the same outside or coplanar set */
     ct__qface *f; int nf, capf, freef;      /* faces; free list threaded through he0 */
     ct__qedge *e; int ne, cape, freee;      /* half-edges; free list threaded through next */
     ct__ivec stack;                         /* faces with outside points */
@@ -130,6 +145,8 @@ typedef struct ct__qhs {
     ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
+    int folds;                              /* faces the fold rule took in for this eye */
+    int *vseen;                             /* per point: the eye whose horizon met it, or -1 */
     ct__qreal *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
@@ -189,6 +206,7 @@ CT__INLINE int ct__qh_new_face(ct__qhs *q) {
     }
     q->f[i].mark = CT__QF_VISIBLE;
     q->f[i].outside = -1;
+    q->f[i].cop = -1;
     q->f[i].fbest = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
@@ -287,13 +305,29 @@ CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct__qreal d) {
     return ct__qh_push_pending(q, f);
 }
 
-/* Moves the whole outside set of face f to the front of the unclaimed list. */
+/* Moves the whole outside set of face f, and its coplanar set, to the unclaimed list. */
 CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
     ct__qface *F = &q->f[f];
+    int i, nx;
+    for (i = F->cop; i >= 0; i = nx) {
+        nx = q->pnext[i];
+        q->pnext[i] = q->unclaimed;
+        q->unclaimed = i;
+    }
+    F->cop = -1;
     if (F->outside < 0) return;
     q->pnext[F->otail] = q->unclaimed;
     q->unclaimed = F->outside;
     F->outside = -1;
+}
+
+/* Files point i by its height d above face f: outside (beyond tol), coplanar (within tol of
+   the plane: kept, as a later face or a merge can leave it outside), or inside (dropped).
+   Returns 0 when out of memory. */
+CT__INLINE int ct__qh_file(ct__qhs *q, int f, int i, ct__qreal d) {
+    if (d > q->tol) return ct__qh_claim(q, f, i, d);
+    if (d > -q->tol) { q->pnext[i] = q->f[f].cop; q->f[f].cop = i; }
+    return 1;
 }
 
 /* The face that x is farthest above found by climbing from face f to the neighbour x is
@@ -315,26 +349,27 @@ CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct__qv x, ct__qreal *dist)
     return f;
 }
 
-/* Moves the outside set of face f, which `absorb` has taken in, to the face each point is
-   still outside of, else to the unclaimed list. A point may have left the merged plane's
-   outside yet still be outside a neighbour (f was a face of the previous hull, not visible
-   from the eye, and its points need not be above any new face): it climbs from `absorb`. */
-CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
-    int i = q->f[f].outside, nx, g;
-    q->f[f].outside = -1;
+/* Files the list of points from i by climbing from face `from` (whose plane moved, or which
+   took in the face that held them): a point may have left that plane's outside yet be
+   outside a neighbour (a face of the previous hull, not visible from the eye, holds points
+   that need not be above any new face). Returns 0 when out of memory. */
+CT__PRIVATE int ct__qh_refile(ct__qhs *q, int i, int from) {
+    int nx, g;
     for (; i >= 0; i = nx) {
         ct__qreal d;
         nx = q->pnext[i];
-        g = ct__qh_climb(q, absorb, q->p[i], &d);
-        d = ct__qh_above(q, g, q->p[i]);
-        if (d > q->tol) {
-            if (!ct__qh_claim(q, g, i, d)) return 0;
-        } else {
-            q->pnext[i] = q->unclaimed;
-            q->unclaimed = i;
-        }
+        g = ct__qh_climb(q, from, q->p[i], &d);
+        if (!ct__qh_file(q, g, i, ct__qh_above(q, g, q->p[i]))) return 0;
     }
     return 1;
+}
+
+/* Refiles the outside and coplanar sets of face f, which `absorb` has taken in (f may be
+   `absorb` itself when its plane moved). */
+CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
+    int out = q->f[f].outside, cop = q->f[f].cop;
+    q->f[f].outside = q->f[f].cop = -1;
+    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, cop, absorb);
 }
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
@@ -432,28 +467,63 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
             for (; i < cut[seg]; ++i) {
                 ct__qv x = p[i];
                 int bf = -1;
-                ct__qreal bd = q->tol;
+                ct__qreal bd = -q->tol;
                 for (k = 0; k < 4; ++k) {
                     d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
                     if (d > bd) { bd = d; bf = k; }
                 }
-                if (bf >= 0 && !ct__qh_claim(q, f[bf], i, bd)) return CT_NO_MEMORY;
+                if (bf >= 0 && !ct__qh_file(q, f[bf], i, bd)) return CT_NO_MEMORY;
             }
     }
     return CT_OK;
 }
 
-/* Depth-first search over the faces visible from `eye` starting at f0 (visible). Deletes them,
-   collects their outside points as unclaimed, and records the horizon half-edges (on the
-   visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
-CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0) {
+/* 1 when face f, across half-edge e of a visible face, is visible from eye: above it by more
+   than tol; or, with `fold`, above it at all, or within tol below it while the cone triangle
+   over e would face against the visible face (a tolerance-wide concavity between the two:
+   the triangle would fold back over f). Without these, a tolerance-coplanar neighbour leaves
+   a steep or flipped new face that cuts off far points. Counted in q->folds. */
+CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
+    ct__qreal d = ct__qh_dist(q, f, eye);
+    if (d > q->tol) return 1;
+    if (!fold || !(d > -q->tol)) return 0;
+    if (!(d > 0)) {
+        ct__qv t = q->p[ct__qh_tail(q, e)], h = q->p[q->e[e].head];
+        ct__qv n = ct__q_cross(ct__q_sub(t, eye), ct__q_sub(h, eye));
+        if (!(ct__q_dot(n, q->f[q->e[e].face].n) < 0)) return 0;
+    }
+    q->folds++;
+    return 1;
+}
+
+/* 1 when the horizon is one simple loop whose cone has no degenerate triangle: consecutive
+   half-edges meet, no vertex repeats and the eye is beyond tol from every edge's line (a face
+   taken in by the fold rule can leave a hole or a pinch in the visible region, or put the eye
+   in line with a horizon edge). */
+CT__PRIVATE int ct__qh_horizon_simple(ct__qhs *q) {
+    int k, n = q->horizon.n, ok = 1;
+    ct__qv eye = q->p[q->eye];
+    for (k = 0; k < n && ok; ++k) {
+        int h = q->horizon.a[k], v = q->e[h].head;
+        ct__qv a = q->p[ct__qh_tail(q, h)], b = q->p[v];
+        ok = v == ct__qh_tail(q, q->horizon.a[k + 1 < n ? k + 1 : 0]) && q->vseen[v] != q->eye &&
+             ct__q_len(ct__q_cross(ct__q_sub(a, eye), ct__q_sub(b, eye))) > q->tol * ct__q_len(ct__q_sub(b, a));
+        q->vseen[v] = q->eye;
+    }
+    for (k = 0; k < n; ++k) q->vseen[q->e[q->horizon.a[k]].head] = -1;
+    return ok;
+}
+
+/* Depth-first search over the faces visible from `eye` starting at f0 (visible). Marks them
+   deleted (the caller releases their points), lists them in q->dead and records the horizon
+   half-edges (on the visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
+CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0, int fold) {
     /* frame: the next half-edge to look across and the half-edge that ends the loop (the one
        we came in by; for f0 its first edge, looked at first). A frame is popped when its last
        edge is taken, before a child is pushed, which keeps the horizon in order. */
     int sp = 0, *st;
     q->horizon.n = q->dead.n = 0;
     q->f[f0].mark = CT__QF_DELETED;
-    ct__qh_release_unclaimed(q, f0);
     if (!ct__qh_push(q, &q->dead, f0)) return 0;
     st = q->dfs.a;
     st[0] = st[1] = q->f[f0].he0;
@@ -463,9 +533,8 @@ CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0) {
         if (nx == st[sp - 1]) sp -= 2;
         else st[sp - 2] = nx;
         if (mk != CT__QF_VISIBLE && mk != CT__QF_NONCONVEX) continue;
-        if (ct__qh_dist(q, of, eye) > q->tol) {
+        if (ct__qh_sees(q, of, e, eye, fold)) {
             q->f[of].mark = CT__QF_DELETED;
-            ct__qh_release_unclaimed(q, of);
             if (!ct__qh_push(q, &q->dead, of)) return 0;
             /* continue around `of` after the edge we came in by, stopping at it */
             if (sp + 2 > q->dfs.cap) {
@@ -508,8 +577,9 @@ CT__INLINE ct__qreal ct__qh_oppdist(const ct__qhs *q, int e) {
 }
 
 /* Joins the loop at vertex head(prev) where prev -> e; removes a redundant edge when both
-   run along the same neighbour. Returns a face that disappeared, or -1. */
-CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e) {
+   run along the same neighbour. Returns a face that disappeared, or -1; *moved is set to a
+   neighbour whose loop (and plane) changed. */
+CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e, int *moved) {
     int gone = -1;
     if (ct__qh_oppface(q, prev) == ct__qh_oppface(q, e)) {
         int of = ct__qh_oppface(q, e), eo;
@@ -533,7 +603,7 @@ CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e) {
         ct__qh_free_edge(q, prev);
         q->e[e].twin = eo;
         q->e[eo].twin = e;
-        if (gone < 0) ct__qh_face_geometry(q, of);
+        if (gone < 0) { ct__qh_face_geometry(q, of); *moved = of; }
     } else {
         q->e[prev].next = e;
         q->e[e].prev = prev;
@@ -547,7 +617,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k;
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, cop;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     while (ct__qh_oppface(q, aprev) == of) { aprev = q->e[aprev].prev; onext = q->e[onext].next; }
@@ -557,11 +627,26 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     for (e = q->e[aprev].next; e != anext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
     for (e = q->e[oprev].next; e != onext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
     q->f[f].he0 = anext;
-    k = ct__qh_connect(q, f, oprev, anext);
+    /* both junctions are linked before either is cleaned up: when one face keeps a single
+       edge, the clean-up at one junction reads that edge's other end */
+    q->e[oprev].next = anext; q->e[anext].prev = oprev;
+    q->e[aprev].next = onext; q->e[onext].prev = aprev;
+    k = ct__qh_connect(q, f, oprev, anext, &moved[0]);
     if (k >= 0) gone[ng++] = k;
-    k = ct__qh_connect(q, f, aprev, onext);
+    k = ct__qh_connect(q, f, aprev, q->e[aprev].next, &moved[1]);   /* onext, unless just removed */
     if (k >= 0) gone[ng++] = k;
     ct__qh_face_geometry(q, f);
+    /* coplanar points of faces whose plane moved are filed again (outside points are
+       rescanned when the face is next taken: fbest was reset) */
+    cop = q->f[f].cop;
+    q->f[f].cop = -1;
+    if (!ct__qh_refile(q, cop, f)) return 0;
+    for (k = 0; k < 2; ++k)
+        if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX) {
+            cop = q->f[moved[k]].cop;
+            q->f[moved[k]].cop = -1;
+            if (!ct__qh_refile(q, cop, moved[k])) return 0;
+        }
     for (k = 0; k < ng; ++k) {
         if (!ct__qh_release_points(q, gone[k], f)) return 0;
         if (!ct__qh_push(q, &q->dead, gone[k])) return 0; /* recycled at the end of this step */
@@ -624,7 +709,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
         const ct__qface *O = &q->f[of];
         ct__qreal d1 = ct__q_dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
         ct__qreal d2 = ct__q_dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
-        if (d1 > -tol || d2 > -tol) {              /* otherwise clearly convex both ways */
+        if ((d1 > -tol || d2 > -tol) && of != f) {   /* otherwise clearly convex both ways */
             int merge = 0;
             if (strict) merge = 1;
             else if (q->f[f].area > O->area) {
@@ -646,8 +731,8 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     return 0;
 }
 
-/* Reassigns the unclaimed points to the new face they are farthest outside of (the first one
-   far outside ends the search). The planes of the surviving new faces are packed first, so
+/* Files the unclaimed points by the new face they are farthest above (the first one far
+   outside ends the search). The planes of the surviving new faces are packed first, so
    the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     int i = q->unclaimed, nx, k, m = 0, last = 0;
@@ -662,7 +747,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         if (rest == q->eye) rest = q->pnext[rest];
         if (rest < 0) {
             ct__qv x = q->p[only];
-            ct__qreal bd = q->tol;
+            ct__qreal bd = -q->tol;
             int bf = -1;
             for (k = 0; k < q->newf.n; ++k) {
                 int f = q->newf.a[k];
@@ -671,7 +756,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
                 d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].out;
                 if (d > bd) { bd = d; bf = f; if (d > far) break; }
             }
-            return bf < 0 || ct__qh_claim(q, bf, only, bd);
+            return bf < 0 || ct__qh_file(q, bf, only, bd);
         }
     }
     if (q->newf.n > q->plcap) {
@@ -694,7 +779,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     for (; i >= 0; i = nx) {
         const ct__qreal *h = q->pl + 4 * last;
         ct__qv x;
-        ct__qreal bd = q->tol;
+        ct__qreal bd = -q->tol;
         int bf = -1;
         nx = q->pnext[i];
         if (i == q->eye) continue;   /* the new vertex itself */
@@ -707,10 +792,31 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
             bf += last;
             if (bf >= m) bf -= m;
             last = bf;
-            if (!ct__qh_claim(q, q->plf[bf], i, bd)) return 0;
+            if (!ct__qh_file(q, q->plf[bf], i, bd)) return 0;
         }
     }
     return 1;
+}
+
+/* The last check of the coplanar points: each climbs from its face, and one now outside a face
+   (made later next to it, or tilted by a merge) is claimed. Returns the number claimed, -1
+   when out of memory. */
+CT__PRIVATE int ct__qh_sweep(ct__qhs *q) {
+    int f, i, nx, g, claimed = 0;
+    for (f = 0; f < q->nf; ++f) {
+        if (q->f[f].mark != CT__QF_VISIBLE && q->f[f].mark != CT__QF_NONCONVEX) continue;
+        i = q->f[f].cop;
+        q->f[f].cop = -1;
+        for (; i >= 0; i = nx) {
+            ct__qreal d;
+            nx = q->pnext[i];
+            g = ct__qh_climb(q, f, q->p[i], &d);
+            d = ct__qh_above(q, g, q->p[i]);
+            claimed += d > q->tol;
+            if (!ct__qh_file(q, g, i, d)) return -1;
+        }
+    }
+    return claimed;
 }
 
 /* Adds the farthest outside point of face f. */
@@ -722,18 +828,20 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
             ct__qreal d = ct__qh_above(q, f, q->p[i]);
             if (d > bd) { bd = d; best = i; }
         }
-        if (best < 0) {   /* none is outside f any more; a point may be outside a neighbour */
-            q->unclaimed = -1;
-            if (!ct__qh_release_points(q, f, f)) return CT_NO_MEMORY;
-            q->unclaimed = -1;   /* the rest are inside */
-            return CT_OK;
-        }
+        if (best < 0)   /* none is outside f any more; a point may be outside a neighbour */
+            return ct__qh_release_points(q, f, f) ? CT_OK : CT_NO_MEMORY;
     }
     /* the eye stays in f's outside set, which goes to the unclaimed list with f; the
        reassignment skips it */
     q->eye = best;
     q->unclaimed = -1;
-    if (!ct__qh_horizon(q, q->p[best], f)) return CT_NO_MEMORY;
+    q->folds = 0;
+    if (!ct__qh_horizon(q, q->p[best], f, 1)) return CT_NO_MEMORY;
+    if (q->folds && !ct__qh_horizon_simple(q)) {   /* again without the fold rule */
+        for (k = 0; k < q->dead.n; ++k) q->f[q->dead.a[k]].mark = CT__QF_VISIBLE;
+        if (!ct__qh_horizon(q, q->p[best], f, 0)) return CT_NO_MEMORY;
+    }
+    for (k = 0; k < q->dead.n; ++k) ct__qh_release_unclaimed(q, q->dead.a[k]);
     if (!ct__qh_cone(q, best)) return CT_NO_MEMORY;
     for (k = 0; k < q->newf.n; ++k) {
         int nf = q->newf.a[k];
@@ -836,7 +944,9 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
        more, and in float that alone can turn the short edge between two nearby points (exact
        as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
     q.pnext = CT__SALLOC(s, int, n);
-    if (!q.pnext) return CT_NO_MEMORY;
+    q.vseen = CT__SALLOC(s, int, n);
+    if (!q.pnext || !q.vseen) return CT_NO_MEMORY;
+    for (i = 0; i < n; ++i) q.vseen[i] = -1;
     {   /* capacities from n (live faces <= 2n - 4, half-edges <= 3 per face, a horizon <= n):
            small sets never grow; large ones start smaller and double */
         int cf = n < 2048 ? 2 * n + 16 : 4096, cv = n < 256 ? n + 16 : 272;
@@ -869,13 +979,18 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 #endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
-    while (q.stack.n > 0) {
-        f = q.stack.a[--q.stack.n];
-        q.f[f].queued = 0;
-        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
-        if (q.f[f].outside < 0) continue;
-        st = ct__qh_add(&q, f);
-        if (st != CT_OK) return st;
+    for (i = 0;; ++i) {
+        while (q.stack.n > 0) {
+            f = q.stack.a[--q.stack.n];
+            q.f[f].queued = 0;
+            if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+            if (q.f[f].outside < 0) continue;
+            st = ct__qh_add(&q, f);
+            if (st != CT_OK) return st;
+        }
+        /* every sweep that claims a point adds a vertex: bounded by n */
+        if (i > n || (nv = ct__qh_sweep(&q)) == 0) break;
+        if (nv < 0) return CT_NO_MEMORY;
     }
     /* output: live faces and the vertices they use. Slot k of face_verts holds the head of
        quickhull half-edge e_k; the half-edge leaving it along the face is next(e_k), so
