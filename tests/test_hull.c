@@ -812,7 +812,7 @@ static const double fz_eye_in_line[8][3] = {
     { -2000000, -2000000, -921569.82421875 }, { -4000000, 0, -937194.82421875 },
 };
 
-Test(hull, fuzz_regressions, .timeout = 60) {
+Test(hull, fuzz_regressions) {
     /* each set, padded to `total` points with copies of its first (as the fuzzer made them) */
     static const struct { const double (*xyz)[3]; int n, total; const char *name; } sets[] = {
         { fz_old_face, 27, 27, "old face" },
