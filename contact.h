@@ -181,7 +181,13 @@ typedef struct ct_hull_desc {
    vertices, 6 quads, 12 edges), CCW seen from outside, with unit outward planes; points within
    the tolerance of the hull are not vertices. CT_INVALID: NULL, npts < 0, NaN/Inf;
    CT_DEGENERATE: fewer than 4 points, or all points within the tolerance of a plane, a line
-   or a point. Duplicates are fine. The output owns one block from `a` (NULL: CT_MALLOC). */
+   or a point. Duplicates are fine. The output owns one block from `a` (NULL: CT_MALLOC).
+   Tolerance tol: 0 eps: eps_r (3 E + 2 M) with eps_r the epsilon of ct_real, E the half-width
+   sum of the bounding box and M the largest |coordinate|; else desc->eps * max(E, eps_r M).
+   Containment: every input point p has n.p + d <= 8 tol on every face plane (plus the ct_real
+   rounding of evaluating the plane), tested with the default and with desc->eps <= 1e-4. With
+   a coarse desc->eps (>= 1e-3), nearly flat or noisy-planar sets can still leave a point tens
+   of tolerances outside (open defect). Work is in double also when ct_real is float. */
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
                               const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */

@@ -12,6 +12,20 @@
    Coplanarity merges must keep every vertex of the absorbed face within the tolerance and the
    merged polygon convex; concave edges are always repaired by merging. The initial simplex
    rejects a fourth point whose height is within the rounding of a sliver triangle's plane.
+   Predicates are evaluated in double also in a float build (see below). A point is outside a
+   face only beyond the rounding of the face's own vertices (its outer plane). Points within
+   the tolerance of a face are kept in its coplanar set, not dropped: they are filed again
+   when the face is deleted or its plane moves, and a last sweep climbs each one to the face
+   it is farthest above, so a point that a later face or merge left outside becomes a vertex
+   (qhull keeps coplanar points for the same reason). Points of a merged-away face, or of a
+   face whose plane moved, climb from it to the face they are farthest above. A face that the
+   eye is above at all, or within the tolerance below with the cone triangle folding over it,
+   counts as visible (else a tolerance-coplanar neighbour leaves a steep or flipped new face),
+   unless that makes the horizon other than a simple loop with non-degenerate cone triangles.
+   Measured (tests, stress runs): with the default tolerance every input point is inside every
+   face plane within a few tolerances; with desc->eps >= 1e-3 nearly flat or noisy-planar sets
+   can still leave a point tens of tolerances outside (tolerance-wide concavities fold the cone
+   in ways the rule above does not catch).
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -26,21 +40,88 @@
    (slot k of face_verts is the half-edge leaving face_verts[k], i.e. next(e_k) where e_k
    heads at face_verts[k]) so the hull block needs no twin search. */
 
+/* ---- working precision -------------------------------------------------------------------- */
+/* Every predicate is evaluated in double, also when ct_real is float (the points are converted
+   once and the output planes rounded back): in float the planes of small faces far from the
+   origin round by more than the tolerance and visibility was decided wrongly (a hull missed a
+   point by 1e-3 of its extent). The tolerance stays that of ct_real, the input's own rounding.
+   The float test below is made by the preprocessor (CT_REAL is the token double or float), so
+   a double build uses ct_vec3 and the helpers of math.h unchanged and copies nothing. */
+#define CT__QH_REAL_float 1
+#define CT__QH_CAT2(a, b) a##b
+#define CT__QH_CAT(a, b) CT__QH_CAT2(a, b)
+#if CT__QH_CAT(CT__QH_REAL_, CT_REAL) == 1
+#define CT__QH_WIDE 1
+typedef double ct__qreal;
+typedef struct ct__qv { double x, y, z; } ct__qv;
+#define CT__QEPS DBL_EPSILON
+#define CT__QMAX DBL_MAX
+CT__INLINE ct__qv ct__q_v3(double x, double y, double z) { ct__qv v; v.x = x; v.y = y; v.z = z; return v; }
+CT__INLINE ct__qv ct__q_add(ct__qv a, ct__qv b) { return ct__q_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+CT__INLINE ct__qv ct__q_sub(ct__qv a, ct__qv b) { return ct__q_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+CT__INLINE ct__qv ct__q_scale(ct__qv a, double s) { return ct__q_v3(a.x * s, a.y * s, a.z * s); }
+CT__INLINE ct__qv ct__q_madd(ct__qv a, ct__qv b, double s) { return ct__q_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z); }
+CT__INLINE double ct__q_dot(ct__qv a, ct__qv b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+CT__INLINE ct__qv ct__q_cross(ct__qv a, ct__qv b) {
+    return ct__q_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+CT__INLINE double ct__q_sqrt(double x) { return sqrt(x); }
+CT__INLINE double ct__q_abs(double x) { return x < 0 ? -x : x; }
+CT__INLINE double ct__q_max(double a, double b) { return a > b ? a : b; }
+CT__INLINE double ct__q_len2(ct__qv a) { return ct__q_dot(a, a); }
+CT__INLINE double ct__q_len(ct__qv a) { return sqrt(ct__q_dot(a, a)); }
+CT__INLINE double ct__q_vget(ct__qv v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+/* as ct__normalize: scaled by the largest component first */
+CT__INLINE ct__qv ct__q_normalize(ct__qv a, int *ok) {
+    double m = ct__q_max(ct__q_abs(a.x), ct__q_max(ct__q_abs(a.y), ct__q_abs(a.z)));
+    if (!(m > 0) || !(m <= DBL_MAX)) { if (ok) *ok = 0; return ct__q_v3(0, 0, 0); }
+    a = ct__q_scale(a, 1 / m);
+    if (ok) *ok = 1;
+    return ct__q_scale(a, 1 / ct__q_len(a));
+}
+CT__INLINE ct__qv ct__q_of(ct_vec3 a) { return ct__q_v3(a.x, a.y, a.z); }
+CT__INLINE ct_vec3 ct__q_out(ct__qv a) { return ct__v3((ct_real)a.x, (ct_real)a.y, (ct_real)a.z); }
+#else
+#define CT__QH_WIDE 0
+typedef ct_real ct__qreal;
+typedef ct_vec3 ct__qv;
+#define CT__QEPS CT__EPS
+#define CT__QMAX CT__MAXR
+#define ct__q_v3 ct__v3
+#define ct__q_add ct__add
+#define ct__q_sub ct__sub
+#define ct__q_scale ct__scale
+#define ct__q_madd ct__madd
+#define ct__q_dot ct__dot
+#define ct__q_cross ct__cross
+#define ct__q_sqrt ct__sqrt
+#define ct__q_abs ct__abs
+#define ct__q_max ct__max
+#define ct__q_len2 ct__len2
+#define ct__q_len ct__len
+#define ct__q_vget ct__vget
+#define ct__q_normalize ct__normalize
+#define ct__q_of(a) (a)
+#define ct__q_out(a) (a)
+#endif
+
 /* ---- construction state ------------------------------------------------------------------ */
 enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
 
 typedef struct ct__qface {
-    ct_vec3 n;         /* unit outward normal */
-    ct_vec3 c;         /* centroid of the vertices */
-    ct_real off;       /* n . x = off on the plane */
-    ct_real area;      /* twice the area (|sum of cross products|) */
+    ct__qv n;         /* unit outward normal */
+    ct__qv c;         /* centroid of the vertices */
+    ct__qreal off;       /* n . x = off on the plane */
+    ct__qreal out;       /* off raised by the largest residual of the face's own vertices */
+    ct__qreal area;      /* twice the area (|sum of cross products|) */
     int he0;           /* one half-edge of the loop */
     int nv;            /* vertices in the loop */
     int mark;
     int outside;       /* first point of the outside set, -1 if none */
     int otail;         /* last point of the outside set (valid when outside >= 0) */
+    int cop;           /* first point of the coplanar set (within tol of the plane), -1 if none */
     int fbest;         /* farthest outside point, -1 when unknown (the plane moved since) */
-    ct_real fbd;       /* its distance */
+    ct__qreal fbd;       /* its distance */
     int queued;        /* in the pending stack */
     int thin;          /* the normal was re-orthogonalised to the longest edge */
 } ct__qface;
@@ -51,10 +132,10 @@ typedef struct ct__ivec { int *a; int n, cap; } ct__ivec;   /* growable, in the 
 
 typedef struct ct__qhs {
     ct_scratch *s;
-    const ct_vec3 *p;  /* centred points */
+    const ct__qv *p;  /* centred points */
     int n;
-    ct_real tol;
-    int *pnext;        /* next point in the same outside set */
+    ct__qreal tol;
+    int *pnext;        /* next point in the same outside or coplanar set */
     ct__qface *f; int nf, capf, freef;      /* faces; free list threaded through he0 */
     ct__qedge *e; int ne, cape, freee;      /* half-edges; free list threaded through next */
     ct__ivec stack;                         /* faces with outside points */
@@ -64,7 +145,9 @@ typedef struct ct__qhs {
     ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
-    ct_real *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
+    int folds;                              /* faces the fold rule took in for this eye */
+    int *vseen;                             /* per point: the eye whose horizon met it, or -1 */
+    ct__qreal *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
 } ct__qhs;
 
@@ -123,6 +206,7 @@ CT__INLINE int ct__qh_new_face(ct__qhs *q) {
     }
     q->f[i].mark = CT__QF_VISIBLE;
     q->f[i].outside = -1;
+    q->f[i].cop = -1;
     q->f[i].fbest = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
@@ -132,7 +216,23 @@ CT__INLINE void ct__qh_free_face(ct__qhs *q, int i) { q->f[i].mark = CT__QF_FREE
 
 CT__INLINE int ct__qh_tail(const ct__qhs *q, int e) { return q->e[q->e[e].prev].head; }
 CT__INLINE int ct__qh_oppface(const ct__qhs *q, int e) { return q->e[q->e[e].twin].face; }
-CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__dot(q->f[f].n, x) - q->f[f].off; }
+CT__INLINE ct__qreal ct__qh_dist(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].off; }
+/* Height above the outer plane: a point is outside face f when this exceeds the tolerance. */
+CT__INLINE ct__qreal ct__qh_above(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].out; }
+
+/* Sets the outer offset of face f: a point counts as outside only beyond the rounding of the
+   face's own plane, so a copy of a vertex is never outside a face through it (it would become
+   an eye whose cone has faces of zero area). */
+CT__PRIVATE void ct__qh_face_outer(ct__qhs *q, int f) {
+    ct__qface *F = &q->f[f];
+    int e0 = F->he0, e = e0;
+    ct__qreal r = 0;
+    do {
+        r = ct__q_max(r, ct__qh_dist(q, f, q->p[q->e[e].head]));
+        e = q->e[e].next;
+    } while (e != e0);
+    F->out = F->off + r;
+}
 
 /* Normal, centroid and offset from the vertex loop (sum of fan cross products: Newell's
    normal for planar polygons, exact in orientation for any simple loop). A thin face (area
@@ -141,50 +241,51 @@ CT__INLINE ct_real ct__qh_dist(const ct__qhs *q, int f, ct_vec3 x) { return ct__
 /* Shared tail of the face geometry: csum is the sum of the vertices, nrm the fan cross-product
    sum, lmax the longest squared edge. Returns 1 when the face is thin: the caller then calls
    ct__qh_face_thin with that edge (kept out of line: it is rare). */
-CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct_vec3 csum, ct_vec3 nrm, ct_real lmax) {
-    ct_real area = ct__len(nrm);
+CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct__qv csum, ct__qv nrm, ct__qreal lmax) {
+    ct__qreal area = ct__q_len(nrm);
     F->nv = nv;
     F->area = area;
-    F->c = ct__scale(csum, (ct_real)1 / (ct_real)nv);
-    if (area > 0) nrm = ct__scale(nrm, 1 / area);
+    F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
+    if (area > 0) nrm = ct__q_scale(nrm, 1 / area);
     F->n = nrm;
-    F->off = ct__dot(nrm, F->c);
+    F->off = ct__q_dot(nrm, F->c);
     F->thin = 0;
     F->fbest = -1;      /* distances of points claimed before are stale */
-    return !(area > ct__sqrt(CT__EPS) * lmax) && lmax > 0;
+    return !(area > ct__q_sqrt(CT__QEPS) * lmax) && lmax > 0;
 }
 /* The thin case of ct__qh_face_finish: lvec is the longest edge, lmax its squared length. */
-CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct_vec3 lvec, ct_real lmax) {
-    ct_vec3 u = ct__scale(lvec, 1 / ct__sqrt(lmax));
-    F->n = ct__normalize(ct__madd(F->n, u, -ct__dot(F->n, u)), NULL);
-    F->off = ct__dot(F->n, F->c);
+CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct__qv lvec, ct__qreal lmax) {
+    ct__qv u = ct__q_scale(lvec, 1 / ct__q_sqrt(lmax));
+    F->n = ct__q_normalize(ct__q_madd(F->n, u, -ct__q_dot(F->n, u)), NULL);
+    F->off = ct__q_dot(F->n, F->c);
     F->thin = 1;
 }
 
 CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
     ct__qface *F = &q->f[f];
     int e0 = F->he0, e = e0, nv = 0;
-    ct_vec3 p0 = q->p[q->e[e0].head], c = ct__v3(0, 0, 0), nrm = ct__v3(0, 0, 0), d2, lvec = nrm;
-    ct_vec3 tail = q->p[ct__qh_tail(q, e0)];
-    ct_real lmax = -1;
-    d2 = ct__sub(q->p[q->e[q->e[e0].next].head], p0);
+    ct__qv p0 = q->p[q->e[e0].head], c = ct__q_v3(0, 0, 0), nrm = ct__q_v3(0, 0, 0), d2, lvec = nrm;
+    ct__qv tail = q->p[ct__qh_tail(q, e0)];
+    ct__qreal lmax = -1;
+    d2 = ct__q_sub(q->p[q->e[q->e[e0].next].head], p0);
     do {
-        ct_vec3 h = q->p[q->e[e].head], d = ct__sub(h, tail);
-        ct_real l = ct__len2(d);
+        ct__qv h = q->p[q->e[e].head], d = ct__q_sub(h, tail);
+        ct__qreal l = ct__q_len2(d);
         if (l > lmax) { lmax = l; lvec = d; }
-        c = ct__add(c, h);
+        c = ct__q_add(c, h);
         tail = h;
         ++nv;
         e = q->e[e].next;
     } while (e != e0);
     e = q->e[q->e[e0].next].next;
     while (e != e0) {
-        ct_vec3 d1 = d2;
-        d2 = ct__sub(q->p[q->e[e].head], p0);
-        nrm = ct__add(nrm, ct__cross(d1, d2));
+        ct__qv d1 = d2;
+        d2 = ct__q_sub(q->p[q->e[e].head], p0);
+        nrm = ct__q_add(nrm, ct__q_cross(d1, d2));
         e = q->e[e].next;
     }
     if (ct__qh_face_finish(F, nv, c, nrm, lmax)) ct__qh_face_thin(F, lvec, lmax);
+    ct__qh_face_outer(q, f);
 }
 
 CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
@@ -195,7 +296,7 @@ CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
 
 /* Adds point i, at distance d above face f, to f's outside set (at the front), keeping track
    of the farthest point: on ties the later claim wins, as the front of the list would. */
-CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct_real d) {
+CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct__qreal d) {
     ct__qface *F = &q->f[f];
     if (F->outside < 0) { F->otail = i; F->fbest = i; F->fbd = d; }
     else if (F->fbest >= 0 && d >= F->fbd) { F->fbest = i; F->fbd = d; }
@@ -204,30 +305,71 @@ CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct_real d) {
     return ct__qh_push_pending(q, f);
 }
 
-/* Moves the whole outside set of face f to the front of the unclaimed list. */
+/* Moves the whole outside set of face f, and its coplanar set, to the unclaimed list. */
 CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
     ct__qface *F = &q->f[f];
+    int i, nx;
+    for (i = F->cop; i >= 0; i = nx) {
+        nx = q->pnext[i];
+        q->pnext[i] = q->unclaimed;
+        q->unclaimed = i;
+    }
+    F->cop = -1;
     if (F->outside < 0) return;
     q->pnext[F->otail] = q->unclaimed;
     q->unclaimed = F->outside;
     F->outside = -1;
 }
 
-/* Moves the outside set of face f to `absorb` when still outside it, else to the unclaimed list. */
-CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
-    int i = q->f[f].outside, nx;
-    q->f[f].outside = -1;
+/* Files point i by its height d above face f: outside (beyond tol), coplanar (within tol of
+   the plane: kept, as a later face or a merge can leave it outside), or inside (dropped).
+   Returns 0 when out of memory. */
+CT__INLINE int ct__qh_file(ct__qhs *q, int f, int i, ct__qreal d) {
+    if (d > q->tol) return ct__qh_claim(q, f, i, d);
+    if (d > -q->tol) { q->pnext[i] = q->f[f].cop; q->f[f].cop = i; }
+    return 1;
+}
+
+/* The face that x is farthest above found by climbing from face f to the neighbour x is
+   farthest above while the distance grows (strictly, so it ends); *dist is that distance. */
+CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct__qv x, ct__qreal *dist) {
+    ct__qreal best = ct__qh_dist(q, f, x);
+    for (;;) {
+        int e0 = q->f[f].he0, e = e0, up = -1;
+        do {
+            int g = ct__qh_oppface(q, e);
+            ct__qreal d = ct__qh_dist(q, g, x);
+            if (d > best) { best = d; up = g; }
+            e = q->e[e].next;
+        } while (e != e0);
+        if (up < 0) break;
+        f = up;
+    }
+    *dist = best;
+    return f;
+}
+
+/* Files the list of points from i by climbing from face `from` (whose plane moved, or which
+   took in the face that held them): a point may have left that plane's outside yet be
+   outside a neighbour (a face of the previous hull, not visible from the eye, holds points
+   that need not be above any new face). Returns 0 when out of memory. */
+CT__PRIVATE int ct__qh_refile(ct__qhs *q, int i, int from) {
+    int nx, g;
     for (; i >= 0; i = nx) {
-        ct_real d = ct__qh_dist(q, absorb, q->p[i]);
+        ct__qreal d;
         nx = q->pnext[i];
-        if (d > q->tol) {
-            if (!ct__qh_claim(q, absorb, i, d)) return 0;
-        } else {
-            q->pnext[i] = q->unclaimed;
-            q->unclaimed = i;
-        }
+        g = ct__qh_climb(q, from, q->p[i], &d);
+        if (!ct__qh_file(q, g, i, ct__qh_above(q, g, q->p[i]))) return 0;
     }
     return 1;
+}
+
+/* Refiles the outside and coplanar sets of face f, which `absorb` has taken in (f may be
+   `absorb` itself when its plane moved). */
+CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
+    int out = q->f[f].outside, cop = q->f[f].cop;
+    q->f[f].outside = q->f[f].cop = -1;
+    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, cop, absorb);
 }
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
@@ -244,11 +386,14 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
     q->f[f].he0 = e0;
     he[0] = e0; he[1] = e1; he[2] = e2;
     {   /* ct__qh_face_geometry unrolled for a triangle (same operations, same order) */
-        ct_vec3 pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__sub(pb, pa);
-        ct_real l0 = ct__len2(ct__sub(pa, pc)), l1 = ct__len2(d1), l2 = ct__len2(ct__sub(pc, pb));
-        ct_real lmax = ct__max(l2, ct__max(l1, l0));    /* branch-free; the first longest on ties */
-        if (ct__qh_face_finish(&q->f[f], 3, ct__add(ct__add(pa, pb), pc), ct__cross(d1, ct__sub(pc, pa)), lmax))
-            ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__sub(pc, pb) : d1) : (l2 > l0 ? ct__sub(pc, pb) : ct__sub(pa, pc)), lmax);
+        ct__qv pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__q_sub(pb, pa);
+        ct__qreal l0 = ct__q_len2(ct__q_sub(pa, pc)), l1 = ct__q_len2(d1), l2 = ct__q_len2(ct__q_sub(pc, pb));
+        ct__qreal lmax = ct__q_max(l2, ct__q_max(l1, l0));    /* branch-free; the first longest on ties */
+        if (ct__qh_face_finish(&q->f[f], 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross(d1, ct__q_sub(pc, pa)), lmax))
+            ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__q_sub(pc, pb) : d1) : (l2 > l0 ? ct__q_sub(pc, pb) : ct__q_sub(pa, pc)), lmax);
+        /* ct__qh_face_outer unrolled */
+        q->f[f].out = q->f[f].off + ct__q_max(ct__q_max(0, ct__qh_dist(q, f, pa)),
+                                              ct__q_max(ct__qh_dist(q, f, pb), ct__qh_dist(q, f, pc)));
     }
     return f;
 }
@@ -256,37 +401,37 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
 /* The initial tetrahedron from extreme points. CT_DEGENERATE when the points do not span 3D
    beyond the tolerance. */
 CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
-    const ct_vec3 *p = q->p;
+    const ct__qv *p = q->p;
     int n = q->n, i, k, v[4], ax = 0, f[4], ok;
     const int *imin = q->imin, *imax = q->imax;   /* extreme points, found with the bounding box */
-    ct_real best = -1, spread, d;
-    ct_vec3 u, nrm;
+    ct__qreal best = -1, spread, d;
+    ct__qv u, nrm;
     for (k = 0; k < 3; ++k) {
-        spread = ct__vget(p[imax[k]], k) - ct__vget(p[imin[k]], k);
+        spread = ct__q_vget(p[imax[k]], k) - ct__q_vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
     }
     if (!(best > 2 * q->tol)) return CT_DEGENERATE;
     v[0] = imin[ax]; v[1] = imax[ax];
-    u = ct__normalize(ct__sub(p[v[1]], p[v[0]]), NULL);
+    u = ct__q_normalize(ct__q_sub(p[v[1]], p[v[0]]), NULL);
     best = -1; v[2] = -1;
     for (i = 0; i < n; ++i) {
-        d = ct__len2(ct__cross(u, ct__sub(p[i], p[v[0]])));
+        d = ct__q_len2(ct__q_cross(u, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[2] = i; }
     }
-    if (!(ct__sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
-    nrm = ct__normalize(ct__cross(u, ct__sub(p[v[2]], p[v[0]])), &ok);
+    if (!(ct__q_sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
+    nrm = ct__q_normalize(ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
     best = -1; v[3] = -1;
     for (i = 0; i < n; ++i) {
-        d = ct__abs(ct__dot(nrm, ct__sub(p[i], p[v[0]])));
+        d = ct__q_abs(ct__q_dot(nrm, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[3] = i; }
     }
     /* The normal of a sliver triangle is uncertain by ~eps |e1| |e2| / |e1 x e2|, which tilts
        the plane: a height counts only above the tolerance plus that tilt over the span. */
     {
-        ct_vec3 e1 = ct__sub(p[v[1]], p[v[0]]), e2 = ct__sub(p[v[2]], p[v[0]]), e3 = ct__sub(p[v[3]], p[v[0]]);
-        ct_real area2 = ct__len(ct__cross(e1, e2));
-        ct_real tilt = area2 > 0 ? 8 * CT__EPS * ct__len(e1) * ct__len(e2) * ct__len(e3) / area2 : CT__MAXR;
+        ct__qv e1 = ct__q_sub(p[v[1]], p[v[0]]), e2 = ct__q_sub(p[v[2]], p[v[0]]), e3 = ct__q_sub(p[v[3]], p[v[0]]);
+        ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
+        ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
         if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
     }
     /* four faces, each oriented away from the vertex it omits */
@@ -295,8 +440,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         int he[4][4], a, b;   /* he[u][w]: the half-edge from simplex vertex u to w; its twin is he[w][u] */
         for (k = 0; k < 4; ++k) {
             int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], te[3];
-            ct_vec3 nn = ct__cross(ct__sub(p[v[l1]], p[v[l0]]), ct__sub(p[v[l2]], p[v[l0]]));
-            if (ct__dot(nn, ct__sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
+            ct__qv nn = ct__q_cross(ct__q_sub(p[v[l1]], p[v[l0]]), ct__q_sub(p[v[l2]], p[v[l0]]));
+            if (ct__q_dot(nn, ct__q_sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
             if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2], te)) < 0) return CT_NO_MEMORY;
             he[l2][l0] = te[0];
             he[l0][l1] = te[1];
@@ -308,10 +453,10 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     }
     /* every other point goes to the face it is farthest outside of */
     {
-        ct_real pl[16];
+        ct__qreal pl[16];
         for (k = 0; k < 4; ++k) {
             pl[4 * k] = q->f[f[k]].n.x; pl[4 * k + 1] = q->f[f[k]].n.y; pl[4 * k + 2] = q->f[f[k]].n.z;
-            pl[4 * k + 3] = q->f[f[k]].off;
+            pl[4 * k + 3] = q->f[f[k]].out;
         }
         int cut[5], a, b, seg;   /* the runs of points between the simplex vertices (sorted) */
         for (a = 0; a < 4; ++a) cut[a] = v[a];
@@ -320,30 +465,65 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         cut[4] = n;
         for (seg = 0, i = 0; seg < 5; i = cut[seg++] + 1)
             for (; i < cut[seg]; ++i) {
-                ct_vec3 x = p[i];
+                ct__qv x = p[i];
                 int bf = -1;
-                ct_real bd = q->tol;
+                ct__qreal bd = -q->tol;
                 for (k = 0; k < 4; ++k) {
                     d = pl[4 * k] * x.x + pl[4 * k + 1] * x.y + pl[4 * k + 2] * x.z - pl[4 * k + 3];
                     if (d > bd) { bd = d; bf = k; }
                 }
-                if (bf >= 0 && !ct__qh_claim(q, f[bf], i, bd)) return CT_NO_MEMORY;
+                if (bf >= 0 && !ct__qh_file(q, f[bf], i, bd)) return CT_NO_MEMORY;
             }
     }
     return CT_OK;
 }
 
-/* Depth-first search over the faces visible from `eye` starting at f0 (visible). Deletes them,
-   collects their outside points as unclaimed, and records the horizon half-edges (on the
-   visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
-CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
+/* 1 when face f, across half-edge e of a visible face, is visible from eye: above it by more
+   than tol; or, with `fold`, above it at all, or within tol below it while the cone triangle
+   over e would face against the visible face (a tolerance-wide concavity between the two:
+   the triangle would fold back over f). Without these, a tolerance-coplanar neighbour leaves
+   a steep or flipped new face that cuts off far points. Counted in q->folds. */
+CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
+    ct__qreal d = ct__qh_dist(q, f, eye);
+    if (d > q->tol) return 1;
+    if (!fold || !(d > -q->tol)) return 0;
+    if (!(d > 0)) {
+        ct__qv t = q->p[ct__qh_tail(q, e)], h = q->p[q->e[e].head];
+        ct__qv n = ct__q_cross(ct__q_sub(t, eye), ct__q_sub(h, eye));
+        if (!(ct__q_dot(n, q->f[q->e[e].face].n) < 0)) return 0;
+    }
+    q->folds++;
+    return 1;
+}
+
+/* 1 when the horizon is one simple loop whose cone has no degenerate triangle: consecutive
+   half-edges meet, no vertex repeats and the eye is beyond tol from every edge's line (a face
+   taken in by the fold rule can leave a hole or a pinch in the visible region, or put the eye
+   in line with a horizon edge). */
+CT__PRIVATE int ct__qh_horizon_simple(ct__qhs *q) {
+    int k, n = q->horizon.n, ok = 1;
+    ct__qv eye = q->p[q->eye];
+    for (k = 0; k < n && ok; ++k) {
+        int h = q->horizon.a[k], v = q->e[h].head;
+        ct__qv a = q->p[ct__qh_tail(q, h)], b = q->p[v];
+        ok = v == ct__qh_tail(q, q->horizon.a[k + 1 < n ? k + 1 : 0]) && q->vseen[v] != q->eye &&
+             ct__q_len(ct__q_cross(ct__q_sub(a, eye), ct__q_sub(b, eye))) > q->tol * ct__q_len(ct__q_sub(b, a));
+        q->vseen[v] = q->eye;
+    }
+    for (k = 0; k < n; ++k) q->vseen[q->e[q->horizon.a[k]].head] = -1;
+    return ok;
+}
+
+/* Depth-first search over the faces visible from `eye` starting at f0 (visible). Marks them
+   deleted (the caller releases their points), lists them in q->dead and records the horizon
+   half-edges (on the visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
+CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0, int fold) {
     /* frame: the next half-edge to look across and the half-edge that ends the loop (the one
        we came in by; for f0 its first edge, looked at first). A frame is popped when its last
        edge is taken, before a child is pushed, which keeps the horizon in order. */
     int sp = 0, *st;
     q->horizon.n = q->dead.n = 0;
     q->f[f0].mark = CT__QF_DELETED;
-    ct__qh_release_unclaimed(q, f0);
     if (!ct__qh_push(q, &q->dead, f0)) return 0;
     st = q->dfs.a;
     st[0] = st[1] = q->f[f0].he0;
@@ -353,9 +533,8 @@ CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct_vec3 eye, int f0) {
         if (nx == st[sp - 1]) sp -= 2;
         else st[sp - 2] = nx;
         if (mk != CT__QF_VISIBLE && mk != CT__QF_NONCONVEX) continue;
-        if (ct__qh_dist(q, of, eye) > q->tol) {
+        if (ct__qh_sees(q, of, e, eye, fold)) {
             q->f[of].mark = CT__QF_DELETED;
-            ct__qh_release_unclaimed(q, of);
             if (!ct__qh_push(q, &q->dead, of)) return 0;
             /* continue around `of` after the edge we came in by, stopping at it */
             if (sp + 2 > q->dfs.cap) {
@@ -393,13 +572,14 @@ CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
 }
 
 /* Distance of the centroid of the face across e from the plane of e's face. */
-CT__INLINE ct_real ct__qh_oppdist(const ct__qhs *q, int e) {
+CT__INLINE ct__qreal ct__qh_oppdist(const ct__qhs *q, int e) {
     return ct__qh_dist(q, q->e[e].face, q->f[ct__qh_oppface(q, e)].c);
 }
 
 /* Joins the loop at vertex head(prev) where prev -> e; removes a redundant edge when both
-   run along the same neighbour. Returns a face that disappeared, or -1. */
-CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e) {
+   run along the same neighbour. Returns a face that disappeared, or -1; *moved is set to a
+   neighbour whose loop (and plane) changed. */
+CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e, int *moved) {
     int gone = -1;
     if (ct__qh_oppface(q, prev) == ct__qh_oppface(q, e)) {
         int of = ct__qh_oppface(q, e), eo;
@@ -423,7 +603,7 @@ CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e) {
         ct__qh_free_edge(q, prev);
         q->e[e].twin = eo;
         q->e[eo].twin = e;
-        if (gone < 0) ct__qh_face_geometry(q, of);
+        if (gone < 0) { ct__qh_face_geometry(q, of); *moved = of; }
     } else {
         q->e[prev].next = e;
         q->e[e].prev = prev;
@@ -437,7 +617,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k;
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, cop;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     while (ct__qh_oppface(q, aprev) == of) { aprev = q->e[aprev].prev; onext = q->e[onext].next; }
@@ -447,11 +627,26 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     for (e = q->e[aprev].next; e != anext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
     for (e = q->e[oprev].next; e != onext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
     q->f[f].he0 = anext;
-    k = ct__qh_connect(q, f, oprev, anext);
+    /* both junctions are linked before either is cleaned up: when one face keeps a single
+       edge, the clean-up at one junction reads that edge's other end */
+    q->e[oprev].next = anext; q->e[anext].prev = oprev;
+    q->e[aprev].next = onext; q->e[onext].prev = aprev;
+    k = ct__qh_connect(q, f, oprev, anext, &moved[0]);
     if (k >= 0) gone[ng++] = k;
-    k = ct__qh_connect(q, f, aprev, onext);
+    k = ct__qh_connect(q, f, aprev, q->e[aprev].next, &moved[1]);   /* onext, unless just removed */
     if (k >= 0) gone[ng++] = k;
     ct__qh_face_geometry(q, f);
+    /* coplanar points of faces whose plane moved are filed again (outside points are
+       rescanned when the face is next taken: fbest was reset) */
+    cop = q->f[f].cop;
+    q->f[f].cop = -1;
+    if (!ct__qh_refile(q, cop, f)) return 0;
+    for (k = 0; k < 2; ++k)
+        if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX) {
+            cop = q->f[moved[k]].cop;
+            q->f[moved[k]].cop = -1;
+            if (!ct__qh_refile(q, cop, moved[k])) return 0;
+        }
     for (k = 0; k < ng; ++k) {
         if (!ct__qh_release_points(q, gone[k], f)) return 0;
         if (!ct__qh_push(q, &q->dead, gone[k])) return 0; /* recycled at the end of this step */
@@ -465,7 +660,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
 CT__PRIVATE int ct__qh_face_near(const ct__qhs *q, int f, int g) {
     int e0 = q->f[g].he0, e = e0;
     do {
-        if (ct__abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
+        if (ct__q_abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
         e = q->e[e].next;
     } while (e != e0);
     return 1;
@@ -477,7 +672,7 @@ CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
     int h = in, guard = 0;
     do {
         int g = q->e[h].face;
-        if (g != f && ct__abs(ct__qh_dist(q, f, q->f[g].c)) > q->tol) return 0;
+        if (g != f && ct__q_abs(ct__qh_dist(q, f, q->f[g].c)) > q->tol) return 0;
         h = q->e[q->e[h].next].twin;
     } while (h != in && ++guard < 1000000);
     return 1;
@@ -489,16 +684,16 @@ CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
    merges remove it). */
 CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
     int tw = q->e[e].twin, pe = q->e[e].prev;
-    ct_vec3 n = q->f[f].n;
-    ct_vec3 u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
-    ct_vec3 t = q->p[ct__qh_tail(q, pe)];                   /* before u on f */
-    ct_vec3 w = q->p[q->e[q->e[e].next].head];              /* after v on f */
-    ct_vec3 y = q->p[q->e[q->e[tw].next].head];             /* after u on the other face */
-    ct_vec3 x = q->p[ct__qh_tail(q, q->e[tw].prev)];       /* before v on the other face */
-    ct_vec3 s1 = ct__cross(n, ct__sub(u, t)), s2 = ct__cross(n, ct__sub(v, x));
-    ct_real l1 = ct__len(s1), l2 = ct__len(s2);
-    if (l1 > 0 && ct__dot(s1, ct__sub(y, u)) < -q->tol * l1 && !ct__qh_vertex_flat(q, f, pe)) return 1;
-    if (l2 > 0 && ct__dot(s2, ct__sub(w, v)) < -q->tol * l2 && !ct__qh_vertex_flat(q, f, e)) return 1;
+    ct__qv n = q->f[f].n;
+    ct__qv u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
+    ct__qv t = q->p[ct__qh_tail(q, pe)];                   /* before u on f */
+    ct__qv w = q->p[q->e[q->e[e].next].head];              /* after v on f */
+    ct__qv y = q->p[q->e[q->e[tw].next].head];             /* after u on the other face */
+    ct__qv x = q->p[ct__qh_tail(q, q->e[tw].prev)];       /* before v on the other face */
+    ct__qv s1 = ct__q_cross(n, ct__q_sub(u, t)), s2 = ct__q_cross(n, ct__q_sub(v, x));
+    ct__qreal l1 = ct__q_len(s1), l2 = ct__q_len(s2);
+    if (l1 > 0 && ct__q_dot(s1, ct__q_sub(y, u)) < -q->tol * l1 && !ct__qh_vertex_flat(q, f, pe)) return 1;
+    if (l2 > 0 && ct__q_dot(s2, ct__q_sub(w, v)) < -q->tol * l2 && !ct__qh_vertex_flat(q, f, e)) return 1;
     return 0;
 }
 
@@ -507,14 +702,14 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
    Returns 1 merged, 0 none, -1 out of memory. */
 CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     int e0 = q->f[f].he0, e = e0, convex = 1;
-    ct_real tol = q->tol, off = q->f[f].off;
-    ct_vec3 n = q->f[f].n, c = q->f[f].c;
+    ct__qreal tol = q->tol, off = q->f[f].off;
+    ct__qv n = q->f[f].n, c = q->f[f].c;
     do {
         int of = ct__qh_oppface(q, e);
         const ct__qface *O = &q->f[of];
-        ct_real d1 = ct__dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
-        ct_real d2 = ct__dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
-        if (d1 > -tol || d2 > -tol) {              /* otherwise clearly convex both ways */
+        ct__qreal d1 = ct__q_dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
+        ct__qreal d2 = ct__q_dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
+        if ((d1 > -tol || d2 > -tol) && of != f) {   /* otherwise clearly convex both ways */
             int merge = 0;
             if (strict) merge = 1;
             else if (q->f[f].area > O->area) {
@@ -536,12 +731,12 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     return 0;
 }
 
-/* Reassigns the unclaimed points to the new face they are farthest outside of (the first one
-   far outside ends the search). The planes of the surviving new faces are packed first, so
+/* Files the unclaimed points by the new face they are farthest above (the first one far
+   outside ends the search). The planes of the surviving new faces are packed first, so
    the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     int i = q->unclaimed, nx, k, m = 0, last = 0;
-    ct_real far = 1000 * q->tol;
+    ct__qreal far = 1000 * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
     {   /* a single point to place (besides the eye): scan the new faces directly, in the
@@ -551,22 +746,22 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         rest = q->pnext[only];
         if (rest == q->eye) rest = q->pnext[rest];
         if (rest < 0) {
-            ct_vec3 x = q->p[only];
-            ct_real bd = q->tol;
+            ct__qv x = q->p[only];
+            ct__qreal bd = -q->tol;
             int bf = -1;
             for (k = 0; k < q->newf.n; ++k) {
                 int f = q->newf.a[k];
-                ct_real d;
+                ct__qreal d;
                 if (q->f[f].mark != CT__QF_VISIBLE) continue;
-                d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].off;
+                d = q->f[f].n.x * x.x + q->f[f].n.y * x.y + q->f[f].n.z * x.z - q->f[f].out;
                 if (d > bd) { bd = d; bf = f; if (d > far) break; }
             }
-            return bf < 0 || ct__qh_claim(q, bf, only, bd);
+            return bf < 0 || ct__qh_file(q, bf, only, bd);
         }
     }
     if (q->newf.n > q->plcap) {
         int cap = 2 * q->newf.n;
-        q->pl = CT__SALLOC(q->s, ct_real, 8 * cap);
+        q->pl = CT__SALLOC(q->s, ct__qreal, 8 * cap);
         q->plf = CT__SALLOC(q->s, int, cap);
         if (!q->pl || !q->plf) return 0;
         q->plcap = cap;
@@ -575,50 +770,78 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
         int f = q->newf.a[k];
         if (q->f[f].mark != CT__QF_VISIBLE) continue;
         q->pl[4 * m] = q->f[f].n.x; q->pl[4 * m + 1] = q->f[f].n.y; q->pl[4 * m + 2] = q->f[f].n.z;
-        q->pl[4 * m + 3] = q->f[f].off;
+        q->pl[4 * m + 3] = q->f[f].out;
         q->plf[m++] = f;
     }
-    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct_real));   /* so a scan never wraps */
+    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct__qreal));   /* so a scan never wraps */
     /* the scan starts at the face that took the previous point: consecutive points of an
        outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
-        const ct_real *h = q->pl + 4 * last;
-        ct_vec3 x;
-        ct_real bd = q->tol;
+        const ct__qreal *h = q->pl + 4 * last;
+        ct__qv x;
+        ct__qreal bd = -q->tol;
         int bf = -1;
         nx = q->pnext[i];
         if (i == q->eye) continue;   /* the new vertex itself */
         x = q->p[i];
         for (k = 0; k < m; ++k, h += 4) {
-            ct_real d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
+            ct__qreal d = h[0] * x.x + h[1] * x.y + h[2] * x.z - h[3];
             if (d > bd) { bd = d; bf = k; if (d > far) break; }
         }
         if (bf >= 0) {
             bf += last;
             if (bf >= m) bf -= m;
             last = bf;
-            if (!ct__qh_claim(q, q->plf[bf], i, bd)) return 0;
+            if (!ct__qh_file(q, q->plf[bf], i, bd)) return 0;
         }
     }
     return 1;
+}
+
+/* The last check of the coplanar points: each climbs from its face, and one now outside a face
+   (made later next to it, or tilted by a merge) is claimed. Returns the number claimed, -1
+   when out of memory. */
+CT__PRIVATE int ct__qh_sweep(ct__qhs *q) {
+    int f, i, nx, g, claimed = 0;
+    for (f = 0; f < q->nf; ++f) {
+        if (q->f[f].mark != CT__QF_VISIBLE && q->f[f].mark != CT__QF_NONCONVEX) continue;
+        i = q->f[f].cop;
+        q->f[f].cop = -1;
+        for (; i >= 0; i = nx) {
+            ct__qreal d;
+            nx = q->pnext[i];
+            g = ct__qh_climb(q, f, q->p[i], &d);
+            d = ct__qh_above(q, g, q->p[i]);
+            claimed += d > q->tol;
+            if (!ct__qh_file(q, g, i, d)) return -1;
+        }
+    }
+    return claimed;
 }
 
 /* Adds the farthest outside point of face f. */
 CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     int i, best = q->f[f].fbest, k, r;
     if (best < 0) {   /* the plane moved since the points were claimed: scan */
-        ct_real bd = -1;
+        ct__qreal bd = q->tol;
         for (i = q->f[f].outside; i >= 0; i = q->pnext[i]) {
-            ct_real d = ct__qh_dist(q, f, q->p[i]);
+            ct__qreal d = ct__qh_above(q, f, q->p[i]);
             if (d > bd) { bd = d; best = i; }
         }
-        if (best < 0) { q->f[f].outside = -1; return CT_OK; }   /* nothing is outside any more */
+        if (best < 0)   /* none is outside f any more; a point may be outside a neighbour */
+            return ct__qh_release_points(q, f, f) ? CT_OK : CT_NO_MEMORY;
     }
     /* the eye stays in f's outside set, which goes to the unclaimed list with f; the
        reassignment skips it */
     q->eye = best;
     q->unclaimed = -1;
-    if (!ct__qh_horizon(q, q->p[best], f)) return CT_NO_MEMORY;
+    q->folds = 0;
+    if (!ct__qh_horizon(q, q->p[best], f, 1)) return CT_NO_MEMORY;
+    if (q->folds && !ct__qh_horizon_simple(q)) {   /* again without the fold rule */
+        for (k = 0; k < q->dead.n; ++k) q->f[q->dead.a[k]].mark = CT__QF_VISIBLE;
+        if (!ct__qh_horizon(q, q->p[best], f, 0)) return CT_NO_MEMORY;
+    }
+    for (k = 0; k < q->dead.n; ++k) ct__qh_release_unclaimed(q, q->dead.a[k]);
     if (!ct__qh_cone(q, best)) return CT_NO_MEMORY;
     for (k = 0; k < q->newf.n; ++k) {
         int nf = q->newf.a[k];
@@ -647,22 +870,26 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     return CT_OK;
 }
 
-/* Unit normal of a polygon loop given by index array idx[0..m) into p: the sum of fan
-   cross products from the first vertex (exact orientation, translation-free), with the
-   offset set so that every vertex is on or below the plane. ok = 0 for a zero-area loop. */
-CT__PRIVATE ct_plane ct__polygon_plane(const ct_vec3 *p, const int *idx, int m, ct_vec3 fallback) {
-    ct_vec3 p0 = p[idx[0]], nrm = ct__v3(0, 0, 0);
-    ct_real dmax = -CT__MAXR;
+/* Plane of the polygon loop idx[0..m) of points pq (working precision) or, when pq is NULL,
+   pr: the unit sum of fan cross products from the first vertex (exact orientation,
+   translation-free) rounded to ct_real, and the offset, for that rounded normal, that puts
+   every vertex on or below the plane. fallback: the normal of a zero-area loop. */
+CT__PRIVATE ct_plane ct__polygon_plane(const ct__qv *pq, const ct_vec3 *pr, const int *idx, int m, ct_vec3 fallback) {
+#define CT__QH_PT(k) (pq ? pq[idx[k]] : ct__q_of(pr[idx[k]]))
+    ct__qv p0 = CT__QH_PT(0), nrm = ct__q_v3(0, 0, 0), n;
+    ct__qreal dmax = -CT__QMAX;
     ct_plane pl;
     int k, ok;
     for (k = 1; k + 1 < m; ++k)
-        nrm = ct__add(nrm, ct__cross(ct__sub(p[idx[k]], p0), ct__sub(p[idx[k + 1]], p0)));
-    pl.n = ct__normalize(nrm, &ok);
+        nrm = ct__q_add(nrm, ct__q_cross(ct__q_sub(CT__QH_PT(k), p0), ct__q_sub(CT__QH_PT(k + 1), p0)));
+    pl.n = ct__q_out(ct__q_normalize(nrm, &ok));
     if (!ok) pl.n = fallback;
+    n = ct__q_of(pl.n);
     /* offsets relative to p0, so points far from the origin keep their precision */
-    for (k = 0; k < m; ++k) dmax = ct__max(dmax, ct__dot(pl.n, ct__sub(p[idx[k]], p0)));
-    pl.d = -(dmax + ct__dot(pl.n, p0));
+    for (k = 0; k < m; ++k) dmax = ct__q_max(dmax, ct__q_dot(n, ct__q_sub(CT__QH_PT(k), p0)));
+    pl.d = (ct_real) - (dmax + ct__q_dot(n, p0));
     return pl;
+#undef CT__QH_PT
 }
 
 /* The result of ct__quickhull: arrays in the scratch, indices into the input points. */
@@ -679,7 +906,7 @@ typedef struct ct__qh {
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
    extent of the set, plus the rounding of its absolute coordinates. */
-CT__PRIVATE ct_real ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
+CT__PRIVATE ct__qreal ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
     ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
     ct_real ext = half.x + half.y + half.z;
     ct_real absmax = ct__max(ct__maxabs(lo), ct__maxabs(hi));
@@ -717,7 +944,9 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
        more, and in float that alone can turn the short edge between two nearby points (exact
        as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
     q.pnext = CT__SALLOC(s, int, n);
-    if (!q.pnext) return CT_NO_MEMORY;
+    q.vseen = CT__SALLOC(s, int, n);
+    if (!q.pnext || !q.vseen) return CT_NO_MEMORY;
+    for (i = 0; i < n; ++i) q.vseen[i] = -1;
     {   /* capacities from n (live faces <= 2n - 4, half-edges <= 3 per face, a horizon <= n):
            small sets never grow; large ones start smaller and double */
         int cf = n < 2048 ? 2 * n + 16 : 4096, cv = n < 256 ? n + 16 : 272;
@@ -728,7 +957,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.newf.a = CT__SALLOC(s, int, cv);
         q.dead.a = CT__SALLOC(s, int, cv);
         q.dfs.a = CT__SALLOC(s, int, 3 * cv);
-        q.pl = CT__SALLOC(s, ct_real, 8 * cv);
+        q.pl = CT__SALLOC(s, ct__qreal, 8 * cv);
         q.plf = CT__SALLOC(s, int, cv);
         if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.pl || !q.plf)
             return CT_NO_MEMORY;
@@ -738,16 +967,30 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
         q.dfs.cap = 3 * cv;
     }
+#if CT__QH_WIDE
+    {
+        ct__qv *wp = CT__SALLOC(s, ct__qv, n);
+        if (!wp) return CT_NO_MEMORY;
+        for (i = 0; i < n; ++i) wp[i] = ct__q_of(pts[i]);
+        q.p = wp;
+    }
+#else
     q.p = pts;
+#endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
-    while (q.stack.n > 0) {
-        f = q.stack.a[--q.stack.n];
-        q.f[f].queued = 0;
-        if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
-        if (q.f[f].outside < 0) continue;
-        st = ct__qh_add(&q, f);
-        if (st != CT_OK) return st;
+    for (i = 0;; ++i) {
+        while (q.stack.n > 0) {
+            f = q.stack.a[--q.stack.n];
+            q.f[f].queued = 0;
+            if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+            if (q.f[f].outside < 0) continue;
+            st = ct__qh_add(&q, f);
+            if (st != CT_OK) return st;
+        }
+        /* every sweep that claims a point adds a vertex: bounded by n */
+        if (i > n || (nv = ct__qh_sweep(&q)) == 0) break;
+        if (nv < 0) return CT_NO_MEMORY;
     }
     /* output: live faces and the vertices they use. Slot k of face_verts holds the head of
        quickhull half-edge e_k; the half-edge leaving it along the face is next(e_k), so
@@ -791,13 +1034,14 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             /* plane of the whole merged polygon (a triangle's quickhull normal is already its
                unit cross product) */
             if (F->nv == 3 && !F->thin) {
-                ct_vec3 p0 = pts[out->face_verts[first]];
-                ct_real d1 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 1]], p0));
-                ct_real d2 = ct__dot(F->n, ct__sub(pts[out->face_verts[first + 2]], p0));
-                out->planes[nfo].n = F->n;
-                out->planes[nfo].d = -(ct__max(ct__max(0, d1), d2) + ct__dot(F->n, p0));
+                ct_vec3 nr = ct__q_out(F->n);
+                ct__qv n3 = ct__q_of(nr), p0 = q.p[out->face_verts[first]];
+                ct__qreal d1 = ct__q_dot(n3, ct__q_sub(q.p[out->face_verts[first + 1]], p0));
+                ct__qreal d2 = ct__q_dot(n3, ct__q_sub(q.p[out->face_verts[first + 2]], p0));
+                out->planes[nfo].n = nr;
+                out->planes[nfo].d = (ct_real) - (ct__q_max(ct__q_max(0, d1), d2) + ct__q_dot(n3, p0));
             } else
-                out->planes[nfo] = ct__polygon_plane(pts, out->face_verts + first, F->nv, F->n);
+                out->planes[nfo] = ct__polygon_plane(q.p, NULL, out->face_verts + first, F->nv, ct__q_out(F->n));
             ++nfo;
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
@@ -862,9 +1106,11 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     out->center = ct__v3(0, 0, 0);
     for (i = 0; i < nverts; ++i) out->center = ct__add(out->center, verts[i]);
     if (nverts) out->center = ct__scale(out->center, (ct_real)1 / (ct_real)nverts);
-    out->extent = 0;
-    for (i = 0; i < nverts; ++i) out->extent = ct__max(out->extent, ct__len2(ct__sub(verts[i], out->center)));
-    out->extent = ct__sqrt(out->extent);
+    {   /* in working precision: the square of a float extent of 1e30 overflows float */
+        ct__qreal e2 = 0;
+        for (i = 0; i < nverts; ++i) e2 = ct__q_max(e2, ct__q_len2(ct__q_sub(ct__q_of(verts[i]), ct__q_of(out->center))));
+        out->extent = (ct_real)ct__q_sqrt(e2);
+    }
     /* half-edges: next, face; vertex out-edges in CSR (slot order) */
     for (f = 0; f < nfaces; ++f) {
         int k0 = face_first[f], k1 = face_first[f + 1];
@@ -910,7 +1156,7 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     /* planes */
     for (f = 0; f < nfaces; ++f) {
         if (planes) out->planes[f] = planes[f];
-        else out->planes[f] = ct__polygon_plane(verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
+        else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
     }
     return CT_OK;
