@@ -1138,10 +1138,14 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct
        leaves the best estimate, which serves) */
     ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
     ct__simplex_witness(g.r.s, &g.pa, &g.pb);
-    g.d = ct__len(g.r.v);
+    /* back from GJK's working scale (a power of two; 1 unless the sizes are extreme: beyond
+       2^+-20 in float, so a float scene of size 1e6 takes it) */
+    g.pa = ct__scale(g.pa, g.r.m.scale);
+    g.pb = ct__scale(g.pb, g.r.m.scale);
+    g.d = ct__len(g.r.v) * g.r.m.scale;
     if (!g.r.overlap && g.d > CT__SAT_ROUND_SLOP * s.L) {
         /* cores apart: their closest features; the cache gets the face most parallel to n */
-        g.n = ct__scale(g.r.v, -1 / g.d);
+        g.n = ct__scale(g.r.v, -g.r.m.scale / g.d);
         ct__sat_round_faces(&s, &g);
         if (g.d - r <= speculative) ct__sat_round_apart(&s, &g, ra, rb, speculative, xa, xb, out);
         if (cache) {
@@ -1153,7 +1157,7 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct
         return CT_OK;
     }
     if (!g.r.overlap && g.d > 0) {
-        g.n = ct__scale(g.r.v, -1 / g.d);
+        g.n = ct__scale(g.r.v, -g.r.m.scale / g.d);
         ct__sat_round_faces(&s, &g);
     }
     ct__sat_round_touching(&s, cache, &g, ra, rb, speculative, xa, xb, out);

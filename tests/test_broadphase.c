@@ -49,13 +49,6 @@ static void expect_equal(const ct_pairs *got, const ct_pair *want, size_t nwant,
                   got->items[i].b, want[i].a, want[i].b);
 }
 
-static void set_threads(int t) {
-#ifdef _OPENMP
-    omp_set_num_threads(t);
-#else
-    (void)t;
-#endif
-}
 
 /* ---- scenes ---------------------------------------------------------------------------- */
 static ct_aabb box(double x0, double y0, double z0, double x1, double y1, double z1) {
@@ -301,12 +294,12 @@ Test(broadphase, identical_for_thread_counts_1_2_3_4_7) {
         ct_pair *want = brute(s.b, s.n, NULL, 0, &nw);
         for (t = 0; t < 5; ++t) {
             ct_pairs got;
-            set_threads(threads[t]);
+            tu_set_threads(threads[t]);
             cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &got), CT_OK);
             expect_equal(&got, want, nw, s.name);
             ct_pairs_free(&got);
         }
-        set_threads(2);
+        tu_set_threads(2);
         free(want);
         free(s.b);
     }
@@ -327,7 +320,7 @@ Test(broadphase, bipartite_matches_brute_force) {
             memcpy(B + (s.n - na), w.b, sizeof *B * (size_t)w.n);
             want = brute(s.b, na, B, s.n - na + w.n, &nw);
             for (t = 1; t <= 3; t += 2) {
-                set_threads(t);
+                tu_set_threads(t);
                 cr_assert_eq(ct_broadphase_bipartite(s.b, na, B, s.n - na + w.n, NULL, &got), CT_OK);
                 expect_equal(&got, want, nw, s.name);
                 ct_pairs_free(&got);
@@ -343,7 +336,7 @@ Test(broadphase, bipartite_matches_brute_force) {
             free(s.b);
             free(w.b);
         }
-    set_threads(2);
+    tu_set_threads(2);
 }
 
 Test(broadphase, bipartite_small_and_empty_sets) {
@@ -435,7 +428,7 @@ Test(broadphase, foreach_visits_every_pair_once) {
             v.nwant = nw;
             v.seen = (int *)calloc(nw + 1, sizeof(int));
             v.caller = -1;
-            set_threads(t);
+            tu_set_threads(t);
 #ifdef _OPENMP
             v.maxthreads = omp_get_max_threads();
 #else
@@ -445,7 +438,7 @@ Test(broadphase, foreach_visits_every_pair_once) {
             check_visits(&v);
             free(v.seen);
         }
-        set_threads(2);
+        tu_set_threads(2);
         free(want);
         free(s.b);
     }
@@ -557,14 +550,14 @@ Test(broadphase, allocation_failure_is_reported_and_nothing_leaks) {
     for (t = 1; t <= 2; ++t) {
         scene s = make_scene(5, 31);   /* huge among small: exercises the recursion */
         scene a = make_scene(4, 31);   /* all overlapping: buffers overflow and grow */
-        set_threads(t);
+        tu_set_threads(t);
         sweep_failures(s.b, s.n, NULL, 0);
         sweep_failures(a.b, a.n, NULL, 0);
         sweep_failures(s.b, 700, s.b + 700, s.n - 700);
         free(s.b);
         free(a.b);
     }
-    set_threads(2);
+    tu_set_threads(2);
 }
 
 /* Scaling by powers of two and shifting by 2^20 keep the lattice exact: identical output.
@@ -679,10 +672,10 @@ Test(broadphase, large_scene_against_sampled_brute_force) {
         ct_aabb *b = k == 0 ? scene_dem(n, 1.5, &seed) : scene_huge(n, &seed);
         ct_pairs p[2];
         for (t = 0; t < 2; ++t) {
-            set_threads(t == 0 ? 1 : 3);
+            tu_set_threads(t == 0 ? 1 : 3);
             cr_assert_eq(ct_broadphase(b, n, NULL, &p[t]), CT_OK);
         }
-        set_threads(2);
+        tu_set_threads(2);
         cr_assert_eq(p[0].count, p[1].count);
         cr_assert_eq(memcmp(p[0].items, p[1].items, p[0].count * sizeof(ct_pair)), 0);
         for (i = 0; i < (int)p[0].count; ++i) {

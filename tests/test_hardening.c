@@ -29,12 +29,17 @@
      ct_signed_distance      normal, witnesses against an ellipsoid    sqrt(2000 u)   sqrt(1000 u)
                                (a depth error d tilts the normal and slides the witnesses by
                                sqrt(2 d R) on a curved body)        [0.16 of it]   [0.16 of it]
-     ct_contact_hulls,       gap, point, centroid, normal (absolute),  1e4 u [780]    1e4 u [1440]
+     ct_contact_hulls,       gap, point, centroid, normal (absolute),  1e4 u [1940]   1e4 u [743]
      ct_intersect            area, volume (relative), intersection volume
                              found; face_a, face_b                     exact          exact*
      ct_manifold_hulls,      normal, deepest separation                100 u [2]      100 u [4]
      ct_manifold_hull_sphere count, ids                                exact          exact*
                              each point and separation (by id)         100 u          100 u*
+     ct_manifold_rounded_    normal, deepest separation               2000 u [12]     1000 u [5]
+       hulls (rounded boxes  count, ids                                exact          exact*
+       and hulls)            each point and separation (by id)        2000 u         1000 u*
+                               (the GJK bounds: with the cores apart the distance, the normal
+                               and the single point come from GJK on the cores)
      ct_ellipsoids           F (relative), lambda, normal, gap, point  100 u [6]      100 u [9]
 
    * float: compared only without translation. With tau = 10..100 the float coordinates carry
@@ -63,9 +68,6 @@ static void hd_free(void *p) {
 #include <criterion/logging.h>
 #include <math.h>
 #include <stdio.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- shared fixtures ------------------------------------------------------------------- */
 static void cloud(ct_vec3 *p, int n, double r, double sx, double sy, double sz, unsigned long long seed) {
@@ -408,9 +410,7 @@ Test(hardening, allocation_failure_sweep_every_allocating_entry_point) {
     int i, t;
     fixture_init(&f);
     for (t = 1; t <= 2; ++t) {     /* the broad phase's allocations are on the calling thread */
-#ifdef _OPENMP
-        omp_set_num_threads(t);
-#endif
+        tu_set_threads(t);
         for (i = 0; i < NALLOC_CASES; ++i) {
             if (t == 2 && strncmp(ALLOC_CASES[i].name, "ct_broadphase", 13) != 0) continue;
             sites = sweep_case(&f, &ALLOC_CASES[i]);
@@ -439,7 +439,15 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     ct_vec3 c;
     ct_xform x;
     ct_real q[4] = { 1, 2, 3, 4 };
+    ct_hull box1, box2;
+    ct_xform xapart, xrest;
+    ct_sat_cache rc[3];
+    int k;
     fixture_init(&f);
+    cr_assert_eq(ct_hull_box(&box1, tu_vec(1, 1, 0.5), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(&box2, tu_vec(0.4, 0.3, 0.2), NULL), CT_OK);
+    xapart = xf(0, 0, 1, 0.2, 7.5, 5, 5);
+    xrest = xf(1, 0.3, 0, 0.03, 0.1, 0.2, 0.9);
     tu_alloc_init(&t, 1);
     hd_route = &t;
     memset(&sat, 0, sizeof sat);
@@ -455,6 +463,16 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     cr_assert(ct_gjk_points(f.pc, 40, f.pd, 40, NULL, NULL) >= 0);
     cr_assert_eq(ct_manifold_hulls(&f.hc, &f.xc, &f.hd, &f.xd, (ct_real)0.1, &sat, &m), CT_OK);
     cr_assert_eq(ct_manifold_hulls(&f.hc, &f.xc, &f.hd, &f.xd, (ct_real)0.1, &sat, &m), CT_OK);
+    for (k = 0; k < 2; ++k) {   /* rounded hulls, every path (cold, then warm): overlapping cores (SAT),
+                                   cores apart (GJK), resting boxes (closed form) */
+        if (k == 0) memset(rc, 0, sizeof rc);
+        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, (ct_real)0.05, &f.xc, &f.hd, (ct_real)0.1, &f.xd, (ct_real)0.1, &rc[0], &m), CT_OK);
+        cr_assert_gt(m.count, 0);
+        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, (ct_real)0.05, &f.xc, &f.hd, (ct_real)0.1, &xapart, 1, &rc[1], &m), CT_OK);
+        cr_assert_gt(m.count, 0);
+        cr_assert_eq(ct_manifold_rounded_hulls(&box1, (ct_real)0.1, NULL, &box2, (ct_real)0.05, &xrest, (ct_real)0.1, &rc[2], &m), CT_OK);
+        cr_assert_gt(m.count, 1);
+    }
     cr_assert_eq(ct_manifold_hull_sphere(&f.hc, &f.xc, tu_vec(5, 5, 6.2), (ct_real)0.3, 0, &m), CT_OK);
     cr_assert_eq(ct_ellipsoids(tu_vec(1, 2, 3), &f.xa, tu_vec(2, 1, 1), &f.xb, NULL, &pw), CT_OK);
     cr_assert_gt(ct_hull_volume(&f.ha, &c), 0);
@@ -469,6 +487,8 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     (void)ct_status_string(CT_NO_MEMORY);
     hd_route = NULL;
     cr_assert_eq(t.calls, 0, "%ld allocations in routines documented allocation-free", t.calls);
+    ct_hull_free(&box1);
+    ct_hull_free(&box2);
     fixture_free(&f);
 }
 
@@ -477,13 +497,6 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
    three entry points (ct_broadphase, _bipartite and _foreach's visiting set) for every count
    1..8, each compared with its 1-thread answer, on a dense DEM scene with huge boxes and a
    sparse clustered one. */
-static void set_threads(int t) {
-#ifdef _OPENMP
-    omp_set_num_threads(t);
-#else
-    (void)t;
-#endif
-}
 
 Test(hardening, broadphase_identical_for_1_to_8_threads) {
     static const double factors[2] = { 1.5, 0.6 };
@@ -496,7 +509,7 @@ Test(hardening, broadphase_identical_for_1_to_8_threads) {
         visits v;
         if (sc == 1) /* clusters far apart */
             for (t = 0; t < n; t += 2) { b[t].lo = ct__add(b[t].lo, tu_vec(50, 0, -30)); b[t].hi = ct__add(b[t].hi, tu_vec(50, 0, -30)); }
-        set_threads(1);
+        tu_set_threads(1);
         cr_assert_eq(ct_broadphase(b, n, NULL, &ref_all), CT_OK);
         cr_assert_eq(ct_broadphase_bipartite(b, na, b + na, n - na, NULL, &ref_bi), CT_OK);
         v.n = n;
@@ -506,7 +519,7 @@ Test(hardening, broadphase_identical_for_1_to_8_threads) {
         cr_assert_gt(ref_bi.count, 0);
         for (t = 1; t <= 8; ++t) {
             ct_pairs p;
-            set_threads(t);
+            tu_set_threads(t);
             cr_assert_eq(ct_broadphase(b, n, NULL, &p), CT_OK);
             cr_assert(p.count == ref_all.count && memcmp(p.items, ref_all.items, p.count * sizeof(ct_pair)) == 0,
                       "ct_broadphase differs with %d threads", t);
@@ -532,7 +545,7 @@ Test(hardening, broadphase_identical_for_1_to_8_threads) {
         free(ref_seen);
         free(b);
     }
-    set_threads(2);
+    tu_set_threads(2);
     cr_log_info("broad phase: %d (entry point, thread count, scene) combinations identical", combos);
 }
 
@@ -721,6 +734,46 @@ static void sw_manifold(const frame *f, meas *m) {
     ct_hull_free(&hb);
 }
 
+/* rounded boxes and hulls, each path of ct_manifold_rounded_hulls: a tilted rounded box resting
+   on a rounded box with the cores apart (the closed-form box SAT), a rounded hull above a
+   rounded box and two rounded hulls with the cores apart (GJK on the cores: a face clip or one
+   point), a rounded hull sunk into a rounded box (the SAT of the overlapping cores) */
+static void sw_rounded(const frame *f, meas *m) {
+    ct_vec3 a[30], b[30], as[30], bs[30];
+    ct_hull box, top, ha, hb;
+    ct_manifold mf;
+    const ct_real s = (ct_real)f->s;
+    ct_xform xa = in_frame(f, xf(0, 0, 1, 0.1 + 0.2 * f->v, 0, 0, 0));
+    ct_xform xt = in_frame(f, xf(1, 0.3 + 0.2 * f->v, 0, 0.03 + 0.01 * f->v, 0.1 - 0.03 * f->v, 0.2, 0.88));
+    ct_xform xh = in_frame(f, xf(0.2, 0.1, 1, 0.5 + 0.4 * f->v, 0.2, -0.1, 1.45 + 0.02 * f->v));
+    ct_xform xs = in_frame(f, xf(0.2, 0.1, 1, 0.5 + 0.4 * f->v, 0.2, -0.1, 0.85));
+    ct_xform x1 = in_frame(f, xf(1, -0.5, 0.7, 1.1 - 0.2 * f->v, 1.65 + 0.05 * f->v, 0.4, -0.3));
+    cloud(a, 30, 0.8, 1, 1, 0.6, 341 + 10 * (unsigned long long)f->v);
+    cloud(b, 30, 0.8, 1, 0.7, 1.2, 342 + 10 * (unsigned long long)f->v);
+    scaled(as, a, 30, f->s);
+    scaled(bs, b, 30, f->s);
+    cr_assert_eq(ct_hull_box(&box, sv(1, 1, 0.5, f->s), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(&top, sv(0.4, 0.3, 0.2, f->s), NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&ha, as, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&box, (ct_real)0.1 * s, &xa, &top, (ct_real)0.05 * s, &xt, (ct_real)0.1 * s, NULL, &mf), CT_OK);
+    cr_assert_gt(mf.count, 1);
+    m_manifold(m, f, &mf);
+    cr_assert_eq(ct_manifold_rounded_hulls(&box, (ct_real)0.1 * s, &xa, &ha, (ct_real)0.2 * s, &xh, (ct_real)0.5 * s, NULL, &mf), CT_OK);
+    cr_assert_gt(mf.count, 0);
+    m_manifold(m, f, &mf);
+    cr_assert_eq(ct_manifold_rounded_hulls(&ha, (ct_real)0.15 * s, &xa, &box, (ct_real)0.05 * s, &xs, 0, NULL, &mf), CT_OK);
+    cr_assert_gt(mf.count, 0);
+    m_manifold(m, f, &mf);
+    cr_assert_eq(ct_manifold_rounded_hulls(&ha, (ct_real)0.2 * s, &xa, &hb, (ct_real)0.1 * s, &x1, (ct_real)0.5 * s, NULL, &mf), CT_OK);
+    cr_assert_gt(mf.count, 0);
+    m_manifold(m, f, &mf);
+    ct_hull_free(&box);
+    ct_hull_free(&top);
+    ct_hull_free(&ha);
+    ct_hull_free(&hb);
+}
+
 static void sw_ellipsoids(const frame *f, meas *m) {
     static const double px[2] = { 1.1, 2.5 };   /* overlapping, apart */
     int k;
@@ -749,6 +802,7 @@ static const sweep_routine SWEEP[] = {
     { "ct_gjk / ct_signed_distance", sw_distance, 2e3, 1e3 },
     { "ct_contact_hulls / ct_intersect", sw_contact, 1e4, 1e4 },
     { "ct_manifold_hulls / _hull_sphere", sw_manifold, 1e2, 1e2 },
+    { "ct_manifold_rounded_hulls", sw_rounded, 2e3, 1e3 },
     { "ct_ellipsoids", sw_ellipsoids, 1e2, 1e2 },
 };
 
@@ -935,6 +989,18 @@ static ct_status xs_manifold_b(badctx *c, const ct_xform *x, int *cl) {
     *cl = all_zero(&m, sizeof m);
     return st;
 }
+static ct_status xs_rounded_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_rounded_hulls(&c->box, (ct_real)0.1, x, &c->f.hd, (ct_real)0.2, &c->f.xd, 1, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
+static ct_status xs_rounded_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_rounded_hulls(&c->f.hc, (ct_real)0.1, &c->f.xc, &c->box, (ct_real)0.2, x, 1, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
 static ct_status xs_hull_sphere(badctx *c, const ct_xform *x, int *cl) {
     ct_manifold m;
     ct_status st = ct_manifold_hull_sphere(&c->box, x, tu_vec(0.5, 0.5, 1.2), (ct_real)0.5, 1, &m);
@@ -959,6 +1025,7 @@ static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
     { "ct_intersect xa", xs_intersect_a }, { "ct_intersect xb", xs_intersect_b },
     { "ct_contact_hulls xa", xs_contact_a }, { "ct_contact_hulls xb", xs_contact_b },
     { "ct_manifold_hulls xa", xs_manifold_a }, { "ct_manifold_hulls xb", xs_manifold_b },
+    { "ct_manifold_rounded_hulls xa", xs_rounded_a }, { "ct_manifold_rounded_hulls xb", xs_rounded_b },
     { "ct_manifold_hull_sphere xa", xs_hull_sphere },
     { "ct_ellipsoids xa", xs_ellipsoids_a }, { "ct_ellipsoids xb", xs_ellipsoids_b },
 };
@@ -1121,6 +1188,15 @@ static ct_status cs_manifold_spec(badctx *c, int pos, ct_real v, int *cl) {
     *cl = all_zero(&m, sizeof m);
     return st;
 }
+static ct_status cs_rounded(badctx *c, int pos, ct_real v, int *cl) {   /* ra, rb, speculative */
+    ct_manifold m;
+    ct_real r[3] = { (ct_real)0.1, (ct_real)0.2, 1 };
+    ct_status st;
+    r[pos] = v;
+    st = ct_manifold_rounded_hulls(&c->box, r[0], NULL, &c->f.hc, r[1], &c->f.xc, r[2], NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
 static ct_status cs_hull_sphere(badctx *c, int pos, ct_real v, int *cl) {   /* centre x,y,z, radius, speculative */
     ct_manifold m;
     ct_vec3 ctr = tu_vec(0.5, 0.5, 1.2);
@@ -1197,6 +1273,7 @@ static const coord_case COORD_CASES[] = {
     { "ct_shape_rounded radius", cs_shape_rounded, 1, 1, 0, 0.5, 1, CT_OK },
     { "ct_shape_support output", cs_shape_support, 3, 0, 0, 1, 3, CT_OK },
     { "ct_manifold_hulls speculative", cs_manifold_spec, 1, 1, 0, 0.5, 1, CT_OK },
+    { "ct_manifold_rounded_hulls ra/rb/speculative", cs_rounded, 3, 1, 0, 0.5, 3, CT_OK },
     { "ct_manifold_hull_sphere centre/radius/speculative", cs_hull_sphere, 5, 0, 0, 0.6, 5, CT_OK },
     { "ct_ellipsoids semi-axes/lambda", cs_ellipsoids, 7, 0, 0, 0.7, 7, CT_OK },
     { "ct_broadphase/_bipartite/_foreach box", bp_all, 6, 0, 0, -1, 3, CT_OK },
@@ -1236,6 +1313,15 @@ Test(hardening, nan_inf_negative_every_coordinate_position) {
     }
     EXPECT(&c, cs_hull_sphere(&c, 3, -1, &cl), CT_INVALID, "negative sphere radius"); cr_assert(cl);
     EXPECT(&c, cs_hull_sphere(&c, 4, -1, &cl), CT_INVALID, "negative speculative"); cr_assert(cl);
+    {   /* rounded hulls: finite radii and speculative distance whose sum overflows */
+        ct_manifold m;
+        const ct_real big = (ct_real)(TU_FLOAT ? 2e38 : 1e308);
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, big, NULL, &c.f.hc, big, &c.f.xc, 0, NULL, &m), CT_INVALID, "ra + rb overflows");
+        cr_assert(all_zero(&m, sizeof m));
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, big, NULL, &c.f.hc, 0, &c.f.xc, big, NULL, &m), CT_INVALID, "ra + speculative overflows");
+        cr_assert(all_zero(&m, sizeof m));
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, 0, NULL, &c.f.hc, 0, &c.f.xc, 0, NULL, &m), CT_OK, "zero radii are hulls");
+    }
     {   /* a rounded shape whose total radius is negative */
         ct_shape s = ct_shape_rounded(ct_shape_sphere(1), -2);
         EXPECT(&c, shape_query(&c, s, &cl), CT_INVALID, "net negative radius"); cr_assert(cl);
@@ -1351,6 +1437,9 @@ Test(hardening, null_counts_and_degenerate_sets) {
                 cr_assert(contact_cleared(&k));
                 EXPECT(&c, ct_manifold_hulls(ia == 2 ? &c.f.hc : hs[ia], NULL, hs[ib], NULL, 0, NULL, &m), CT_INVALID, "manifold %d %d", ia, ib);
                 cr_assert(all_zero(&m, sizeof m));
+                EXPECT(&c, ct_manifold_rounded_hulls(ia == 2 ? &c.f.hc : hs[ia], (ct_real)0.1, NULL, hs[ib], (ct_real)0.1, NULL, 0, NULL, &m),
+                       CT_INVALID, "rounded manifold %d %d", ia, ib);
+                cr_assert(all_zero(&m, sizeof m));
             }
         EXPECT(&c, ct_manifold_hull_sphere(NULL, NULL, w, 1, 0, &m), CT_INVALID, "hull_sphere NULL hull");
         EXPECT(&c, ct_manifold_hull_sphere(&h, NULL, w, 1, 0, &m), CT_INVALID, "hull_sphere empty hull");
@@ -1358,13 +1447,27 @@ Test(hardening, null_counts_and_degenerate_sets) {
     EXPECT(&c, ct_intersect(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_contact_hulls(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_manifold_hulls(&c.f.hc, NULL, &c.f.hd, NULL, 0, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hc, (ct_real)0.1, NULL, &c.f.hd, (ct_real)0.1, NULL, 0, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_manifold_hull_sphere(&c.f.hc, NULL, w, 1, 0, NULL), CT_INVALID, "NULL out");
+    {   /* rounded hulls: a hull beyond CT_HULL_SCAN_MAX vertices without vertex adjacency */
+        ct_hull bare = c.f.ha;
+        cr_assert_gt(bare.nverts, CT_HULL_SCAN_MAX);
+        bare.vert_first = NULL;
+        EXPECT(&c, ct_manifold_rounded_hulls(&bare, (ct_real)0.1, NULL, &c.f.hd, (ct_real)0.1, &c.f.xd, 0, NULL, &m), CT_INVALID, "no vert_first");
+        cr_assert(all_zero(&m, sizeof m));
+        bare = c.f.ha;
+        bare.vert_adj = NULL;
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hd, (ct_real)0.1, &c.f.xd, &bare, (ct_real)0.1, NULL, 0, NULL, &m), CT_INVALID, "no vert_adj");
+        cr_assert(all_zero(&m, sizeof m));
+    }
     {   /* a hull from a disjoint intersection (nfaces 0) is an empty hull: invalid as input */
         ct_hull e;
         ct_xform far = xf(0, 0, 1, 0, 10, 0, 0);
         cr_assert_eq(ct_intersect(&c.f.hc, NULL, &c.f.hd, &far, NULL, NULL, &e), CT_OK);
         cr_assert_eq(e.nfaces, 0);
         EXPECT(&c, ct_contact_hulls(&e, NULL, &c.f.hd, NULL, NULL, &k), CT_INVALID, "empty intersection as input");
+        EXPECT(&c, ct_manifold_hulls(&c.f.hd, NULL, &e, NULL, 0, NULL, &m), CT_INVALID, "empty intersection as input");
+        EXPECT(&c, ct_manifold_rounded_hulls(&e, (ct_real)0.1, NULL, &c.f.hd, 0, NULL, 0, NULL, &m), CT_INVALID, "empty intersection as input");
         ct_hull_free(&e);
     }
     cr_assert_eq(ct_sparsify(NULL, 3, 0, 0, 0), 0); c.cases++;
@@ -1431,7 +1534,11 @@ Test(hardening, null_counts_and_degenerate_sets) {
    nfaces == 0; ct_contact_hulls found = 1, gap = 0, volume = 0, area = the touching polygon's
    (0 for an edge or vertex), normal the separating direction; ct_gjk / ct_signed_distance
    distance 0 up to rounding with a finite unit normal; manifolds with separation 0 up to
-   rounding; ct_ellipsoids F = 1, gap = 0; the broad phase counts touching boxes. */
+   rounding; ct_ellipsoids F = 1, gap = 0; the broad phase counts touching boxes.
+   Rounded hulls: the same face, edge and vertex contacts of rounded boxes (cores of half
+   0.75 s, radii 0.25 s each, the cores apart by exactly ra + rb: the closed-form box path) and
+   a rounded octahedron's vertex on the face (the GJK path) touch with separation 0, the face
+   normal, points on the touching plane; radii 0 give ct_manifold_hulls' answer bit for bit. */
 static ct_xform touching_pose(int kind, double s) {
     /* B is a box of half s; kind 0: face on A's +x face; 1: a vertical edge on it (45 deg about
        z); 2: a vertex on it (the body diagonal turned onto -x) */
@@ -1481,7 +1588,40 @@ Test(hardening, touching_contacts) {
             cr_assert_eq(m.count, kind == 0 ? 4 : kind == 1 ? 2 : 1, "scale %g kind %d: %d points", s, kind, m.count);
             for (i = 0; i < m.count; ++i) cr_assert_leq(fabs(m.points[i].separation), tol);
             cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS);
-            cases += 5;
+            {   /* radii 0: ct_manifold_hulls bit for bit */
+                ct_manifold m0;
+                cr_assert_eq(ct_manifold_rounded_hulls(&A, 0, NULL, &B, 0, &xb, (ct_real)tol, NULL, &m0), CT_OK);
+                cr_assert(memcmp(&m0, &m, sizeof m) == 0, "scale %g kind %d: radii 0 differ from ct_manifold_hulls", s, kind);
+            }
+            cases += 6;
+        }
+        {   /* rounded: box cores of half h = 0.75 s, radii 0.25 s; kind 3: an octahedron core */
+            const double rho = 0.25, hc = (1 - rho) * s;
+            ct_vec3 oct[6];
+            ct_hull CA, CB[2];
+            int i;
+            cr_assert_eq(ct_hull_box(&CA, sv(1, 1, 1, hc), NULL), CT_OK);
+            cr_assert_eq(ct_hull_box(&CB[0], sv(1, 1, 1, hc), NULL), CT_OK);
+            for (i = 0; i < 6; ++i) oct[i] = tu_vec(i == 0 ? hc : i == 1 ? -hc : 0, i == 2 ? hc : i == 3 ? -hc : 0, i == 4 ? hc : i == 5 ? -hc : 0);
+            cr_assert_eq(ct_hull_build(&CB[1], oct, 6, NULL, NULL), CT_OK);
+            for (kind = 0; kind < 4; ++kind) {
+                ct_xform xb = kind < 3 ? touching_pose(kind, hc) : ct_xform_identity();
+                ct_manifold m;
+                int j;
+                if (kind == 3) xb.p.x = (ct_real)(2 * hc);
+                xb.p.x += (ct_real)(2 * rho * s);   /* the cores apart by ra + rb */
+                cr_assert_eq(ct_manifold_rounded_hulls(&CA, (ct_real)(rho * s), NULL, &CB[kind == 3], (ct_real)(rho * s), &xb, (ct_real)tol, NULL, &m), CT_OK);
+                cr_assert_eq(m.count, kind == 0 ? 4 : kind == 1 ? 2 : 1, "rounded, scale %g kind %d: %d points", s, kind, m.count);
+                cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS, "rounded, scale %g kind %d", s, kind);
+                for (j = 0; j < m.count; ++j) {
+                    cr_assert_leq(fabs(m.points[j].separation), tol, "rounded, scale %g kind %d: separation %g", s, kind, (double)m.points[j].separation);
+                    cr_assert_leq(fabs(m.points[j].point.x - s), tol, "rounded, scale %g kind %d: point off the touching plane", s, kind);
+                }
+                ++cases;
+            }
+            ct_hull_free(&CA);
+            ct_hull_free(&CB[0]);
+            ct_hull_free(&CB[1]);
         }
         {
             ct_manifold m;

@@ -4,6 +4,9 @@
 #include "harness.h"
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Each block carries a 16-byte header holding its size so bytes can be counted. */
 static void *tu_alloc_fn(size_t size, void *user) {
@@ -63,4 +66,12 @@ ct_xform tu_random_xform(unsigned long long *s, double translation) {
     x.p = tu_vec(translation * (2 * bench_uniform(s) - 1), translation * (2 * bench_uniform(s) - 1),
                  translation * (2 * bench_uniform(s) - 1));
     return x;
+}
+
+void tu_set_threads(int t) {
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
 }

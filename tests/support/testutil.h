@@ -27,4 +27,8 @@ double tu_uniform(unsigned long long *s);                  /* [0, 1) */
 ct_vec3 tu_vec(double x, double y, double z);
 ct_vec3 tu_random_unit(unsigned long long *s);
 ct_xform tu_random_xform(unsigned long long *s, double translation);
+
+/* OpenMP thread count of the following parallel regions (the broad phase); no-op without
+   OpenMP. */
+void tu_set_threads(int t);
 #endif

@@ -20,8 +20,8 @@
 /* ---- shared read-only inputs ------------------------------------------------------------ */
 typedef struct inputs {
     ct_vec3 pa[200], pb[200], pc[30], pd[30];
-    ct_hull ha, hb, hc, hd;
-    ct_xform xa, xb, xc, xd;
+    ct_hull ha, hb, hc, hd, box, top;   /* box, top: boxes (the rounded closed-form path) */
+    ct_xform xa, xb, xc, xd, xe, xt;   /* xe: hd's pose apart from hc; xt: top resting on box */
     ct_aabb boxes[400];
 } inputs;
 
@@ -51,12 +51,15 @@ static int inputs_init(inputs *in) {
     cloud(in->pc, 30, 1.0, 3);
     cloud(in->pd, 30, 0.7, 4);
     if (ct_hull_build(&in->ha, in->pa, 200, NULL, NULL) != CT_OK || ct_hull_build(&in->hb, in->pb, 200, NULL, NULL) != CT_OK ||
-        ct_hull_build(&in->hc, in->pc, 30, NULL, NULL) != CT_OK || ct_hull_build(&in->hd, in->pd, 30, NULL, NULL) != CT_OK)
+        ct_hull_build(&in->hc, in->pc, 30, NULL, NULL) != CT_OK || ct_hull_build(&in->hd, in->pd, 30, NULL, NULL) != CT_OK ||
+        ct_hull_box(&in->box, v3(1, 1, 0.5), NULL) != CT_OK || ct_hull_box(&in->top, v3(0.4, 0.3, 0.2), NULL) != CT_OK)
         return 0;
     in->xa = ct_xform_from_axis_angle(v3(0.3, 1, 0.2), (ct_real)0.4, v3(0, 0, 0));
     in->xb = ct_xform_from_axis_angle(v3(1, -0.5, 0.7), (ct_real)1.1, v3(0.9, 0.4, -0.3));
     in->xc = ct_xform_from_axis_angle(v3(0.1, 0.2, 1), (ct_real)0.3, v3(0, 0, 0));
     in->xd = ct_xform_from_axis_angle(v3(-1, 0.4, 0.3), (ct_real)2.0, v3(0.2, 0.3, 1.5));
+    in->xe = ct_xform_from_axis_angle(v3(-1, 0.4, 0.3), (ct_real)2.0, v3(0.2, 0.3, 2.2));
+    in->xt = ct_xform_from_axis_angle(v3(1, 0.3, 0), (ct_real)0.03, v3(0.1, 0.2, 0.9));
     wl_dem_boxes(lo, hi, 400, 1.5, &seed);
     for (i = 0; i < 400; ++i) {
         in->boxes[i].lo = v3(lo[3 * i], lo[3 * i + 1], lo[3 * i + 2]);
@@ -139,7 +142,7 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
     ct_hull h;
     ct_shape sh[9];
     ct_gjk_cache gc;
-    ct_sat_cache sat;
+    ct_sat_cache sat, rsat[3];
     ct_distance dist;
     ct_contact con[4];
     ct_manifold m;
@@ -210,6 +213,19 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         call(d, ct_manifold_hulls(&in->hc, &in->xc, &in->hd, &in->xd, (ct_real)0.05, &sat, &m)); put_manifold(d, &m);
         call(d, ct_manifold_hulls(&in->ha, &in->xa, &in->hb, &in->xb, 0, NULL, &m)); put_manifold(d, &m);
     }
+    /* rounded manifolds, every path (caches cold then warm): overlapping cores (SAT), cores
+       apart (GJK), resting boxes (closed form), zero radii */
+    memset(rsat, 0, sizeof rsat);
+    for (i = 0; i < 2; ++i) {
+        call(d, ct_manifold_rounded_hulls(&in->hc, (ct_real)0.05, &in->xc, &in->hd, (ct_real)0.1, &in->xd, (ct_real)0.05, &rsat[0], &m));
+        put_manifold(d, &m);
+        call(d, ct_manifold_rounded_hulls(&in->hc, (ct_real)0.05, &in->xc, &in->hd, (ct_real)0.1, &in->xe, (ct_real)0.5, &rsat[1], &m));
+        put_manifold(d, &m);
+        call(d, ct_manifold_rounded_hulls(&in->box, (ct_real)0.1, NULL, &in->top, (ct_real)0.05, &in->xt, (ct_real)0.1, &rsat[2], &m));
+        put_manifold(d, &m);
+        call(d, ct_manifold_rounded_hulls(&in->ha, 0, &in->xa, &in->hb, 0, &in->xb, 0, NULL, &m)); put_manifold(d, &m);
+    }
+    put(d, rsat, sizeof rsat);
     call(d, ct_manifold_hull_sphere(&in->hc, &in->xc, v3(0.3, 0.2, 1.4), (ct_real)0.5, (ct_real)0.1, &m)); put_manifold(d, &m);
 
     /* ellipsoids (cold, then warm from the cold answer) */
@@ -282,6 +298,7 @@ int main(void) {
            sizeof(ct_real) == sizeof(float) ? "float" : "double", NTHREADS, ROUNDS, ref.calls, calls,
            bad ? "MISMATCH" : "all bit-identical to the serial run");
     ct_hull_free(&in->ha); ct_hull_free(&in->hb); ct_hull_free(&in->hc); ct_hull_free(&in->hd);
+    ct_hull_free(&in->box); ct_hull_free(&in->top);
     free(in);
     free(ref.b);
     return bad;
