@@ -50,3 +50,17 @@ Test(fuzz_regress, hull_sliver_initial_simplex) {
         ct_hull_free(&h);
     }
 }
+
+/* fuzz_gjk, regress_gjk_negative_radius: a sphere of radius -r rounded by more than r added up
+   to a valid positive radius, although the contract says a bad argument is remembered. */
+Test(fuzz_regress, bad_radius_stays_bad) {
+    ct_shape a = ct_shape_rounded(ct_shape_sphere(-1), 3), b = ct_shape_sphere(1);
+    ct_shape c = ct_shape_rounded(ct_shape_box(tu_vec(1, 1, 1)), -0.5), ok = ct_shape_rounded(ct_shape_sphere(1), 0.5);
+    ct_xform x = ct_xform_from_axis_angle(tu_vec(0, 0, 1), 0, tu_vec(10, 0, 0));
+    ct_distance d;
+    cr_assert_eq(ct_gjk(&a, NULL, &b, &x, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &x, NULL, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_gjk(&c, NULL, &b, &x, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_gjk(&ok, NULL, &b, &x, NULL, &d), CT_OK);
+    cr_assert(fabs((double)d.distance - 7.5) <= 1e3 * (double)TU_EPS * 10);
+}
