@@ -215,7 +215,7 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
         ct_real m = ct__maxabs(d), l;
         *id = -1;
         if (!(m > 0)) return ct__v3(a.x, 0, 0);
-        t = ct__mul(a, ct__scale(d, 1 / m));
+        t = ct__mul(a, ct__unscale(d, m));
         l = ct__len(t);
         if (!(l > 0)) return ct__v3(0, 0, 0); /* d is orthogonal to every non-zero axis */
         return ct__mul(a, ct__scale(t, 1 / l));

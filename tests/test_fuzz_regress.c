@@ -64,3 +64,22 @@ Test(fuzz_regress, bad_radius_stays_bad) {
     cr_assert_eq(ct_gjk(&ok, NULL, &b, &x, NULL, &d), CT_OK);
     cr_assert(fabs((double)d.distance - 7.5) <= 1e3 * (double)TU_EPS * 10);
 }
+
+/* fuzz_gjk, regress_gjk_subnormal: a triangle and an ellipsoid of subnormal size. The
+   Minkowski difference has no usable length, EPA took the normal from the centres' offset,
+   and normalising it multiplied by 1 / (largest component), which overflows for a subnormal:
+   CT_OK with a NaN normal. */
+Test(fuzz_regress, subnormal_shapes_give_a_unit_normal) {
+    ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
+    ct_vec3 p = tu_vec(t, t, t);
+    ct_shape a = ct_shape_triangle(p, p, p), b = ct_shape_ellipsoid(p);
+    ct_distance d;
+    ct_status st = ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &d);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(isfinite((double)d.distance) && d.distance <= 0);
+    cr_assert(fabs((double)ct__len(d.normal) - 1) <= 1e3 * (double)TU_EPS, "normal %g %g %g", (double)d.normal.x,
+              (double)d.normal.y, (double)d.normal.z);
+    cr_assert(isfinite((double)d.pa.x) && isfinite((double)d.pb.z));
+    st = ct_gjk(&b, NULL, &a, NULL, NULL, &d);
+    cr_assert(st == CT_OK && d.distance == 0);
+}
