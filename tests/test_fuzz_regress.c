@@ -83,3 +83,47 @@ Test(fuzz_regress, subnormal_shapes_give_a_unit_normal) {
     st = ct_gjk(&b, NULL, &a, NULL, NULL, &d);
     cr_assert(st == CT_OK && d.distance == 0);
 }
+
+/* fuzz_polar, regress_contact_negative_volume: B a sliver (volume 1e-13 of its extent cubed)
+   across A: the divergence-theorem sum over A n B came out -1.4e-23 and ct_contact_hulls
+   returned a negative overlap volume. */
+Test(fuzz_regress, contact_volume_not_negative) {
+    const double ra[11][3] = { { -3e-06, 2e-06, 5e-06 }, { 7e-06, 1e-06, 7e-06 }, { -7e-06, 7e-06, -8e-06 },
+                               { 5e-06, -1e-06, 8e-06 }, { -8e-06, -8e-06, 3e-06 }, { -8e-06, -2e-06, -3e-06 },
+                               { -5e-06, -8e-06, -8e-06 }, { -8e-06, -8e-06, 5e-06 }, { 2e-06, -8e-06, -5e-06 },
+                               { 8e-06, 0, -4e-06 }, { 6e-06, -2e-06, -8e-06 } };
+    const double rb[4][3] = { { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
+                              { -7.0000000458831783e-06, 9.999999541168213e-07, -7.0000000458831783e-06 },
+                              { -4.9999999277770992e-06, 8.0000000600463872e-06, 7.9999999006225588e-06 },
+                              { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458068844e-06 } };
+    const double xr[3][3] = { { -0.10024816335130859, -0.61104726177624014, 0.78522070121746568 },
+                              { 0.99376201152272192, -0.10024816335130859, 0.048860722456825489 },
+                              { 0.048860722456825489, 0.78522070121746568, 0.61728525025351821 } };
+    ct_vec3 pa[11], pb[4];
+    ct_hull A, B;
+    ct_xform xa, xb;
+    ct_contact c;
+    ct_status st;
+    int i, j;
+    for (i = 0; i < 11; ++i) pa[i] = tu_vec(ra[i][0], ra[i][1], ra[i][2]);
+    for (i = 0; i < 4; ++i) pb[i] = tu_vec(rb[i][0], rb[i][1], rb[i][2]);
+    memset(&xa, 0, sizeof xa);
+    xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;
+    xa.p = tu_vec(-4.5883178710937499e-07, -4.5883178710937499e-07, -4.5883178710937499e-07);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)xr[i][j];
+    xb.p = tu_vec(6.0046386718749997e-07, -9.9377441406249987e-07, -7.1899414062500001e-08);
+    cr_assert_eq(ct_hull_build(&A, pa, 11, NULL, NULL), CT_OK);
+    st = ct_hull_build(&B, pb, 4, NULL, NULL);
+    if (st != CT_OK) { /* flat within the float tolerance */
+        cr_assert(TU_FLOAT && st == CT_DEGENERATE);
+        ct_hull_free(&A);
+        return;
+    }
+    st = ct_contact_hulls(&A, &xa, &B, &xb, NULL, &c);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(c.volume >= 0 && c.area >= 0 && c.gap <= 0, "volume %g area %g gap %g", (double)c.volume,
+              (double)c.area, (double)c.gap);
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
