@@ -127,3 +127,25 @@ Test(fuzz_regress, contact_volume_not_negative) {
     ct_hull_free(&A);
     ct_hull_free(&B);
 }
+
+/* fuzz_sat, regress_sat_sphere_normal: a sphere centre 1.4e-11 outside a hull face (the sphere
+   deep inside): the normal was (c - p) / sqrt(d2) with d2 the face distance squared, while
+   c - p = c - (c - n d) cancels, so the normal was off unit by 2e-11 (1e5 ulps). */
+Test(fuzz_regress, hull_sphere_normal_is_unit) {
+    const double raw[4][3] = { { -7.9999999999999996e-06, -9.9999999999999995e-07, -4.9999999999999996e-06 },
+                               { 6.9999999999999999e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+                               { -3.0000000000000001e-06, 7.9999999999999996e-06, -4.9999999999999996e-06 },
+                               { -3.9999999999999998e-06, -3.9999999999999998e-06, -1.9999999999999999e-06 } };
+    ct_vec3 p[4], c = tu_vec(1.9999389648437498e-06, 1.9999389648437498e-06, 1.9999389648437498e-06);
+    ct_real r = (ct_real)9.9996948242187492e-07;
+    ct_hull h;
+    ct_manifold m;
+    int i;
+    for (i = 0; i < 4; ++i) p[i] = tu_vec(raw[i][0], raw[i][1], raw[i][2]);
+    cr_assert_eq(ct_hull_build(&h, p, 4, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_manifold_hull_sphere(&h, NULL, c, r, r, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs((double)ct__len(m.normal) - 1) <= 16 * (double)TU_EPS, "|n| - 1 = %g", (double)ct__len(m.normal) - 1);
+    cr_assert(m.points[0].separation < 0);
+    ct_hull_free(&h);
+}
