@@ -220,8 +220,8 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     if (!((mn / s) * (mn / s) >= tiny)) return CT_DEGENERATE;
     rel = ct__xf_rel(xa, xb);
     if (!ct__finite3(rel.p)) return CT_INVALID; /* centres too far apart to subtract */
-    p.a2 = ct__mul(ct__scale(semi_a, 1 / s), ct__scale(semi_a, 1 / s));
-    semi_b = ct__scale(semi_b, 1 / s);
+    p.a2 = ct__mul(ct__unscale(semi_a, s), ct__unscale(semi_a, s));   /* not * (1 / s): overflows for subnormal s */
+    semi_b = ct__unscale(semi_b, s);
     ct__sym3_rdrt(q->r, ct__mul(semi_b, semi_b), p.b2);
     p.d = ct__normalize(rel.p, &ok);
     dist = ct__dot(rel.p, p.d); /* |R| without a second square root */

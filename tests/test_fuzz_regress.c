@@ -149,3 +149,19 @@ Test(fuzz_regress, hull_sphere_normal_is_unit) {
     cr_assert(m.points[0].separation < 0);
     ct_hull_free(&h);
 }
+
+/* fuzz_ellipsoid, regress_ellipsoid_subnormal: two spheres of subnormal radius. Lengths were
+   divided by the largest semi-axis as * (1 / s), which overflows to Inf: at coincident centres
+   the gap came out -0.018 (-DBL_MAX * 1e-310) instead of -(ra + rb). */
+Test(fuzz_regress, subnormal_ellipsoids) {
+    ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
+    ct_vec3 s = tu_vec(t, t, t);
+    ct_xform x = ct_xform_identity();
+    ct_pw p;
+    cr_assert_eq(ct_ellipsoids(s, NULL, s, NULL, NULL, &p), CT_OK);
+    cr_assert(p.F == 0 && p.gap < 0 && p.gap >= -2.01 * (double)t, "gap %g", (double)p.gap);
+    x.p = tu_vec(t, 0, 0);
+    cr_assert_eq(ct_ellipsoids(s, &x, s, NULL, NULL, &p), CT_OK);
+    cr_assert(fabs((double)p.F - 0.25) <= 1e3 * (double)TU_EPS, "F %g", (double)p.F);
+    cr_assert(fabs((double)p.gap + (double)t) <= 1e-2 * (double)t, "gap %g", (double)p.gap);
+}
