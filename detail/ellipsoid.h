@@ -138,7 +138,8 @@ CT__INLINE ct_real ct__pw_dds(const ct__pw_point *e) {
 /* Support radius of the centred ellipsoid with inverse shape matrix m along unit n:
    h(n) = sqrt(n^T m n). */
 CT__INLINE ct_real ct__pw_support_a(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__dot(n, ct__mul(p->a2, n))); }
-CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__dot(n, ct__sym3_mul(p->b2, n))); }
+/* n^T B^-1 n with the rotated B^-1 can round below 0 along a semi-axis ~1e-4 of the largest (float) */
+CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__max(ct__dot(n, ct__sym3_mul(p->b2, n)), 0)); }
 
 /* Safeguarded Newton on S'(lam) = 0 from lam (in [0,1]). On return *e holds the last
    evaluation and *iters the number of evaluations. CT_DEGENERATE when G cannot be factored. */

@@ -165,3 +165,28 @@ Test(fuzz_regress, subnormal_ellipsoids) {
     cr_assert(fabs((double)p.F - 0.25) <= 1e3 * (double)TU_EPS, "F %g", (double)p.F);
     cr_assert(fabs((double)p.gap + (double)t) <= 1e-2 * (double)t, "gap %g", (double)p.gap);
 }
+
+/* fuzz_ellipsoid (float), regress_ellipsoid_float_negative_support: B with semi-axes
+   0.648, 0.000214, 3 (aspect 1.4e4), warm-started: n^T B^-1 n with the rotated B^-1 rounded
+   below 0 along the thin axis and its square root made the gap NaN under CT_OK. */
+Test(fuzz_regress, ellipsoid_thin_axis_support_not_nan) {
+    const double r[3][3] = { { -0.24025368690490723, -0.32397249341011047, 0.91505181789398193 },
+                             { 0.91570985317230225, 0.23716020584106445, 0.3243926465511322 },
+                             { -0.32210811972618103, 0.91585850715637207, 0.23968613147735596 } };
+    ct_vec3 sa = tu_vec(0.282073974609375, 0.5999755859375, 0.2862548828125);
+    ct_vec3 sb = tu_vec(0.648406982421875, 0.000213623046875, 3);
+    ct_real guess = (ct_real)0.25098040699958801;
+    ct_xform xb;
+    ct_pw p;
+    ct_status st;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)r[i][j];
+    xb.p = tu_vec(2, -1.360107421875, -0.50006103515625);
+    st = ct_ellipsoids(sa, NULL, sb, &xb, &guess, &p);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(isfinite((double)p.gap) && isfinite((double)p.F) && p.F > 1 && p.gap > 0, "F %g gap %g", (double)p.F,
+              (double)p.gap);
+    st = ct_ellipsoids(sa, NULL, sb, &xb, NULL, &p);
+    cr_assert(st == CT_OK && isfinite((double)p.gap) && p.gap > 0);
+}
