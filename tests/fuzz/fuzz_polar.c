@@ -216,11 +216,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(cst2 == cst && fz_contact_eq(&c, &c2));
 
     /* an independent oracle: GJK/EPA on the same hulls */
-    /* (not for slivers, volume < sqrt(eps) extent^3: a body 2e-13 of its extent thick across
+    /* (not for slivers, volume < cbrt(eps) extent^3: a body 2e-13 of its extent thick across
        the other is reported disjoint by the polar code where EPA finds depth - an open polar
        finding, see the fuzzing notes in tests/fuzz/run.sh) */
-    if (valid == 1 && cst == CT_OK && va >= sqrt(FZ_EPS) * pow((double)A.extent, 3) &&
-        vb >= sqrt(FZ_EPS) * pow((double)B.extent, 3)) {
+    if (valid == 1 && cst == CT_OK && va >= cbrt(FZ_EPS) * pow((double)A.extent, 3) &&
+        vb >= cbrt(FZ_EPS) * pow((double)B.extent, 3)) {
         ct_shape sa = ct_shape_hull(&A), sb = ct_shape_hull(&B);
         ct_distance d;
         ct_status dst = ct_signed_distance(&sa, pa, &sb, pb, NULL, &scr, &d);

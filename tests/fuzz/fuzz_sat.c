@@ -102,8 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* GJK/EPA on the same hulls (not for slivers, whose GJK answers carry the conditioning
        of their thin direction) */
-    if (valid == 1 && ct_hull_volume(&A, NULL) >= sqrt(FZ_EPS) * pow((double)A.extent, 3) &&
-        ct_hull_volume(&B, NULL) >= sqrt(FZ_EPS) * pow((double)B.extent, 3)) {
+    if (valid == 1 && ct_hull_volume(&A, NULL) >= cbrt(FZ_EPS) * pow((double)A.extent, 3) &&
+        ct_hull_volume(&B, NULL) >= cbrt(FZ_EPS) * pow((double)B.extent, 3)) {
         ct_shape sa = ct_shape_hull(&A), sb = ct_shape_hull(&B);
         ct_distance d;
         double clear = 1e4 * FZ_EPS * P;
