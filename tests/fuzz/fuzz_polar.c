@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 30000 */
+/* fuzz-ci-runs: 25000 */
 /* Fuzz ct_intersect, ct_contact_hulls and ct_sparsify. Two hulls built from lattice points
    (optionally jittered into slivers), placed by rigid or broken transforms (huge, tiny and
    non-finite translations included). Checks: allowed statuses, CT_INVALID exactly for broken
@@ -44,6 +44,24 @@ static void fz_vertex_det(const ct_hull *I, double *det) {
                 }
         det[v] = best;
     }
+}
+
+/* The smallest sine of the angle between two face normals of A and B (world; pairs within a
+   body included: jittered hulls have faces 1e-8 off coplanar). Two nearly parallel planes meet
+   in a line known only to eps / sin, so a sliver of A n B between them is resolved only to
+   about eps L / sin (exactly parallel pairs are one plane: skipped). */
+static double fz_min_sine(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb) {
+    ct_vec3 n[256];
+    double m = 1;
+    int i, j, k = 0;
+    for (i = 0; i < a->nfaces && k < 256; ++i) n[k++] = ct__xf_dir(xa, a->planes[i].n);
+    for (i = 0; i < b->nfaces && k < 256; ++i) n[k++] = ct__xf_dir(xb, b->planes[i].n);
+    for (i = 0; i < k; ++i)
+        for (j = i + 1; j < k; ++j) {
+            double s = (double)ct__len(ct__cross(n[i], n[j]));
+            if (s > 1e3 * FZ_EPS && s < m) m = s;
+        }
+    return m;
 }
 
 /* Field-by-field equality (struct padding is not compared). */
@@ -172,12 +190,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         /* a thin A n B (thickness t) is found through dual points of size 1/t: planes of the
            other body within eps L^2 / t of a vertex are not resolved */
-        thin = 1e3 * FZ_EPS * L * L / fmax(2 * vi / fmax(area, 1e-300), 1e-300);
+        thin = 1e3 * FZ_EPS * L * L / fmax(2 * vi / fmax(area, 1e-300), 1e-300) +
+               1e3 * FZ_EPS * L / fz_min_sine(&A, pa, &B, pb);
         for (k = 0; k < I.nverts; ++k) vmax = fmax(vmax, tol + thin + 1e3 * FZ_EPS * L / det[k]);
         tolv = 16 * vmax * L * L;
         FZ_CHECK(vi >= -tolv && vi <= (va < vb ? va : vb) * (1 + 1e3 * FZ_EPS) + tolv);
         for (k = 0; k < I.nverts; ++k) {
             double vt = tol + thin + 1e3 * FZ_EPS * L / det[k];
+#ifdef FZ_DEBUG
+            fprintf(stderr, "vertex %d det %g thin %g vt %g outA %g outB %g\n", k, det[k], thin, vt, fz_outside(&A, pa, I.verts[k]),
+                    fz_outside(&B, pb, I.verts[k]));
+#endif
             FZ_CHECK(fz_outside(&A, pa, I.verts[k]) <= vt);
             FZ_CHECK(fz_outside(&B, pb, I.verts[k]) <= vt);
             FZ_CHECK(I.vert_source[k] == -1);
