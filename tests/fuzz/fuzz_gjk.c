@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 50000 */
+/* fuzz-ci-runs: 35000 */
 /* Fuzz ct_gjk and ct_signed_distance on every shape kind (points, hull, sphere, ellipsoid, box,
    triangle, support function, rounded), with and without a cache and a scratch, under rigid
    and broken transforms. Checks: the status is one the contract allows, and CT_INVALID exactly
@@ -154,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr, "gjk st %d d %.17g iters %d tol %g\n", st, (double)g.distance, g.iterations, tol);
         st2 = ct_gjk(&B.s, ib ? NULL : &xb, &A.s, ia ? NULL : &xa, NULL, &g2);
         fprintf(stderr, "swapped st %d d %.17g iters %d\n", st2, (double)g2.distance, g2.iterations);
+    }
 #endif
     FZ_CHECK(fz_status_ok(st));
     if (!valid) FZ_CHECK(st == CT_INVALID);
@@ -200,6 +201,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(fabs((double)sd.distance - (double)sd2.distance) <= etol);
         /* swapped: the same depth, the normal reversed */
         sst2 = ct_signed_distance(&B.s, ib ? NULL : &xb, &A.s, ia ? NULL : &xa, NULL, &scr, &gs);
+#ifdef FZ_DEBUG
+        fprintf(stderr, "signed %.17g (n %g %g %g) warm %.17g swapped st %d %.17g (n %g %g %g)\n", (double)sd.distance,
+                (double)sd.normal.x, (double)sd.normal.y, (double)sd.normal.z, (double)sd2.distance, sst2,
+                (double)gs.distance, (double)gs.normal.x, (double)gs.normal.y, (double)gs.normal.z);
+#endif
         if (sst2 == CT_OK) FZ_CHECK(fabs((double)sd.distance - (double)gs.distance) <= etol);
     }
 
