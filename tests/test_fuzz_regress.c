@@ -203,3 +203,49 @@ Test(fuzz_regress, ellipsoid_thin_axis_support_not_nan) {
     st = ct_ellipsoids(sa, NULL, sb, &xb, NULL, &p);
     cr_assert(st == CT_OK && isfinite((double)p.gap) && p.gap > 0);
 }
+
+/* fuzz_gjk, regress_gjk_stop_inside: a flat triangle (B) cutting 900 deep through a polytope
+   (A), 4e6 from the origin. Queried as (B, A), GJK's triangle passed within rounding of the
+   origin (|v| = 1.3e-7, the noise of 8.7e6-sized points) through the inside of A - B, the next
+   support point repeated a simplex vertex, and the stop reported "apart by 1.3e-7" although the
+   lower bound v.w / |v| was hugely negative: ct_signed_distance(B, A) = +1.3e-7 against
+   ct_signed_distance(A, B) = -901.75 (exact SAT over all edge pairs: 901.7496). */
+Test(fuzz_regress, gjk_stop_with_negative_lower_bound_is_contact) {
+    const double pa[7][3] = { { 999969.482421875, 999969.482421875, 999969.482421875 },
+                              { 999969.482421875, 999969.482421875, -679718.017578125 },
+                              { -4000000, -4000000, -4000000 },
+                              { -4000000, 607818.603515625, 607818.603515625 },
+                              { 607818.603515625, 607818.603515625, 607818.603515625 },
+                              { 607818.603515625, -686279.296875, -4000000 },
+                              { -4000000, -4000000, -4000000 } };
+    const double pb[3][3] = { { 999969.482421875, 999969.482421875, 999969.482421875 },
+                              { 999969.482421875, -679718.017578125, -4000000 },
+                              { -4000000, -4000000, -4000000 } };
+    const double ra[3][3] = { { -0.0017120191640997984, -0.0017149552089033016, 0.9999970639551965 },
+                              { 0.9999970639551965, 0.0017120191640997984, 0.0017149552089033016 },
+                              { -0.0017149552089033016, 0.9999970639551965, 0.0017120191640997984 } };
+    ct_vec3 a[7], b[3];
+    ct_xform xa, xb;
+    ct_shape sa, sb;
+    ct_distance d1, d2;
+    ct_status s1, s2;
+    int i, j;
+    for (i = 0; i < 7; ++i) a[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 3; ++i) b[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    memset(&xb, 0, sizeof xb);
+    xb.r[0][2] = xb.r[1][0] = xb.r[2][1] = 1;
+    xb.p = tu_vec(-4000000, -4000000, -4000000);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xa.r[i][j] = (ct_real)ra[i][j];
+    xa.p = xb.p;
+    if (TU_FLOAT) xa = xb; /* the rotation is orthonormal to double precision only; the float
+                              build checks the same symmetry with the axis permutation */
+    sa = ct_shape_points(a, 7);
+    sb = ct_shape_points(b, 3);
+    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
+    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
+    cr_assert(s1 == CT_OK && s2 == CT_OK, "status %d %d", s1, s2);
+    if (!TU_FLOAT) cr_assert(d1.distance < -800 && d2.distance < -800, "A,B %g; B,A %g", (double)d1.distance, (double)d2.distance);
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e-6 * 8.7e6 + 1e3 * (double)TU_EPS * 8.7e6,
+              "A,B %.17g; B,A %.17g", (double)d1.distance, (double)d2.distance);
+}
