@@ -138,7 +138,8 @@ CT__INLINE ct_real ct__pw_dds(const ct__pw_point *e) {
 /* Support radius of the centred ellipsoid with inverse shape matrix m along unit n:
    h(n) = sqrt(n^T m n). */
 CT__INLINE ct_real ct__pw_support_a(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__dot(n, ct__mul(p->a2, n))); }
-CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__dot(n, ct__sym3_mul(p->b2, n))); }
+/* n^T B^-1 n with the rotated B^-1 can round below 0 along a semi-axis ~1e-4 of the largest (float) */
+CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__max(ct__dot(n, ct__sym3_mul(p->b2, n)), 0)); }
 
 /* Safeguarded Newton on S'(lam) = 0 from lam (in [0,1]). On return *e holds the last
    evaluation and *iters the number of evaluations. CT_DEGENERATE when G cannot be factored. */
@@ -220,8 +221,8 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     if (!((mn / s) * (mn / s) >= tiny)) return CT_DEGENERATE;
     rel = ct__xf_rel(xa, xb);
     if (!ct__finite3(rel.p)) return CT_INVALID; /* centres too far apart to subtract */
-    p.a2 = ct__mul(ct__scale(semi_a, 1 / s), ct__scale(semi_a, 1 / s));
-    semi_b = ct__scale(semi_b, 1 / s);
+    p.a2 = ct__mul(ct__unscale(semi_a, s), ct__unscale(semi_a, s));   /* not * (1 / s): overflows for subnormal s */
+    semi_b = ct__unscale(semi_b, s);
     ct__sym3_rdrt(q->r, ct__mul(semi_b, semi_b), p.b2);
     p.d = ct__normalize(rel.p, &ok);
     dist = ct__dot(rel.p, p.d); /* |R| without a second square root */

@@ -20,6 +20,9 @@
 #define CT__GJK_REL   ((ct_real)1e3 * CT__EPS)
 #define CT__GJK_NOISE ((ct_real)16 * CT__EPS)
 #define CT__GJK_ZERO  ((ct_real)64 * CT__EPS)
+/* CT__GJK_TOUCH  |v| below this times max|w| with a negative lower bound at a stalled step:
+                  contact (the origin is within rounding of the simplex) */
+#define CT__GJK_TOUCH ((ct_real)128 * CT__EPS)
 
 /* A vertex of A - B: w = a - b, with a and b in A's frame and their support ids. */
 typedef struct ct__sv { ct_vec3 w, a, b; int ia, ib; } ct__sv;
@@ -214,7 +217,7 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         ct__simplex *s = r->s, *next = s == &r->buf[0] ? &r->buf[1] : &r->buf[0];
         ct__sv *w = &s->v[s->n];
         ct_real vv = ct__len2(v), vw, wmax = r->wmax;
-        int dup = 0;
+        int dup = 0, deep;
         if (s->n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) { r->overlap = 1; break; }
         ct__mink_support(&r->m, ct__neg(v), w); /* into the free slot: s is unchanged if rejected */
         if (r->m.bad) return CT_INVALID;
@@ -224,11 +227,17 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         if (vv - vw <= CT__GJK_REL * vv + CT__GJK_NOISE * ct__sqrt(vv) * r->wmax) break;
         for (i = 0; i < s->n; ++i)
             if (w->w.x == s->v[i].w.x && w->w.y == s->v[i].w.y && w->w.z == s->v[i].w.z) dup = 1;
-        if (dup) break;
+        /* A repeated support point or no progress ends the iteration (rounding). If |v| is
+           then within CT__GJK_TOUCH of the scale and the lower bound v.w / |v| is negative,
+           the bounds do not show A - B to miss the origin: the origin is within rounding of
+           a simplex that may cut through A - B. The shapes count as in contact and EPA
+           decides the depth (0 when they only touch). */
+        deep = vw < 0 && vv <= CT__GJK_TOUCH * CT__GJK_TOUCH * r->wmax * r->wmax;
+        if (dup) { if (deep) r->overlap = 1; break; }
         s->n++;
         v = ct__simplex_solve(s, next);
         s->n--;
-        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; break; } /* no progress: rounding */
+        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; if (deep) r->overlap = 1; break; }
         r->s = next;
         r->v = v;
     }

@@ -434,14 +434,20 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
         if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
     }
-    /* four faces, each oriented away from the vertex it omits */
+    /* four faces, each oriented away from the vertex it omits. The orientation of face k is
+       the sign of the ordered tetrahedron tri[k], which is +-det by the parity of tri[k]. All
+       four come from one sign, the side of v3 against the plane (v0, v1, v2) that the height
+       test above has just certified: testing each face on its own let rounding orient a
+       sliver's faces inconsistently (half-edges without twins), and a determinant of the
+       edge vectors can have the wrong sign where the height is still certain. */
     {
         static const int tri[4][4] = { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } };
+        static const int parity[4] = { 1, -1, 1, -1 };
         int he[4][4], a, b;   /* he[u][w]: the half-edge from simplex vertex u to w; its twin is he[w][u] */
+        ct__qreal det = ct__q_dot(nrm, ct__q_sub(p[v[3]], p[v[0]]));   /* sign of det(v1-v0, v2-v0, v3-v0) */
         for (k = 0; k < 4; ++k) {
             int l0 = tri[k][0], l1 = tri[k][1], l2 = tri[k][2], te[3];
-            ct__qv nn = ct__q_cross(ct__q_sub(p[v[l1]], p[v[l0]]), ct__q_sub(p[v[l2]], p[v[l0]]));
-            if (ct__q_dot(nn, ct__q_sub(p[v[tri[k][3]]], p[v[l0]])) > 0) { int t = l1; l1 = l2; l2 = t; }
+            if (parity[k] * det > 0) { int t = l1; l1 = l2; l2 = t; }
             if ((f[k] = ct__qh_triangle(q, v[l0], v[l1], v[l2], te)) < 0) return CT_NO_MEMORY;
             he[l2][l0] = te[0];
             he[l0][l1] = te[1];

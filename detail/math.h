@@ -71,12 +71,16 @@ CT__INLINE ct_vec3 ct__vmin(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__min(a.x, b
 CT__INLINE ct_vec3 ct__vmax(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__max(a.x, b.x), ct__max(a.y, b.y), ct__max(a.z, b.z)); }
 CT__INLINE ct_real ct__vget(ct_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 CT__INLINE int ct__finite3(ct_vec3 a) { return ct__finite(a.x) && ct__finite(a.y) && ct__finite(a.z); }
+/* a / m for m > 0: by the reciprocal, unless m is so small (subnormal) that 1 / m overflows. */
+CT__INLINE ct_vec3 ct__unscale(ct_vec3 a, ct_real m) {
+    return m >= 1 / CT__MAXR ? ct__scale(a, 1 / m) : ct__v3(a.x / m, a.y / m, a.z / m);
+}
 /* Unit vector, or *ok = 0 and the zero vector when a has no usable length. Scaling by the
    largest component first keeps tiny and huge vectors from under/overflowing. */
 CT__INLINE ct_vec3 ct__normalize(ct_vec3 a, int *ok) {
     ct_real m = ct__maxabs(a), l;
     if (!(m > 0) || !ct__finite(m)) { if (ok) *ok = 0; return ct__v3(0, 0, 0); }
-    a = ct__scale(a, 1 / m);
+    a = ct__unscale(a, m);
     l = ct__len(a);
     if (ok) *ok = 1;
     return ct__scale(a, 1 / l);

@@ -1229,7 +1229,7 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
     if (dmax > 0) {
         ct_real d2 = ct__sat_closest(a, c, &p, &key), d = ct__sqrt(d2);
         if (d > CT__SAT_MARGIN * CT__EPS * (a->extent + ct__len(ct__sub(c, a->center)))) {
-            n = ct__scale(ct__sub(c, p), 1 / d);
+            n = ct__normalize(ct__sub(c, p), NULL);   /* not / d: c - p cancels, |c - p| != d */
             sep = d - radius;
         } else {
             p = ct__madd(c, n, -dmax);

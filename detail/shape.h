@@ -31,9 +31,13 @@ CTDEF ct_shape ct_shape_hull(const ct_hull *h) {
     return s;
 }
 
+/* A bad radius (negative or NaN) is remembered as a NaN radius, which no later rounding can
+   turn back into a valid one (a sphere of radius -1 rounded by 2 is still invalid). */
+CT__INLINE ct_real ct__radius_arg(ct_real r) { return r >= 0 ? r : (ct_real)NAN; }
+
 CTDEF ct_shape ct_shape_sphere(ct_real radius) {
     ct_shape s = ct__shape_zero(CT_SHAPE_SPHERE);
-    s.radius = radius;
+    s.radius = ct__radius_arg(radius);
     return s;
 }
 
@@ -66,7 +70,7 @@ CTDEF ct_shape ct_shape_support(void (*support)(const void *user, const ct_vec3 
 }
 
 CTDEF ct_shape ct_shape_rounded(ct_shape s, ct_real radius) {
-    s.radius += radius;
+    s.radius += ct__radius_arg(radius);
     return s;
 }
 
@@ -211,7 +215,7 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
         ct_real m = ct__maxabs(d), l;
         *id = -1;
         if (!(m > 0)) return ct__v3(a.x, 0, 0);
-        t = ct__mul(a, ct__scale(d, 1 / m));
+        t = ct__mul(a, ct__unscale(d, m));
         l = ct__len(t);
         if (!(l > 0)) return ct__v3(0, 0, 0); /* d is orthogonal to every non-zero axis */
         return ct__mul(a, ct__scale(t, 1 / l));

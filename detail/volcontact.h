@@ -224,7 +224,7 @@ CT__PRIVATE int ct__vc_overlap(const ct__polar *p, ct_contact *c) {
         w2 += af * af;
     }
     c->area = stot / 2;
-    c->volume = vol;
+    c->volume = vol > 0 ? vol : 0;   /* a sliver A n B can sum to -(rounding) */
     c->point = stot > 0 ? ct__scale(pt, 1 / stot) : ct__v3(0, 0, 0);
     c->centroid = vol > 0 ? ct__scale(cen, 1 / vol) : c->point;
     {

@@ -8,6 +8,7 @@
 #include "detail/math.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,19 +63,107 @@ static inline int fz_points(fz *f, ct_vec3 *out, int max, double scale) {
     return n;
 }
 
-/* A transform: a rotation from a quaternion, or (rarely) a broken one. */
-static inline ct_xform fz_xform(fz *f, double scale) {
+/* A transform: a rotation from a quaternion, or (rarely) a broken one. *rigid (may be NULL) is
+   set to 1 when the rotation part is a rotation (the translation may still be non-finite). */
+static inline ct_xform fz_xform_r(fz *f, double scale, int *rigid) {
     ct_real q[4];
     int k;
     unsigned sel = fz_byte(f);
     ct_xform x;
     for (k = 0; k < 4; ++k) q[k] = (ct_real)((double)fz_u16(f) / 32768.0 - 1.0);
     x = ct_xform_from_quat(q, fz_vec(f, scale));
+    if (rigid) *rigid = sel < 1 || sel > 4;
     if (sel == 1) x.r[0][0] = (ct_real)NAN;
-    if (sel == 2) x.r[1][2] += (ct_real)0.5;
+    if (sel == 2) x.r[1][2] += (ct_real)0.5;                            /* skewed */
+    if (sel == 3) for (k = 0; k < 3; ++k) x.r[k][0] = -x.r[k][0];      /* a reflection */
+    if (sel == 4) for (k = 0; k < 9; ++k) x.r[k / 3][k % 3] *= (ct_real)1.5; /* scaled */
     return x;
 }
+static inline ct_xform fz_xform(fz *f, double scale) { return fz_xform_r(f, scale, NULL); }
+
+/* A finite coordinate on a lattice of `scale`, optionally jittered (sliver faces, near-coplanar
+   points) - what the polar/SAT harnesses build hulls from (no NaN/Inf: those are tested by
+   fuzz_hull, here they would only stop at the hull). */
+static inline ct_real fz_safe_real(fz *f, double scale, double jitter) {
+    int lat = (int)(fz_byte(f) % 17) - 8;
+    double j = jitter > 0 ? jitter * ((double)fz_u16(f) / 32768.0 - 1.0) : 0;
+    return (ct_real)(scale * (lat + j));
+}
+
+/* Points for a hull: count, jitter level, then each point new or a copy of an earlier one. */
+static inline int fz_safe_points(fz *f, ct_vec3 *out, int max, double scale) {
+    static const double jit[4] = { 0, 1e-7, 1e-3, 0.5 };
+    int n = 4 + (int)(fz_byte(f) % (unsigned)(max - 3)), i;
+    double jitter = jit[fz_byte(f) & 3];
+    for (i = 0; i < n; ++i) {
+        unsigned d = fz_byte(f);
+        if (i > 0 && d < 16) { out[i] = out[d % i]; continue; }
+        out[i].x = fz_safe_real(f, scale, jitter);
+        out[i].y = fz_safe_real(f, scale, jitter);
+        out[i].z = fz_safe_real(f, scale, jitter);
+    }
+    return n;
+}
+
+/* Largest |coordinate| of points (0 for none); NaN counts as huge. */
+static inline double fz_maxabs(const ct_vec3 *p, int n) {
+    double m = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        double a = fabs((double)p[i].x), b = fabs((double)p[i].y), c = fabs((double)p[i].z);
+        if (a != a || b != b || c != c) return INFINITY;
+        if (a > m) m = a;
+        if (b > m) m = b;
+        if (c > m) m = c;
+    }
+    return m;
+}
+
+/* A hull from fz_safe_points (the polar and SAT harnesses); 0 when degenerate. The known
+   float quickhull defect (a point missed by ~1e-3 of the extent when the points sit far from
+   their centre compared with their spread) is kept out: in float, hulls whose extent is below
+   1e-2 of their largest coordinate are skipped (the hull's owner fixes that defect; these
+   harnesses test the code that consumes hulls, and only the hull object enters their checks). */
+static inline int fz_safe_hull(fz *f, ct_hull *h, double scale) {
+    ct_vec3 pts[24];
+    int n = fz_safe_points(f, pts, 24, scale);
+    if (ct_hull_build(h, pts, n, NULL, NULL) != CT_OK) return 0;
+    if (sizeof(ct_real) == 4 && (double)h->extent < 1e-2 * fz_maxabs(h->verts, h->nverts)) {
+        ct_hull_free(h);
+        return 0;
+    }
+    return 1;
+}
+
+/* Magnitudes above this make squares and sums overflow (1e150 double, 1e15 float): inputs that
+   large may legitimately be answered CT_INVALID, and only the finiteness checks apply. */
+#define FZ_BIG (sizeof(ct_real) == 4 ? 1e15 : 1e150)
+/* Machine epsilon of the build. */
+#define FZ_EPS ((double)CT__EPS)
+
+static inline int fz_finite(double x) { return x == x && fabs(x) <= (double)CT__MAXR; }
+static inline int fz_finite3(ct_vec3 v) { return fz_finite((double)v.x) && fz_finite((double)v.y) && fz_finite((double)v.z); }
+static inline int fz_unit(ct_vec3 v) { return fabs((double)ct__len(v) - 1) <= 1e3 * FZ_EPS; }
 
 /* Invariant checks abort (a crash the fuzzer reports) rather than return. */
 #define FZ_CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); abort(); } } while (0)
+
+/* The structural invariants of a hull: Euler, twins, face cycles, unit planes, finite data. */
+static inline void fz_check_hull(const ct_hull *h) {
+    int k, f;
+    FZ_CHECK(h->nverts >= 4 && h->nfaces >= 4 && h->nverts - h->nedges + h->nfaces == 2);
+    FZ_CHECK(h->face_first[0] == 0 && h->face_first[h->nfaces] == 2 * h->nedges);
+    for (k = 0; k < h->nverts; ++k) FZ_CHECK(fz_finite3(h->verts[k]));
+    for (k = 0; k < 2 * h->nedges; ++k) {
+        FZ_CHECK(h->he_twin[k] >= 0 && h->he_twin[k] < 2 * h->nedges && h->he_twin[h->he_twin[k]] == k);
+        FZ_CHECK(h->face_verts[k] >= 0 && h->face_verts[k] < h->nverts);
+        /* the twin runs the other way: it starts where this half-edge ends */
+        FZ_CHECK(h->face_verts[h->he_twin[k]] == h->face_verts[h->he_next[k]]);
+    }
+    for (f = 0; f < h->nfaces; ++f) {
+        FZ_CHECK(h->face_first[f + 1] - h->face_first[f] >= 3);
+        for (k = h->face_first[f]; k < h->face_first[f + 1]; ++k) FZ_CHECK(h->he_face[k] == f);
+        FZ_CHECK(fz_unit(h->planes[f].n) && fz_finite((double)h->planes[f].d));
+    }
+}
 #endif

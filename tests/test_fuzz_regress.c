@@ -1,0 +1,251 @@
+/* Regressions found by the libFuzzer harnesses (tests/fuzz/). Each test is the crashing input
+   with its values hard-coded (the same input is in the harness's seed corpus,
+   tests/fuzz/corpus/<harness>/regress_*) and checks the property the harness found broken. */
+#include "contact.h"
+#include "testutil.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+/* Largest violation of h's planes by p (local frame). */
+static double outside(const ct_hull *h, ct_vec3 p) {
+    double m = -INFINITY;
+    int k;
+    for (k = 0; k < h->nfaces; ++k) m = fmax(m, (double)(ct__dot(h->planes[k].n, p) + h->planes[k].d));
+    return m;
+}
+
+/* fuzz_polar, regress_hull_sliver_simplex: four points almost on the line x = y = z make a
+   sliver initial tetrahedron; its faces were oriented one by one, rounding oriented two of them
+   the same way, half-edges were left without twins and quickhull read out of bounds (ASan
+   SEGV). Now: a closed hull holding every point. */
+Test(fuzz_regress, hull_sliver_initial_simplex) {
+    const double raw[7][3] = { { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                               { -7999999.9000030514, -7999999.9007995604, -7999999.9000030514 },
+                               { 4999999.9768615719, 4999999.9768615719, 5000000.0588928219 },
+                               { 8000000.0592132565, 8000000.0592132565, 7999999.9768615719 },
+                               { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                               { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                               { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 } };
+    ct_vec3 p[7];
+    ct_hull h;
+    int i, k, n;
+    for (i = 0; i < 7; ++i) p[i] = tu_vec(raw[i][0], raw[i][1], raw[i][2]);
+    for (n = 4; n <= 7; ++n) {
+        ct_status st = ct_hull_build(&h, p, n, NULL, NULL);
+        /* in float the sliver may be flat within the tolerance */
+        cr_assert(st == CT_OK || (TU_FLOAT && st == CT_DEGENERATE), "n %d: status %d", n, st);
+        if (st != CT_OK) continue;
+        cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
+        for (k = 0; k < 2 * h.nedges; ++k) cr_assert_eq(h.he_twin[h.he_twin[k]], k);
+        for (i = 0; i < n; ++i)
+            cr_assert(outside(&h, p[i]) <= 1e3 * (double)TU_EPS * 1.6e7, "point %d outside by %g", i, outside(&h, p[i]));
+        /* every plane outward: some point strictly behind each (the volume itself, 240 in a
+           box of 1.6e7, is below the rounding of the divergence sum) */
+        for (k = 0; k < h.nfaces; ++k) {
+            double lo = 0;
+            for (i = 0; i < n; ++i) lo = fmin(lo, (double)(ct__dot(h.planes[k].n, p[i]) + h.planes[k].d));
+            cr_assert(lo < 0, "face %d: no point behind it", k);
+        }
+        ct_hull_free(&h);
+    }
+}
+
+/* fuzz_gjk, regress_gjk_negative_radius: a sphere of radius -r rounded by more than r added up
+   to a valid positive radius, although the contract says a bad argument is remembered. */
+Test(fuzz_regress, bad_radius_stays_bad) {
+    ct_shape a = ct_shape_rounded(ct_shape_sphere(-1), 3), b = ct_shape_sphere(1);
+    ct_shape c = ct_shape_rounded(ct_shape_box(tu_vec(1, 1, 1)), -0.5), ok = ct_shape_rounded(ct_shape_sphere(1), 0.5);
+    ct_xform x = ct_xform_from_axis_angle(tu_vec(0, 0, 1), 0, tu_vec(10, 0, 0));
+    ct_distance d;
+    cr_assert_eq(ct_gjk(&a, NULL, &b, &x, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &x, NULL, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_gjk(&c, NULL, &b, &x, NULL, &d), CT_INVALID);
+    cr_assert_eq(ct_gjk(&ok, NULL, &b, &x, NULL, &d), CT_OK);
+    cr_assert(fabs((double)d.distance - 7.5) <= 1e3 * (double)TU_EPS * 10);
+}
+
+/* fuzz_gjk, regress_gjk_subnormal: a triangle and an ellipsoid of subnormal size. The
+   Minkowski difference has no usable length, EPA took the normal from the centres' offset,
+   and normalising it multiplied by 1 / (largest component), which overflows for a subnormal:
+   CT_OK with a NaN normal. */
+Test(fuzz_regress, subnormal_shapes_give_a_unit_normal) {
+    ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
+    ct_vec3 p = tu_vec(t, t, t);
+    ct_shape a = ct_shape_triangle(p, p, p), b = ct_shape_ellipsoid(p);
+    ct_distance d;
+    ct_status st = ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &d);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(isfinite((double)d.distance) && d.distance <= 0);
+    cr_assert(fabs((double)ct__len(d.normal) - 1) <= 1e3 * (double)TU_EPS, "normal %g %g %g", (double)d.normal.x,
+              (double)d.normal.y, (double)d.normal.z);
+    cr_assert(isfinite((double)d.pa.x) && isfinite((double)d.pb.z));
+    st = ct_gjk(&b, NULL, &a, NULL, NULL, &d);
+    cr_assert(st == CT_OK && d.distance == 0);
+}
+
+/* fuzz_polar, regress_contact_negative_volume: B a sliver (volume 1e-13 of its extent cubed)
+   across A: the divergence-theorem sum over A n B came out -1.4e-23 and ct_contact_hulls
+   returned a negative overlap volume. */
+Test(fuzz_regress, contact_volume_not_negative) {
+    const double ra[11][3] = { { -3e-06, 2e-06, 5e-06 }, { 7e-06, 1e-06, 7e-06 }, { -7e-06, 7e-06, -8e-06 },
+                               { 5e-06, -1e-06, 8e-06 }, { -8e-06, -8e-06, 3e-06 }, { -8e-06, -2e-06, -3e-06 },
+                               { -5e-06, -8e-06, -8e-06 }, { -8e-06, -8e-06, 5e-06 }, { 2e-06, -8e-06, -5e-06 },
+                               { 8e-06, 0, -4e-06 }, { 6e-06, -2e-06, -8e-06 } };
+    const double rb[4][3] = { { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
+                              { -7.0000000458831783e-06, 9.999999541168213e-07, -7.0000000458831783e-06 },
+                              { -4.9999999277770992e-06, 8.0000000600463872e-06, 7.9999999006225588e-06 },
+                              { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458068844e-06 } };
+    const double xr[3][3] = { { -0.10024816335130859, -0.61104726177624014, 0.78522070121746568 },
+                              { 0.99376201152272192, -0.10024816335130859, 0.048860722456825489 },
+                              { 0.048860722456825489, 0.78522070121746568, 0.61728525025351821 } };
+    ct_vec3 pa[11], pb[4];
+    ct_hull A, B;
+    ct_xform xa, xb;
+    ct_contact c;
+    ct_status st;
+    int i, j;
+    for (i = 0; i < 11; ++i) pa[i] = tu_vec(ra[i][0], ra[i][1], ra[i][2]);
+    for (i = 0; i < 4; ++i) pb[i] = tu_vec(rb[i][0], rb[i][1], rb[i][2]);
+    memset(&xa, 0, sizeof xa);
+    xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;
+    xa.p = tu_vec(-4.5883178710937499e-07, -4.5883178710937499e-07, -4.5883178710937499e-07);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)xr[i][j];
+    xb.p = tu_vec(6.0046386718749997e-07, -9.9377441406249987e-07, -7.1899414062500001e-08);
+    cr_assert_eq(ct_hull_build(&A, pa, 11, NULL, NULL), CT_OK);
+    st = ct_hull_build(&B, pb, 4, NULL, NULL);
+    if (st != CT_OK) { /* flat within the float tolerance */
+        cr_assert(TU_FLOAT && st == CT_DEGENERATE);
+        ct_hull_free(&A);
+        return;
+    }
+    st = ct_contact_hulls(&A, &xa, &B, &xb, NULL, &c);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(c.volume >= 0 && c.area >= 0 && c.gap <= 0, "volume %g area %g gap %g", (double)c.volume,
+              (double)c.area, (double)c.gap);
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
+
+/* fuzz_sat, regress_sat_sphere_normal: a sphere centre 1.4e-11 outside a hull face (the sphere
+   deep inside): the normal was (c - p) / sqrt(d2) with d2 the face distance squared, while
+   c - p = c - (c - n d) cancels, so the normal was off unit by 2e-11 (1e5 ulps). */
+Test(fuzz_regress, hull_sphere_normal_is_unit) {
+    const double raw[4][3] = { { -7.9999999999999996e-06, -9.9999999999999995e-07, -4.9999999999999996e-06 },
+                               { 6.9999999999999999e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+                               { -3.0000000000000001e-06, 7.9999999999999996e-06, -4.9999999999999996e-06 },
+                               { -3.9999999999999998e-06, -3.9999999999999998e-06, -1.9999999999999999e-06 } };
+    ct_vec3 p[4], c = tu_vec(1.9999389648437498e-06, 1.9999389648437498e-06, 1.9999389648437498e-06);
+    ct_real r = (ct_real)9.9996948242187492e-07;
+    ct_hull h;
+    ct_manifold m;
+    int i;
+    for (i = 0; i < 4; ++i) p[i] = tu_vec(raw[i][0], raw[i][1], raw[i][2]);
+    cr_assert_eq(ct_hull_build(&h, p, 4, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_manifold_hull_sphere(&h, NULL, c, r, r, &m), CT_OK);
+    cr_assert_eq(m.count, 1);
+    cr_assert(fabs((double)ct__len(m.normal) - 1) <= 16 * (double)TU_EPS, "|n| - 1 = %g", (double)ct__len(m.normal) - 1);
+    cr_assert(m.points[0].separation < 0);
+    ct_hull_free(&h);
+}
+
+/* fuzz_ellipsoid, regress_ellipsoid_subnormal: two spheres of subnormal radius. Lengths were
+   divided by the largest semi-axis as * (1 / s), which overflows to Inf: at coincident centres
+   the gap came out -0.018 (-DBL_MAX * 1e-310) instead of -(ra + rb). */
+Test(fuzz_regress, subnormal_ellipsoids) {
+    ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
+    ct_vec3 s = tu_vec(t, t, t);
+    ct_xform x = ct_xform_identity();
+    ct_pw p;
+    cr_assert_eq(ct_ellipsoids(s, NULL, s, NULL, NULL, &p), CT_OK);
+    cr_assert(p.F == 0 && p.gap < 0 && p.gap >= -2.01 * (double)t, "gap %g", (double)p.gap);
+    x.p = tu_vec(t, 0, 0);
+    cr_assert_eq(ct_ellipsoids(s, &x, s, NULL, NULL, &p), CT_OK);
+    cr_assert(fabs((double)p.F - 0.25) <= 1e3 * (double)TU_EPS, "F %g", (double)p.F);
+    cr_assert(fabs((double)p.gap + (double)t) <= 1e-2 * (double)t, "gap %g", (double)p.gap);
+}
+
+/* fuzz_ellipsoid (float), regress_ellipsoid_float_negative_support: B with semi-axes
+   0.648, 0.000214, 3 (aspect 1.4e4), warm-started: n^T B^-1 n with the rotated B^-1 rounded
+   below 0 along the thin axis and its square root made the gap NaN under CT_OK. */
+Test(fuzz_regress, ellipsoid_thin_axis_support_not_nan) {
+    const double r[3][3] = { { -0.24025368690490723, -0.32397249341011047, 0.91505181789398193 },
+                             { 0.91570985317230225, 0.23716020584106445, 0.3243926465511322 },
+                             { -0.32210811972618103, 0.91585850715637207, 0.23968613147735596 } };
+    ct_vec3 sa = tu_vec(0.282073974609375, 0.5999755859375, 0.2862548828125);
+    ct_vec3 sb = tu_vec(0.648406982421875, 0.000213623046875, 3);
+    ct_real guess = (ct_real)0.25098040699958801;
+    ct_xform xb;
+    ct_pw p;
+    ct_status st;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)r[i][j];
+    if (!TU_FLOAT) { /* the float rotation is orthonormal to float precision only: Gram-Schmidt its columns */
+        for (j = 0; j < 3; ++j) {
+            int k;
+            double l = 0;
+            for (k = 0; k < j; ++k) {
+                double d = 0;
+                for (i = 0; i < 3; ++i) d += (double)xb.r[i][j] * (double)xb.r[i][k];
+                for (i = 0; i < 3; ++i) xb.r[i][j] -= (ct_real)(d * (double)xb.r[i][k]);
+            }
+            for (i = 0; i < 3; ++i) l += (double)xb.r[i][j] * (double)xb.r[i][j];
+            for (i = 0; i < 3; ++i) xb.r[i][j] /= (ct_real)sqrt(l);
+        }
+    }
+    xb.p = tu_vec(2, -1.360107421875, -0.50006103515625);
+    st = ct_ellipsoids(sa, NULL, sb, &xb, &guess, &p);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(isfinite((double)p.gap) && isfinite((double)p.F) && p.F > 1 && p.gap > 0, "F %g gap %g", (double)p.F,
+              (double)p.gap);
+    st = ct_ellipsoids(sa, NULL, sb, &xb, NULL, &p);
+    cr_assert(st == CT_OK && isfinite((double)p.gap) && p.gap > 0);
+}
+
+/* fuzz_gjk, regress_gjk_stop_inside: a flat triangle (B) cutting 900 deep through a polytope
+   (A), 4e6 from the origin. Queried as (B, A), GJK's triangle passed within rounding of the
+   origin (|v| = 1.3e-7, the noise of 8.7e6-sized points) through the inside of A - B, the next
+   support point repeated a simplex vertex, and the stop reported "apart by 1.3e-7" although the
+   lower bound v.w / |v| was hugely negative: ct_signed_distance(B, A) = +1.3e-7 against
+   ct_signed_distance(A, B) = -901.75 (exact SAT over all edge pairs: 901.7496). */
+Test(fuzz_regress, gjk_stop_with_negative_lower_bound_is_contact) {
+    const double pa[7][3] = { { 999969.482421875, 999969.482421875, 999969.482421875 },
+                              { 999969.482421875, 999969.482421875, -679718.017578125 },
+                              { -4000000, -4000000, -4000000 },
+                              { -4000000, 607818.603515625, 607818.603515625 },
+                              { 607818.603515625, 607818.603515625, 607818.603515625 },
+                              { 607818.603515625, -686279.296875, -4000000 },
+                              { -4000000, -4000000, -4000000 } };
+    const double pb[3][3] = { { 999969.482421875, 999969.482421875, 999969.482421875 },
+                              { 999969.482421875, -679718.017578125, -4000000 },
+                              { -4000000, -4000000, -4000000 } };
+    const double ra[3][3] = { { -0.0017120191640997984, -0.0017149552089033016, 0.9999970639551965 },
+                              { 0.9999970639551965, 0.0017120191640997984, 0.0017149552089033016 },
+                              { -0.0017149552089033016, 0.9999970639551965, 0.0017120191640997984 } };
+    ct_vec3 a[7], b[3];
+    ct_xform xa, xb;
+    ct_shape sa, sb;
+    ct_distance d1, d2;
+    ct_status s1, s2;
+    int i, j;
+    for (i = 0; i < 7; ++i) a[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 3; ++i) b[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    memset(&xb, 0, sizeof xb);
+    xb.r[0][2] = xb.r[1][0] = xb.r[2][1] = 1;
+    xb.p = tu_vec(-4000000, -4000000, -4000000);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xa.r[i][j] = (ct_real)ra[i][j];
+    xa.p = xb.p;
+    if (TU_FLOAT) xa = xb; /* the rotation is orthonormal to double precision only; the float
+                              build checks the same symmetry with the axis permutation */
+    sa = ct_shape_points(a, 7);
+    sb = ct_shape_points(b, 3);
+    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
+    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
+    cr_assert(s1 == CT_OK && s2 == CT_OK, "status %d %d", s1, s2);
+    if (!TU_FLOAT) cr_assert(d1.distance < -800 && d2.distance < -800, "A,B %g; B,A %g", (double)d1.distance, (double)d2.distance);
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e-6 * 8.7e6 + 1e3 * (double)TU_EPS * 8.7e6,
+              "A,B %.17g; B,A %.17g", (double)d1.distance, (double)d2.distance);
+}
