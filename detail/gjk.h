@@ -250,13 +250,17 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
    power of two nearest their size, so that sizes from the smallest to the largest finite
    numbers keep the solver's quartic products in range. The first vertices are rescaled. */
 CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
-    const int lim = CT__FLOAT ? 20 : 200;
+    const int lim = CT__FLOAT ? 20 : 200, maxe = CT__FLOAT ? 128 : 1024; /* FLT/DBL_MAX_EXP */
     ct_real M = ct__maxabs(r->m.ab);
     int i, e;
     for (i = 0; i < r->s->n; ++i) M = ct__max(M, ct__maxabs(r->s->v[i].w));
     if (!(M > 0) || !ct__finite(M)) return;
     (void)frexp((double)M, &e);
     if (e >= -lim && e <= lim) return;
+    /* both 2^e and 2^-e must be finite: a subnormal size (e below the least normal exponent)
+       takes the largest finite inverse, which still lifts it to within a factor 2^-maxe */
+    if (e < 1 - maxe) e = 1 - maxe;
+    if (e > maxe - 1) e = maxe - 1;
     r->m.scale = (ct_real)ldexp(1.0, e);
     r->m.inv = (ct_real)ldexp(1.0, -e);
     r->m.ab = ct__scale(r->m.ab, r->m.inv);

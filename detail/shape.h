@@ -210,14 +210,17 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
         return s->ct__v[*id];
     case CT_SHAPE_ELLIPSOID: {
         /* x = A^2 d / |A d| with A = diag(semi-axes): the maximiser of d.x on x^T A^-2 x = 1.
-           d is scaled by its largest component first so |A d| neither under- nor overflows. */
+           d, then A d, are scaled by their largest component first (only the direction of A d
+           matters), so |A d| neither under- nor overflows for any d or any finite semi-axes. */
         ct_vec3 a = s->ct__v[0], t;
         ct_real m = ct__maxabs(d), l;
         *id = -1;
         if (!(m > 0)) return ct__v3(a.x, 0, 0);
         t = ct__mul(a, ct__unscale(d, m));
+        m = ct__maxabs(t);
+        if (!(m > 0)) return ct__v3(0, 0, 0); /* d is orthogonal to every non-zero axis */
+        t = ct__unscale(t, m);
         l = ct__len(t);
-        if (!(l > 0)) return ct__v3(0, 0, 0); /* d is orthogonal to every non-zero axis */
         return ct__mul(a, ct__scale(t, 1 / l));
     }
     case CT_SHAPE_SUPPORT: {

@@ -65,23 +65,28 @@ Test(fuzz_regress, bad_radius_stays_bad) {
     cr_assert(fabs((double)d.distance - 7.5) <= 1e3 * (double)TU_EPS * 10);
 }
 
-/* fuzz_gjk, regress_gjk_subnormal: a triangle and an ellipsoid of subnormal size. The
-   Minkowski difference has no usable length, EPA took the normal from the centres' offset,
-   and normalising it multiplied by 1 / (largest component), which overflows for a subnormal:
-   CT_OK with a NaN normal. */
+/* fuzz_gjk, regress_gjk_subnormal: a triangle collapsed to the point p = (t, t, t) and a
+   sphere-shaped ellipsoid of semi-axes t, t subnormal. Three defects met here: normalising a
+   vector multiplied by 1 / (largest component), which overflows for a subnormal (CT_OK with a
+   NaN normal); GJK's working scale 2^-e overflowing to +inf for a subnormal size (CT_INVALID);
+   and the ellipsoid support squaring the semi-axes to zero (the ellipsoid became a point).
+   Closed form: the point is (sqrt 3 - 1) t from the sphere, along -(1, 1, 1)/sqrt 3 from A. */
 Test(fuzz_regress, subnormal_shapes_give_a_unit_normal) {
     ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
     ct_vec3 p = tu_vec(t, t, t);
     ct_shape a = ct_shape_triangle(p, p, p), b = ct_shape_ellipsoid(p);
+    /* a subnormal carries about log2(t / denorm_min) bits: 16 in float, 44 in double */
+    double want = (sqrt(3.0) - 1) * (double)t, tol = (TU_FLOAT ? 1e-3 : 1e-9) * want;
     ct_distance d;
     ct_status st = ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &d);
-    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
-    cr_assert(isfinite((double)d.distance) && d.distance <= 0);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE, "status %d", (int)st);
+    cr_assert(fabs((double)d.distance - want) <= tol, "distance %g, want %g", (double)d.distance, want);
     cr_assert(fabs((double)ct__len(d.normal) - 1) <= 1e3 * (double)TU_EPS, "normal %g %g %g", (double)d.normal.x,
               (double)d.normal.y, (double)d.normal.z);
+    cr_assert((double)d.normal.x < -0.57 && (double)d.normal.y < -0.57 && (double)d.normal.z < -0.57);
     cr_assert(isfinite((double)d.pa.x) && isfinite((double)d.pb.z));
     st = ct_gjk(&b, NULL, &a, NULL, NULL, &d);
-    cr_assert(st == CT_OK && d.distance == 0);
+    cr_assert(st == CT_OK && fabs((double)d.distance - want) <= tol, "gjk %g", (double)d.distance);
 }
 
 /* fuzz_polar, regress_contact_negative_volume: B a sliver (volume 1e-13 of its extent cubed)
