@@ -245,7 +245,8 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
     return r->iters >= CT_GJK_MAX_ITERS ? CT_NO_CONVERGENCE : CT_OK;
 }
 
-/* Picks the working scale of A - B from its first vertices and the centre offset: 1 (results
+/* Picks the working scale of A - B from its first vertices, the centre offset and (when those
+   are out of range) its six axis supports: 1 (results
    bit for bit as unscaled) while they lie within 2^+-20 (float) / 2^+-200 (double), else the
    power of two nearest their size, so that sizes from the smallest to the largest finite
    numbers keep the solver's quartic products in range. The first vertices are rescaled. */
@@ -254,6 +255,18 @@ CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
     ct_real M = ct__maxabs(r->m.ab);
     int i, e;
     for (i = 0; i < r->s->n; ++i) M = ct__max(M, ct__maxabs(r->s->v[i].w));
+    if (!(M > 0) || !ct__finite(M)) return;
+    (void)frexp((double)M, &e);
+    if (e >= -lim && e <= lim) return;
+    /* Out of range (rare): the first vertices may be tiny where A - B is long in another
+       direction (a needle seen end-on), so its size is taken from its support in the six axis
+       directions too; scaling it up by the first vertices alone overflowed later supports. */
+    for (i = 0; i < 6; ++i) {
+        ct__sv w;
+        ct_real u = (i & 1) ? -1 : 1;
+        ct__mink_support(&r->m, ct__v3(i < 2 ? u : 0, (i >> 1) == 1 ? u : 0, i >= 4 ? u : 0), &w);
+        M = ct__max(M, ct__maxabs(w.w));
+    }
     if (!(M > 0) || !ct__finite(M)) return;
     (void)frexp((double)M, &e);
     if (e >= -lim && e <= lim) return;

@@ -254,3 +254,20 @@ Test(fuzz_regress, gjk_stop_with_negative_lower_bound_is_contact) {
     cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e-6 * 8.7e6 + 1e3 * (double)TU_EPS * 8.7e6,
               "A,B %.17g; B,A %.17g", (double)d1.distance, (double)d2.distance);
 }
+
+/* fuzz_gjk, regress_gjk_needles_rescale: two crossing needle ellipsoids, semi-axes
+   (t, t, 3) and (t, 3, t) with t tiny (subnormal in float). GJK's first vertices are ~t, so
+   the working scale was picked from them and lifted A - B by ~1/t; the next support, 3 long,
+   overflowed and EPA answered CT_INVALID for two valid shapes. The needles cross at the
+   origin: they overlap by about 2t along x. */
+Test(fuzz_regress, needles_keep_a_finite_working_scale) {
+    ct_real t = (ct_real)(TU_FLOAT ? 1e-40 : 1e-310);
+    ct_shape a = ct_shape_ellipsoid(tu_vec(t, t, 3)), b = ct_shape_ellipsoid(tu_vec(t, 3, t));
+    ct_distance d;
+    ct_status st = ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &d);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE, "status %d", (int)st);
+    cr_assert(d.distance <= 0 && d.distance >= -4 * t, "distance %g", (double)d.distance);
+    cr_assert(fabs((double)ct__len(d.normal) - 1) <= 1e3 * (double)TU_EPS);
+    cr_assert(fabs((double)d.normal.x) > 0.99, "normal %g %g %g", (double)d.normal.x, (double)d.normal.y,
+              (double)d.normal.z);
+}
