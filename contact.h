@@ -61,7 +61,7 @@
      Tested range (tests/test_hardening.c): scales 1e-6..1e6 with translations up to 1e6 times
      the scale (1e2 in float), and GJK/EPA at sizes 2^-60..2^60 (float) / 2^-500..2^500
      (double). Beyond what a routine's outputs can represent (a volume is the cube of the size,
-     an ellipsoid's support squares its semi-axes) answers are not guaranteed.
+     ct_ellipsoids squares the semi-axes) answers are not guaranteed.
 
    CONVENTIONS
      Normals point from A to B. Distances/gaps/separations are negative when penetrating.
