@@ -706,6 +706,18 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
 /* One merge of face f with a neighbour that is not convex by more than tol.
    strict = 0: only with respect to the larger face (first pass); 1: either way.
    Returns 1 merged, 0 none, -1 out of memory. */
+/* 1 when every edge of face f borders face of: the two faces close a zero-volume pillow (a
+   needle's rounding can fold a new face back onto its neighbour). Merging them has no
+   boundary left to splice, and the walk to the ends of the shared run would not stop. */
+CT__PRIVATE int ct__qh_pillow(const ct__qhs *q, int f, int of) {
+    int e0 = q->f[f].he0, e = e0;
+    do {
+        if (ct__qh_oppface(q, e) != of) return 0;
+        e = q->e[e].next;
+    } while (e != e0);
+    return 1;
+}
+
 CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
     int e0 = q->f[f].he0, e = e0, convex = 1;
     ct__qreal tol = q->tol, off = q->f[f].off;
@@ -729,6 +741,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
                convex polygon */
             if (merge && d1 <= tol && d2 <= tol &&
                 (!ct__qh_face_near(q, f, of) || ct__qh_union_reflex(q, f, e))) merge = 0;
+            if (merge && ct__qh_pillow(q, f, of)) merge = 0;
             if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
         }
         e = q->e[e].next;

@@ -271,3 +271,29 @@ Test(fuzz_regress, needles_keep_a_finite_working_scale) {
     cr_assert(fabs((double)d.normal.x) > 0.99, "normal %g %g %g", (double)d.normal.x, (double)d.normal.y,
               (double)d.normal.z);
 }
+
+/* fuzz_polar, regress_hull_needle_pillow: seven points along a needle 1.4e7 long and ~0.2
+   thick. A new face folded back onto its neighbour so the two shared every edge (a pillow);
+   the coplanarity merge then walked the shared run forever (before: a hang; earlier still a
+   SEGV). The build must end with a closed hull. */
+Test(fuzz_regress, hull_needle_pillow_terminates) {
+    const double p[7][3] = { { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                             { -7999999.9000030514, -7999999.9007995604, -8000000.0515655521 },
+                             { 4999999.9768615719, 4999999.9768615719, 4999999.9768615719 },
+                             { 8000000.0592132565, 8000000.0592132565, 7999999.9771820074 },
+                             { -8000000.0999999996, -8000000.0995178213, -7999999.9007751467 },
+                             { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                             { -6000000.0450988766, -6000000.0450988766, -6000000.0138488766 } };
+    ct_vec3 v[7];
+    ct_hull h;
+    ct_status st;
+    int i, k;
+    for (i = 0; i < 7; ++i) v[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
+    st = ct_hull_build(&h, v, 7, NULL, NULL);
+    cr_assert(st == CT_OK || st == CT_DEGENERATE, "status %d", (int)st);
+    if (st != CT_OK) return;
+    cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
+    for (k = 0; k < 2 * h.nedges; ++k) cr_assert_eq(h.he_twin[h.he_twin[k]], k);
+    cr_assert(ct_hull_volume(&h, NULL) > 0);
+    ct_hull_free(&h);
+}
