@@ -181,13 +181,14 @@ typedef struct ct_hull_desc {
    Guarantee for desc->eps > 0: every input point p has n.p + d <= 8 tol on every face plane
    (plus the ct_real rounding of evaluating the plane), every face polygon is convex within
    8 tol and every vertex has 3 or more faces. Chains of coplanarity merges can break this on
-   sets a few tolerances thick (flat or noisy-planar, at any eps), so the hull is verified
-   (O(n F) dot products for the points outside the inscribed ball about the vertex mean, plus
-   the squared vertex counts of the faces) and, while it fails, rebuilt with eps / 10, down to
-   the default tolerance: eps is an upper bound on merging, honoured where the guarantee
-   allows. The default tolerance is not verified (no extra cost); on sets a few default
-   tolerances thick it can rarely miss the bound (open defect). Work is in double also when
-   ct_real is float. */
+   sets a few tolerances thick (flat or noisy-planar, at any eps), so the hull is verified and,
+   while it fails, rebuilt with eps / 10, down to the default tolerance: eps is an upper bound
+   on merging, honoured where the guarantee allows. The check costs O(n) plus O(n) per face
+   that some point is farther from the vertex mean than (0 for a round set, few for a flat
+   one; O(n F) at worst) plus the squared vertex count of each face, and a rebuild costs a
+   build. The default tolerance is not verified (no extra cost); on sets a few default
+   tolerances thick it can rarely miss the bound or fold a face (open defect). Work is in
+   double also when ct_real is float. */
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
                               const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */

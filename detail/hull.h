@@ -1180,15 +1180,14 @@ CTDEF void ct_hull_free(ct_hull *h) {
     memset(h, 0, sizeof *h);
 }
 
-/* Verification of a built hull: 1 when every vertex has 3 or more faces, every point has n.p + d <= bound on every plane and
-   every face polygon turns left at each vertex, to within bound (working precision). Points
-   inside the ball about the vertex mean that touches the nearest plane need no test; the
-   others cost one dot product per face, and the first escape exits. -1: out of memory. */
+/* Verification of a built hull: 1 when every vertex has 3 or more faces, every point has
+   n.p + d <= bound on every plane and every face polygon is convex (each vertex left of each edge), to within bound (working
+   precision); the first failure exits. -1: out of memory. */
 CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts, int n, ct__qreal bound) {
     ct__qv c = ct__q_v3(0, 0, 0);
-    ct__qreal r = CT__QMAX;
+    ct__qreal r = 0, *dist = CT__SALLOC(s, ct__qreal, n);
     int f, i, k, *deg = CT__SALLOC(s, int, q->nverts);
-    if (!deg) return -1;
+    if (!deg || !dist) return -1;
     for (i = 0; i < q->nverts; ++i) deg[i] = 0;
     for (k = 0; k < q->face_first[q->nfaces]; ++k) deg[q->face_local[k]]++;
     for (i = 0; i < q->nverts; ++i)
@@ -1204,18 +1203,21 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts
                 if (ct__q_dot(in, ct__q_sub(ct__q_of(pts[q->face_verts[a + j]]), u)) < lim) return 0;
         }
     }
+    /* point i can pass face f only if its distance from c exceeds f's distance from c plus
+       bound: a face beyond every point costs nothing, and the others skip the points
+       nearer c */
     for (i = 0; i < q->nverts; ++i) c = ct__q_add(c, ct__q_of(pts[q->verts[i]]));
     c = ct__q_scale(c, 1 / (ct__qreal)q->nverts);
-    for (f = 0; f < q->nfaces; ++f) {
-        ct__qreal d = -(ct__q_dot(ct__q_of(q->planes[f].n), c) + (ct__qreal)q->planes[f].d);
-        r = d < r ? d : r;
-    }
-    r = r > 0 ? r * r : -1;
     for (i = 0; i < n; ++i) {
-        ct__qv x = ct__q_of(pts[i]);
-        if (ct__q_len2(ct__q_sub(x, c)) <= r) continue;
-        for (f = 0; f < q->nfaces; ++f)
-            if (ct__q_dot(ct__q_of(q->planes[f].n), x) + (ct__qreal)q->planes[f].d > bound) return 0;
+        dist[i] = ct__q_len(ct__q_sub(ct__q_of(pts[i]), c));
+        r = dist[i] > r ? dist[i] : r;
+    }
+    for (f = 0; f < q->nfaces; ++f) {
+        ct__qv nr = ct__q_of(q->planes[f].n);
+        ct__qreal h = -(ct__q_dot(nr, c) + (ct__qreal)q->planes[f].d) + bound, lim = bound - (ct__qreal)q->planes[f].d;
+        if (h >= r) continue;
+        for (i = 0; i < n; ++i)
+            if (dist[i] > h && ct__q_dot(nr, ct__q_of(pts[i])) > lim) return 0;
     }
     return 1;
 }
