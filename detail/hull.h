@@ -1249,7 +1249,7 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
         int ok;
         while (st == CT_OK && eps > 0 && (ok = ct__qh_verify(s, &q, pts, npts, bound)) <= 0) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
-            eps = eps > 1e3 * CT__EPS ? eps / 10 : 0;
+            eps = eps > 10 * CT__EPS ? eps / 10 : 0;
             ct__scratch_reset(s, m);
             st = ct__quickhull(s, pts, npts, eps, &q);
         }
