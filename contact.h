@@ -184,10 +184,17 @@ typedef struct ct_hull_desc {
    or a point. Duplicates are fine. The output owns one block from `a` (NULL: CT_MALLOC).
    Tolerance tol: 0 eps: eps_r (3 E + 2 M) with eps_r the epsilon of ct_real, E the half-width
    sum of the bounding box and M the largest |coordinate|; else desc->eps * max(E, eps_r M).
-   Containment: every input point p has n.p + d <= 8 tol on every face plane (plus the ct_real
-   rounding of evaluating the plane), tested with the default and with desc->eps <= 1e-4. With
-   a coarse desc->eps (>= 1e-3), nearly flat or noisy-planar sets can still leave a point tens
-   of tolerances outside (open defect). Work is in double also when ct_real is float. */
+   Guarantee for desc->eps > 0: every input point p has n.p + d <= 8 tol on every face plane
+   (plus the ct_real rounding of evaluating the plane), every face polygon is convex within
+   8 tol and every vertex has 3 or more faces. Chains of coplanarity merges can break this on
+   sets a few tolerances thick (flat or noisy-planar, at any eps), so the hull is verified and,
+   while it fails, rebuilt with eps / 10, down to the default tolerance: eps is an upper bound
+   on merging, honoured where the guarantee allows. The check costs O(n) plus O(n) per face
+   that some point is farther from the vertex mean than (0 for a round set, few for a flat
+   one; O(n F) at worst) plus the squared vertex count of each face, and a rebuild costs a
+   build. The default tolerance is not verified (no extra cost); on sets a few default
+   tolerances thick it can rarely miss the bound or fold a face (open defect). Work is in
+   double also when ct_real is float. */
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
                               const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */

@@ -921,6 +921,7 @@ typedef struct ct__qh {
     ct_plane *planes;  /* in the input's coordinates */
     int *face_local;   /* face_verts as indices into verts (0 .. nverts-1) */
     int *he_twin;      /* twin of each face_verts slot, as in ct_hull */
+    ct__qreal tol;     /* the tolerance it was built with */
 } ct__qh;
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
@@ -958,7 +959,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         if (x.z < lo.z) { lo.z = x.z; q.imin[2] = i; }
         if (x.z > hi.z) { hi.z = x.z; q.imax[2] = i; }
     }
-    q.tol = ct__qh_tolerance(lo, hi, eps);
+    q.tol = out->tol = ct__qh_tolerance(lo, hi, eps);
     /* The points are used as given, not re-centred: centring would round every coordinate once
        more, and in float that alone can turn the short edge between two nearby points (exact
        as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
@@ -1198,6 +1199,48 @@ CTDEF void ct_hull_free(ct_hull *h) {
     memset(h, 0, sizeof *h);
 }
 
+/* Verification of a built hull: 1 when every vertex has 3 or more faces, every point has
+   n.p + d <= bound on every plane and every face polygon is convex (each vertex left of each edge), to within bound (working
+   precision); the first failure exits. -1: out of memory. */
+CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts, int n, ct__qreal bound) {
+    ct__qv c = ct__q_v3(0, 0, 0);
+    ct__qreal r = 0, *dist = CT__SALLOC(s, ct__qreal, n);
+    int f, i, k, *deg = CT__SALLOC(s, int, q->nverts);
+    if (!deg || !dist) return -1;
+    for (i = 0; i < q->nverts; ++i) deg[i] = 0;
+    for (k = 0; k < q->face_first[q->nfaces]; ++k) deg[q->face_local[k]]++;
+    for (i = 0; i < q->nverts; ++i)
+        if (deg[i] < 3) return 0;   /* a vertex inside an edge */
+    for (f = 0; f < q->nfaces; ++f) {   /* every vertex on the left of every edge */
+        int a = q->face_first[f], m = q->face_first[f + 1] - a, j;
+        ct__qv nr = ct__q_of(q->planes[f].n);
+        for (k = 0; k < m; ++k) {
+            ct__qv u = ct__q_of(pts[q->face_verts[a + k]]), e = ct__q_sub(ct__q_of(pts[q->face_verts[a + (k + 1) % m]]), u);
+            ct__qv in = ct__q_cross(nr, e);
+            ct__qreal lim = -bound * ct__q_len(e);
+            for (j = 0; j < m; ++j)
+                if (ct__q_dot(in, ct__q_sub(ct__q_of(pts[q->face_verts[a + j]]), u)) < lim) return 0;
+        }
+    }
+    /* point i can pass face f only if its distance from c exceeds f's distance from c plus
+       bound: a face beyond every point costs nothing, and the others skip the points
+       nearer c */
+    for (i = 0; i < q->nverts; ++i) c = ct__q_add(c, ct__q_of(pts[q->verts[i]]));
+    c = ct__q_scale(c, 1 / (ct__qreal)q->nverts);
+    for (i = 0; i < n; ++i) {
+        dist[i] = ct__q_len(ct__q_sub(ct__q_of(pts[i]), c));
+        r = dist[i] > r ? dist[i] : r;
+    }
+    for (f = 0; f < q->nfaces; ++f) {
+        ct__qv nr = ct__q_of(q->planes[f].n);
+        ct__qreal h = -(ct__q_dot(nr, c) + (ct__qreal)q->planes[f].d) + bound, lim = bound - (ct__qreal)q->planes[f].d;
+        if (h >= r) continue;
+        for (i = 0; i < n; ++i)
+            if (dist[i] > h && ct__q_dot(nr, ct__q_of(pts[i])) > lim) return 0;
+    }
+    return 1;
+}
+
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const ct_hull_desc *desc,
                               const ct_allocator *a) {
     ct_scratch local, *s;
@@ -1217,6 +1260,19 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     s = ct__scratch_begin(desc ? desc->scratch : NULL, &local, a);
     m = ct__scratch_mark(s);
     st = ct__quickhull(s, pts, npts, eps, &q);
+    if (st == CT_OK && eps > 0) {
+        /* a user tolerance merges more, and chains of merges can tilt a face past a point
+           or fold a polygon: verify the hull within 8 of the user's tolerances and, while it
+           fails, rebuild with a tenth of the tolerance (the default one last, not verified) */
+        ct__qreal bound = 8 * q.tol;
+        int ok;
+        while (st == CT_OK && eps > 0 && (ok = ct__qh_verify(s, &q, pts, npts, bound)) <= 0) {
+            if (ok < 0) { st = CT_NO_MEMORY; break; }
+            eps = eps > 10 * CT__EPS ? eps / 10 : 0;
+            ct__scratch_reset(s, m);
+            st = ct__quickhull(s, pts, npts, eps, &q);
+        }
+    }
     if (st == CT_OK) {
         ct_vec3 *v = CT__SALLOC(s, ct_vec3, q.nverts);
         if (!v) st = CT_NO_MEMORY;

@@ -834,6 +834,46 @@ Test(hull, fuzz_regressions) {
         }
 }
 
+/* Stress (issue #3): geometry a few tolerances thick, where chains of coplanarity merges tilt
+   faces. Without the verified fallback of ct_hull_build, at every eps > 0, about 2% of the
+   flattened spheres and 0.2% of the noisy boxes left points up to ~800 tolerances outside
+   (a few a whole corner, ~1e4), and more had faces folded by hundreds of tolerances or a
+   vertex inside an edge. */
+enum { ST_FLAT_SPHERE, ST_THIN_BOX, ST_NOISY_BOX, ST_COUNT };
+static const char *st_name[ST_COUNT] = { "flattened sphere", "box faces, noise ~eps", "box faces, noise ~6 eps" };
+static int stress_set(int fam, double eps, ct_vec3 *p, unsigned long long *s) {
+    int n = 20 + (int)(tu_uniform(s) * 200), i;
+    double flat = eps * (5 + 25 * tu_uniform(s));   /* a sphere flattened to 5-30 eps */
+    for (i = 0; i < n; ++i) {
+        if (fam == ST_FLAT_SPHERE) {
+            ct_vec3 u = tu_random_unit(s);
+            p[i] = tu_vec((double)u.x, (double)u.y, (double)u.z * flat);
+        } else {   /* a point on a random face of [-1,1]^3, pushed off it by the noise */
+            int f = (int)(tu_uniform(s) * 6), ax = f / 2;
+            double noise = eps * (fam == ST_THIN_BOX ? 0.5 + tu_uniform(s) : 2 + 8 * tu_uniform(s)), v[3];
+            v[ax] = (f & 1 ? 1 : -1) * (1 + noise * (2 * tu_uniform(s) - 1));
+            v[(ax + 1) % 3] = 2 * tu_uniform(s) - 1;
+            v[(ax + 2) % 3] = 2 * tu_uniform(s) - 1;
+            p[i] = tu_vec(v[0], v[1], v[2]);
+        }
+    }
+    return n;
+}
+
+Test(hull, stress_near_coplanar_sets_stay_contained, .timeout = 300) {
+    static const double eps[] = { 1e-5, 1e-3, 1e-2 };
+    ct_vec3 p[220];
+    int fam, k, j;
+    for (fam = 0; fam < ST_COUNT; ++fam)
+        for (k = 0; k < 3; ++k) {
+            unsigned long long s = 0x5eed0000ULL + (unsigned long long)(100 * fam + k);
+            for (j = 0; j < 300; ++j) {
+                int n = stress_set(fam, eps[k], p, &s);
+                check_contains(p, n, eps[k], st_name[fam]);
+            }
+        }
+}
+
 /* Float fuzzer: a hull of extent 1e30 (float's range) had a NaN volume (the cubes overflow);
    the moments are summed in double, so the volume is +inf in float and finite in double. */
 Test(hull, huge_coordinates_give_no_nan) {
