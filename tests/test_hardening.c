@@ -1081,27 +1081,21 @@ Test(hardening, bad_transforms_every_entry_point) {
 
 /* Inputs with coordinates: each slot poisons coordinate `pos` with value v. */
 typedef ct_status (*coord_slot)(badctx *c, int pos, ct_real v, int *cleared);
-static ct_status cs_hull_build(badctx *c, int pos, ct_real v, int *cl) {
+/* the first n points of the fixture with coordinate pos poisoned */
+static ct_status hull_build_poisoned(badctx *c, int n, int pos, ct_real v, int *cl) {
     ct_vec3 p[9];
     ct_hull h;
     ct_status st;
     memcpy(p, c->f.pc, sizeof p);
     set_coord(&p[pos / 3], pos % 3, v);
-    st = ct_hull_build(&h, p, 9, NULL, NULL);
+    st = ct_hull_build(&h, p, n, NULL, NULL);
     *cl = all_zero(&h, sizeof h);
     ct_hull_free(&h);
     return st;
 }
+static ct_status cs_hull_build(badctx *c, int pos, ct_real v, int *cl) { return hull_build_poisoned(c, 9, pos, v, cl); }
 static ct_status cs_hull_build_small(badctx *c, int pos, ct_real v, int *cl) { /* fewer than 4 points */
-    ct_vec3 p[3];
-    ct_hull h;
-    ct_status st;
-    memcpy(p, c->f.pc, sizeof p);
-    set_coord(&p[pos / 3], pos % 3, v);
-    st = ct_hull_build(&h, p, 3, NULL, NULL);
-    *cl = all_zero(&h, sizeof h);
-    ct_hull_free(&h);
-    return st;
+    return hull_build_poisoned(c, 3, pos, v, cl);
 }
 static ct_status cs_hull_eps(badctx *c, int pos, ct_real v, int *cl) {
     ct_hull h;
