@@ -119,11 +119,10 @@ static inline double fz_maxabs(const ct_vec3 *p, int n) {
     return m;
 }
 
-/* A hull from fz_safe_points (the polar and SAT harnesses); 0 when degenerate. The known
-   float quickhull defect (a point missed by ~1e-3 of the extent when the points sit far from
-   their centre compared with their spread) is kept out: in float, hulls whose extent is below
-   1e-2 of their largest coordinate are skipped (the hull's owner fixes that defect; these
-   harnesses test the code that consumes hulls, and only the hull object enters their checks). */
+/* A hull from fz_safe_points (the polar and SAT harnesses); 0 when degenerate. In float,
+   hulls whose extent is below 1e-2 of their largest coordinate are skipped: their vertices
+   carry input rounding far above tolerances scaled to the extent, and these harnesses test
+   the code that consumes hulls (quickhull itself is fuzzed by fuzz_hull, in double and float). */
 static inline int fz_safe_hull(fz *f, ct_hull *h, double scale) {
     ct_vec3 pts[24];
     int n = fz_safe_points(f, pts, 24, scale);
