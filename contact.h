@@ -192,9 +192,15 @@ typedef struct ct_hull_desc {
    on merging, honoured where the guarantee allows. The check costs O(n) plus O(n) per face
    that some point is farther from the vertex mean than (0 for a round set, few for a flat
    one; O(n F) at worst) plus the squared vertex count of each face, and a rebuild costs a
-   build. The default tolerance is not verified (no extra cost); on sets a few default
-   tolerances thick it can rarely miss the bound or fold a face (open defect). Work is in
-   double also when ct_real is float. */
+   build. Default tolerance (eps = 0): when the build made a tolerance decision (a merge of
+   near-coplanar faces, a point within tol of a plane) or the set may be thin (its first
+   tetrahedron is under 1024 tol high), the hull is checked the same way (every face, every
+   point; the points are skipped, leaving a check of the hull's vertices only, when points x
+   faces exceed 3e7), and while it fails it is rebuilt with a tolerance 16, 256, then 4096
+   times the default; the guarantee above then holds for the tolerance it was built with,
+   and a set flat within the coarser tolerance, or failing at 4096, is CT_DEGENERATE. Sets in
+   general position make no tolerance decision and pay nothing. Work is in double also when
+   ct_real is float. */
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
                               const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */

@@ -22,10 +22,14 @@
    eye is above at all, or within the tolerance below with the cone triangle folding over it,
    counts as visible (else a tolerance-coplanar neighbour leaves a steep or flipped new face),
    unless that makes the horizon other than a simple loop with non-degenerate cone triangles.
-   Measured (tests, stress runs): with the default tolerance every input point is inside every
-   face plane within a few tolerances; with desc->eps >= 1e-3 nearly flat or noisy-planar sets
-   can still leave a point tens of tolerances outside (tolerance-wide concavities fold the cone
-   in ways the rule above does not catch).
+   Measured (tests, stress runs): on sets a few tolerances thick (flattened spheres, noisy box
+   faces, needles) these rules still let chains of near-coplanar decisions tilt a sliver face
+   past far points (tens to hundreds of tolerances), leave a non-vertex point outside, or flip
+   a face: a cone triangle coplanar with its neighbours is merged with one, and cutting out
+   the vertex of degree two that this leaves hands the triangle it spans to the other face,
+   which can turn the rest upside down. So ct_hull_build checks such hulls (ct__qh_face_ok
+   here, cheaply, when the build made a tolerance decision; ct__qh_verify in full) and
+   rebuilds with a coarser tolerance (default) or a finer one (desc->eps) until they hold.
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -149,6 +153,9 @@ typedef struct ct__qhs {
     int *vseen;                             /* per point: the eye whose horizon met it, or -1 */
     ct__qreal *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
+    ct__qreal height;                       /* of the simplex's fourth point above the other three */
+    ct__qv centre;                          /* of the simplex: inside the hull */
+    int fuzzy;                              /* a merge, a fold or a point within tol of a plane */
 } ct__qhs;
 
 /* Grows an int or struct array living in the scratch (copying; the old one is left to the
@@ -326,7 +333,7 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
    Returns 0 when out of memory. */
 CT__INLINE int ct__qh_file(ct__qhs *q, int f, int i, ct__qreal d) {
     if (d > q->tol) return ct__qh_claim(q, f, i, d);
-    if (d > -q->tol) { q->pnext[i] = q->f[f].cop; q->f[f].cop = i; }
+    if (d > -q->tol) { q->pnext[i] = q->f[f].cop; q->f[f].cop = i; q->fuzzy = 1; }
     return 1;
 }
 
@@ -433,6 +440,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
         ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
         if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
+        q->height = best;
+        q->centre = ct__q_scale(ct__q_add(ct__q_add(p[v[0]], p[v[1]]), ct__q_add(p[v[2]], p[v[3]])), (ct__qreal)0.25);
     }
     /* four faces, each oriented away from the vertex it omits. The orientation of face k is
        the sign of the ordered tetrahedron tri[k], which is +-det by the parity of tri[k]. All
@@ -499,6 +508,7 @@ CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
         if (!(ct__q_dot(n, q->f[q->e[e].face].n) < 0)) return 0;
     }
     q->folds++;
+    q->fuzzy = 1;
     return 1;
 }
 
@@ -626,6 +636,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, cop;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
+    q->fuzzy = 1;
     while (ct__qh_oppface(q, aprev) == of) { aprev = q->e[aprev].prev; onext = q->e[onext].next; }
     while (ct__qh_oppface(q, anext) == of) { oprev = q->e[oprev].prev; anext = q->e[anext].next; }
     for (e = onext; e != q->e[oprev].next; e = q->e[e].next) q->e[e].face = f;
@@ -889,6 +900,46 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
     return CT_OK;
 }
 
+/* The cheap check of an output face F with plane pl: the simplex centre (inside the hull)
+   below the plane (a face flipped on a near-coplanar patch has it above); the polygon turning
+   left at each vertex within bound; and the highest hull vertex along the normal within bound
+   of the plane, found by climbing the vertex graph from the face's first vertex (a face whose
+   own vertices are highest stops after one ring, so the cost is about the sum of the vertex
+   degrees over the faces) and again from each seed (half-edges into the input's axis-extreme
+   points) that is not clearly lower. The climb can stall on a patch flat to rounding: hull
+   vertices only, and heuristic there; ct__qh_verify is the full check. */
+CT__PRIVATE void ct__qh_uphill(const ct__qhs *q, ct__qv nr, int e, ct__qreal *best) {
+    int up;
+    do {   /* e heads into the current vertex; strictly uphill, so it ends */
+        int h = e, guard = 0;
+        up = -1;
+        do {   /* the half-edges into the vertex: h, twin(next(h)), ... */
+            ct__qreal d = ct__q_dot(nr, q->p[ct__qh_tail(q, h)]);
+            if (d > *best) { *best = d; up = q->e[h].twin; }
+            h = q->e[q->e[h].next].twin;
+        } while (h != e && ++guard < q->n);
+        if (up >= 0) e = up;
+    } while (up >= 0);
+}
+CT__PRIVATE int ct__qh_face_ok(const ct__qhs *q, const ct__qface *F, ct_plane pl, ct__qv centre, ct__qreal bound,
+                               const int *seed, int nseed) {
+    ct__qv nr = ct__q_of(pl.n);
+    ct__qreal lim = bound - (ct__qreal)pl.d, best;
+    int e0 = F->he0, e = e0, k;
+    if (ct__q_dot(nr, centre) > lim) return 0;
+    if (F->nv > 3) do {   /* left turns: u -> w -> x (a triangle's normal is its own turn) */
+        int en = q->e[e].next;
+        ct__qv u = q->p[ct__qh_tail(q, e)], w = q->p[q->e[e].head], x = q->p[q->e[en].head], d = ct__q_sub(w, u);
+        if (ct__q_dot(ct__q_cross(nr, d), ct__q_sub(x, u)) < -bound * ct__q_len(d)) return 0;
+        e = en;
+    } while (e != e0);
+    best = ct__q_dot(nr, q->p[q->e[e0].head]);
+    ct__qh_uphill(q, nr, e0, &best);
+    for (k = 0; k < nseed && best <= lim; ++k)
+        if (ct__q_dot(nr, q->p[q->e[seed[k]].head]) > best - bound) ct__qh_uphill(q, nr, seed[k], &best);
+    return best <= lim;
+}
+
 /* Plane of the polygon loop idx[0..m) of points pq (working precision) or, when pq is NULL,
    pr: the unit sum of fan cross products from the first vertex (exact orientation,
    translation-free) rounded to ct_real, and the offset, for that rounded normal, that puts
@@ -922,6 +973,10 @@ typedef struct ct__qh {
     int *face_local;   /* face_verts as indices into verts (0 .. nverts-1) */
     int *he_twin;      /* twin of each face_verts slot, as in ct_hull */
     ct__qreal tol;     /* the tolerance it was built with */
+    ct__qreal unit;    /* the length desc->eps is relative to (ct__qh_tolerance) */
+    int thin;          /* the simplex is under 1024 tolerances high: the set may be that thin */
+    int ok;            /* every face passed ct__qh_face_ok (or none was checked) */
+    int fuzzy;         /* a tolerance decision was made (see ct__qhs) */
 } ct__qh;
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
@@ -960,6 +1015,10 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         if (x.z > hi.z) { hi.z = x.z; q.imax[2] = i; }
     }
     q.tol = out->tol = ct__qh_tolerance(lo, hi, eps);
+    {
+        ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
+        out->unit = ct__max(half.x + half.y + half.z, CT__EPS * ct__max(ct__maxabs(lo), ct__maxabs(hi)));
+    }
     /* The points are used as given, not re-centred: centring would round every coordinate once
        more, and in float that alone can turn the short edge between two nearby points (exact
        as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
@@ -999,6 +1058,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 #endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
+    out->thin = q.height < 1024 * q.tol;
     for (i = 0;; ++i) {
         while (q.stack.n > 0) {
             f = q.stack.a[--q.stack.n];
@@ -1016,10 +1076,12 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
        quickhull half-edge e_k; the half-edge leaving it along the face is next(e_k), so
        twin(slot k) is the slot of twin(next(e_k)). */
     {
-        int *map = CT__SALLOC(s, int, n), *slot = CT__SALLOC(s, int, q.ne), *leave, k;
-        if (!map) return CT_NO_MEMORY;
-        for (i = 0; i < n; ++i) map[i] = -1;
+        int *map = CT__SALLOC(s, int, n), *hin = CT__SALLOC(s, int, n), *slot = CT__SALLOC(s, int, q.ne), *leave, k;
+        ct__qv ctr = q.centre;
+        if (!map || !hin) return CT_NO_MEMORY;
+        for (i = 0; i < n; ++i) map[i] = hin[i] = -1;
         nv = nfo = nfv = 0;
+        out->ok = 1;
         for (f = 0; f < q.nf; ++f) {
             if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
             ++nfo;
@@ -1044,7 +1106,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             e0 = F->he0; e = e0;
             do {
                 int v = q.e[e].head, nx = q.e[e].next;
-                if (map[v] < 0) { map[v] = nv; out->verts[nv++] = v; }
+                if (map[v] < 0) { map[v] = nv; out->verts[nv++] = v; hin[v] = e; }
                 out->face_verts[nfv] = v;
                 out->face_local[nfv] = map[v];
                 slot[nx] = nfv;
@@ -1063,6 +1125,20 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             } else
                 out->planes[nfo] = ct__polygon_plane(q.p, NULL, out->face_verts + first, F->nv, ct__q_out(F->n));
             ++nfo;
+        }
+        out->fuzzy = q.fuzzy;
+        if (q.fuzzy) {   /* checked (ct__qh_face_ok) only when a tolerance decision was made */
+            int seed[6], ns = 0, j;
+            for (k = 0; k < 6; ++k) {
+                int x = k < 3 ? q.imin[k] : q.imax[k - 3];
+                if (map[x] < 0 || hin[x] < 0) continue;
+                for (j = 0; j < ns && q.e[seed[j]].head != x; ++j) {}
+                if (j == ns) seed[ns++] = hin[x];
+            }
+            for (f = 0, k = 0; f < q.nf && out->ok; ++f) {
+                if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
+                out->ok = ct__qh_face_ok(&q, &q.f[f], out->planes[k++], ctr, 8 * q.tol, seed, ns);
+            }
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
         out->face_first[nfo] = nfv;
@@ -1241,6 +1317,9 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts
     return 1;
 }
 
+/* Largest points x faces for which a default-tolerance hull gets the full check (about 30 ms). */
+#define CT__QH_VERIFY_BUDGET 3.0e7
+
 CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const ct_hull_desc *desc,
                               const ct_allocator *a) {
     ct_scratch local, *s;
@@ -1263,12 +1342,35 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     if (st == CT_OK && eps > 0) {
         /* a user tolerance merges more, and chains of merges can tilt a face past a point
            or fold a polygon: verify the hull within 8 of the user's tolerances and, while it
-           fails, rebuild with a tenth of the tolerance (the default one last, not verified) */
+           fails, rebuild with a tenth of the tolerance (the default one last, checked as below) */
         ct__qreal bound = 8 * q.tol;
         int ok;
         while (st == CT_OK && eps > 0 && (ok = ct__qh_verify(s, &q, pts, npts, bound)) <= 0) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
             eps = eps > 10 * CT__EPS ? eps / 10 : 0;
+            ct__scratch_reset(s, m);
+            st = ct__quickhull(s, pts, npts, eps, &q);
+        }
+    }
+    if (st == CT_OK && eps == 0) {
+        /* the default tolerance: when a tolerance decision was made during the build (a
+           merge, a fold, a point filed within tol of a plane) or the simplex says the set may
+           be thin, the hull is checked: cheaply (ct__qh_face_ok: hull vertices only, already
+           done by ct__quickhull), then in full (every point, ct__qh_verify) unless points
+           times faces exceed CT__QH_VERIFY_BUDGET. A hull that fails (sets only a few
+           tolerances thick, where rounding decides which near-coplanar faces exist) is built
+           again with a tolerance 16 times coarser, up to 4096 times, each checked against 8 of
+           its own tolerances; a set flat within the coarser tolerance is CT_DEGENERATE, and
+           so is one that fails at 4096 */
+        ct__qreal tol0 = q.tol;
+        int ok, step;
+        for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
+                                           (double)npts * q.nfaces > CT__QH_VERIFY_BUDGET ? 1 :
+                                           ct__qh_verify(s, &q, pts, npts, 8 * q.tol)) <= 0;
+             ++step) {
+            if (ok < 0) { st = CT_NO_MEMORY; break; }
+            if (step > 3) { st = CT_DEGENERATE; break; }
+            eps = (ct_real)((ct__qreal)(1 << (4 * step)) * tol0 / q.unit);
             ct__scratch_reset(s, m);
             st = ct__quickhull(s, pts, npts, eps, &q);
         }

@@ -295,5 +295,17 @@ Test(fuzz_regress, hull_needle_pillow_terminates) {
     cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
     for (k = 0; k < 2 * h.nedges; ++k) cr_assert_eq(h.he_twin[h.he_twin[k]], k);
     cr_assert(ct_hull_volume(&h, NULL) > 0);
+    {   /* contained: before the default-tolerance check, point 4 (a near copy of the end
+           point) was ~2e4 tolerances outside two faces */
+        double lo = 0, tol, worst = -1e300, absmax = 0;
+        for (i = 0; i < 7; ++i) absmax = fmax(absmax, (double)ct__maxabs(v[i]));
+        for (i = 0; i < 7; ++i) lo = fmax(lo, fabs((double)v[i].x - (double)v[2].x));
+        tol = (double)TU_EPS * (3 * 3 * lo + 2 * absmax);   /* >= the default tolerance */
+        for (k = 0; k < h.nfaces; ++k)
+            for (i = 0; i < 7; ++i)
+                worst = fmax(worst, (double)h.planes[k].n.x * (double)v[i].x + (double)h.planes[k].n.y * (double)v[i].y +
+                                        (double)h.planes[k].n.z * (double)v[i].z + (double)h.planes[k].d);
+        cr_assert(worst <= 8 * 16 * tol, "a point %g tolerances outside", worst / tol);
+    }
     ct_hull_free(&h);
 }
