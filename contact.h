@@ -196,8 +196,10 @@ typedef struct ct_hull_desc {
    near-coplanar faces, a point within tol of a plane) or the set may be thin (its first
    tetrahedron is under 1024 tol high), the hull is checked the same way (every face, every
    point; the points are skipped, leaving a check of the hull's vertices only, when points x
-   faces exceed 3e7), and while it fails it is rebuilt with a tolerance 16, 256, then 4096
-   times the default; the guarantee above then holds for the tolerance it was built with,
+   faces exceed 3e7), and while it fails it is rebuilt: at the default tolerance with the
+   points in two other orders (reversed; reversed and rotated by half), then with a tolerance
+   16, 256, then 4096 times the default; the guarantee above then holds for the tolerance it
+   was built with,
    and a set flat within the coarser tolerance, or failing at 4096, is CT_DEGENERATE. Sets in
    general position make no tolerance decision and pay nothing. Work is in double also when
    ct_real is float. */

@@ -29,7 +29,8 @@
    the vertex of degree two that this leaves hands the triangle it spans to the other face,
    which can turn the rest upside down. So ct_hull_build checks such hulls (ct__qh_face_ok
    here, cheaply, when the build made a tolerance decision; ct__qh_verify in full) and
-   rebuilds with a coarser tolerance (default) or a finer one (desc->eps) until they hold.
+   rebuilds them (default tolerance: in two other point orders, then coarser; desc->eps:
+   finer) until they hold.
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -1358,10 +1359,11 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
            be thin, the hull is checked: cheaply (ct__qh_face_ok: hull vertices only, already
            done by ct__quickhull), then in full (every point, ct__qh_verify) unless points
            times faces exceed CT__QH_VERIFY_BUDGET. A hull that fails (sets only a few
-           tolerances thick, where rounding decides which near-coplanar faces exist) is built
-           again with a tolerance 16 times coarser, up to 4096 times, each checked against 8 of
-           its own tolerances; a set flat within the coarser tolerance is CT_DEGENERATE, and
-           so is one that fails at 4096 */
+           tolerances thick, where rounding decides which near-coplanar faces exist, and in
+           which order) is built again at the default tolerance with the points in reverse
+           order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096
+           times coarser, each checked against 8 of its own tolerances; a set flat within the
+           coarser tolerance is CT_DEGENERATE, and so is one that fails at 4096 */
         ct__qreal tol0 = q.tol;
         int ok, step;
         for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
@@ -1369,10 +1371,26 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
                                            ct__qh_verify(s, &q, pts, npts, 8 * q.tol)) <= 0;
              ++step) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
-            if (step > 3) { st = CT_DEGENERATE; break; }
-            eps = (ct_real)((ct__qreal)(1 << (4 * step)) * tol0 / q.unit);
+            if (step > 5) { st = CT_DEGENERATE; break; }
             ct__scratch_reset(s, m);
-            st = ct__quickhull(s, pts, npts, eps, &q);
+            if (step <= 2) {   /* the default tolerance again, the points in another order:
+                                  reversed, then reversed and rotated by half */
+                int *perm = CT__SALLOC(s, int, npts);
+                ct_vec3 *pp = CT__SALLOC(s, ct_vec3, npts);
+                if (!perm || !pp) { st = CT_NO_MEMORY; break; }
+                for (i = 0; i < npts; ++i) {
+                    perm[i] = step == 1 ? npts - 1 - i : (npts - 1 - i + npts / 2) % npts;
+                    pp[i] = pts[perm[i]];
+                }
+                st = ct__quickhull(s, pp, npts, 0, &q);
+                if (st == CT_OK) {
+                    for (i = 0; i < q.nverts; ++i) q.verts[i] = perm[q.verts[i]];
+                    for (i = 0; i < q.face_first[q.nfaces]; ++i) q.face_verts[i] = perm[q.face_verts[i]];
+                }
+            } else {
+                eps = (ct_real)((ct__qreal)(1 << (4 * (step - 2))) * tol0 / q.unit);
+                st = ct__quickhull(s, pts, npts, eps, &q);
+            }
         }
     }
     if (st == CT_OK) {

@@ -1043,10 +1043,11 @@ Test(hull, stress_near_coplanar_sets_stay_contained, .timeout = 300) {
    a face of its bottom flipped to face up (a point two box widths outside it), flattened
    spheres left points up to ~600 tolerances outside, and a needle 1.6e7 long left a point
    ~2e4 tolerances outside. Now a hull built with the default tolerance is within 8 of the
-   tolerance it was finally built with, which is the default one times 1, 16, 256 or 4096;
-   sets flat within it are CT_DEGENERATE. Empirically (asserted, on these seeds) no set needs
-   more than 16 times (before: 231 tolerances out on a flattened sphere), and the thickest
-   flattened spheres are rarely degenerate. */
+   tolerance it was finally built with (rebuilt in two other point orders, then with the
+   default one times 16, 256 or 4096); sets flat within it are CT_DEGENERATE. Empirically
+   (asserted, on these seeds) the other point orders suffice: every OK hull is within 8
+   default tolerances (before: 231 out on a flattened sphere, 112 on a noisy box), and the
+   thickest flattened spheres are rarely degenerate. */
 static double worst_outside(const ct_hull *h, const ct_vec3 *p, int n) {
     double worst = -1e300;
     int f, i;
@@ -1066,7 +1067,7 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
     for (fam = 0; fam < ST_COUNT; ++fam)
         for (k = 0; k < 3; ++k) {
             unsigned long long s = 0xdefa0000ULL + (unsigned long long)(100 * fam + k);
-            int degenerate = 0, rebuilt = 0;
+            int degenerate = 0;
             double most = 0;
             for (j = 0; j < 400; ++j) {
                 int n = stress_set(fam, thick[k] * (double)TU_EPS, p, &s), i;
@@ -1078,15 +1079,14 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
                 for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
                 w = (worst_outside(&h, p, n) - 8 * (double)TU_EPS * absmax) / tol;
                 most = fmax(most, w);
-                rebuilt += w > HULL_OUTSIDE_TOLS;
-                cr_assert(w <= HULL_OUTSIDE_TOLS * 16.0, "%s, %g eps, set %d: a point %g tolerances outside",
+                cr_assert(w <= HULL_OUTSIDE_TOLS, "%s, %g eps, set %d: a point %g default tolerances outside",
                           st_name[fam], thick[k], j, w);
                 cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
                 ct_hull_free(&h);
             }
             if (fam == ST_FLAT_SPHERE && k == 2) cr_assert(degenerate <= 4, "%d of 400 degenerate", degenerate);
-            cr_log_info("default tolerance, %s, %g eps: %d degenerate, %d beyond 8 default tolerances "
-                        "(rebuilt coarser), worst %.1f", st_name[fam], thick[k], degenerate, rebuilt, most);
+            cr_log_info("default tolerance, %s, %g eps: %d of 400 degenerate, worst %.1f tolerances",
+                        st_name[fam], thick[k], degenerate, most);
         }
 }
 

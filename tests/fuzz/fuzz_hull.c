@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ct_vec3 w = ct__sub(hi, lo);
             double ext = 0.5 * ((double)w.x + (double)w.y + (double)w.z);
             tol = 8 * (double)d.eps * fmax(ext, (double)CT__EPS * absmax) + 8 * (double)CT__EPS * absmax;
-        } else   /* the default tolerance is not verified: a looser check */
+        } else   /* the default tolerance (checked and rebuilt, contact.h): 1e3 eps, tighter than the
+                    documented 8 x (up to 4096) default tolerances, has held */
             tol = 1e3 * (double)CT__EPS * ((double)ct__len(ct__sub(hi, lo)) + absmax);
         for (k = 0; k < 2 * h.nedges; ++k) FZ_CHECK(h.he_twin[h.he_twin[k]] == k);
         for (k = 0; k < h.nfaces; ++k) {
