@@ -132,9 +132,11 @@ CT__INLINE int ct__xf_valid(const ct_xform *x) {
     ct_real z, e, tol = 1e3 * CT__EPS;
     if (!x) return 1;
     r = x->r;
-    /* v * 0 is 0 for finite v and NaN for NaN/Inf: one test covers all 12 entries */
-    z = (r[0][0] + r[0][1] + r[0][2] + r[1][0] + r[1][1] + r[1][2] + r[2][0] + r[2][1] + r[2][2] +
-         x->p.x + x->p.y + x->p.z) * 0;
+    /* v - v is 0 for finite v and NaN for NaN/Inf: one test covers all 12 entries (a sum of
+       the entries themselves would overflow for finite translations near the range's end) */
+    z = (r[0][0] - r[0][0]) + (r[0][1] - r[0][1]) + (r[0][2] - r[0][2]) + (r[1][0] - r[1][0]) +
+        (r[1][1] - r[1][1]) + (r[1][2] - r[1][2]) + (r[2][0] - r[2][0]) + (r[2][1] - r[2][1]) +
+        (r[2][2] - r[2][2]) + (x->p.x - x->p.x) + (x->p.y - x->p.y) + (x->p.z - x->p.z);
     if (!(z == 0)) return 0;
     /* columns orthonormal: the 6 distinct entries of R^T R - I */
     e = ct__abs(r[0][0] * r[0][0] + r[1][0] * r[1][0] + r[2][0] * r[2][0] - 1);

@@ -1075,6 +1075,24 @@ Test(hardening, bad_transforms_every_entry_point) {
         y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)NAN, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
         y = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)INFINITY, tu_vec(0, 0, 0)); cr_assert(ct__xf_valid(&y) && y.r[0][0] == 1); c.cases++;
     }
+    /* a finite translation near the end of the range is valid (the finiteness test summed the
+       entries, and three of 1.7e308 overflowed: CT_INVALID), and GJK measures at it: spheres of
+       radius 2^(E-17) at 2^(E-1) and 2^(E-1) - 2^(E-14), E the largest exponent */
+    {
+        int E = TU_FLOAT ? 128 : 1024;
+        ct_real top = (ct_real)ldexp(1, E - 1), step = (ct_real)ldexp(1, E - 14), rad = (ct_real)ldexp(1, E - 17);
+        ct_xform y = ct_xform_identity(), z = ct_xform_identity();
+        ct_shape sp = ct_shape_sphere(rad);
+        ct_distance dd;
+        ct_status st;
+        y.p = tu_vec((double)top, (double)top, (double)top);
+        z.p = tu_vec((double)(top - step), (double)top, (double)top);
+        cr_assert(ct__xf_valid(&y) && ct__xf_valid(&z)); c.cases++;
+        st = ct_gjk(&sp, &y, &sp, &z, NULL, &dd);
+        cr_assert_eq(st, CT_OK, "%s", ct_status_string(st));
+        cr_assert(fabs((double)dd.distance / ldexp(6, E - 17) - 1) < 1e-3, "distance %g", (double)dd.distance);
+        c.cases++;
+    }
     printf("hardening: %d bad-transform cases\n", c.cases);
     badctx_free(&c);
 }
