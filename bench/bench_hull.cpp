@@ -30,8 +30,22 @@ void make_sets(Sets &s, int n, int count, int cube, unsigned long long seed) {
     s.n = n; s.count = count; s.next = 0; s.sink = 0;
     s.xyz.resize((size_t)3 * n * count);
     for (int c = 0; c < count; ++c) {
-        if (cube) wl_cube(&s.xyz[(size_t)3 * n * c], n, 1, &seed);
-        else wl_sphere(&s.xyz[(size_t)3 * n * c], n, 1, &seed);
+        double *x = &s.xyz[(size_t)3 * n * c];
+        if (cube == 2) {   // a cylinder: n / 2 points around each cap, caps coplanar, phase per set
+            int m = n / 2;
+            double d[3];
+            wl_direction(d, &seed);
+            double phase = std::atan2(d[1], d[0]);
+            for (int i = 0; i < m; ++i) {
+                double a = phase + 6.283185307179586 * i / m;
+                for (int k = 0; k < 2; ++k) {
+                    x[6 * i + 3 * k] = std::cos(a);
+                    x[6 * i + 3 * k + 1] = std::sin(a);
+                    x[6 * i + 3 * k + 2] = k ? 0.5 : -0.5;
+                }
+            }
+        } else if (cube) wl_cube(x, n, 1, &seed);
+        else wl_sphere(x, n, 1, &seed);
     }
     s.pts.resize((size_t)n * count);
     for (size_t i = 0; i < s.pts.size(); ++i) {
@@ -121,6 +135,9 @@ int main() {
         std::snprintf(name, sizeof name, "%d points in a cube", sizes[k]);
         row(name, sizes[k], 200, 1);
     }
+    bench_table("Quickhull: coplanar caps", "cylinders: n / 2 points on each of two coplanar circles (a DEM particle mesh), random phase per set; double; the caps merge into two n / 2-gons.");
+    row("200-point cylinder", 200, 20, 2);
+    row("2000-point cylinder", 2000, 4, 2);
     bench_table("Quickhull: throughput", "one large set per call; double.");
     row("1e5 points in a cube", 100000, 1, 1);
     row("1e5 points on a sphere", 100000, 1, 0);

@@ -19,9 +19,13 @@
    it is farthest above, so a point that a later face or merge left outside becomes a vertex
    (qhull keeps coplanar points for the same reason). Points of a merged-away face, or of a
    face whose plane moved, climb from it to the face they are farthest above. A face that the
-   eye is above at all, or within the tolerance below with the cone triangle folding over it,
-   counts as visible (else a tolerance-coplanar neighbour leaves a steep or flipped new face),
-   unless that makes the horizon other than a simple loop with non-degenerate cone triangles.
+   eye is above beyond the rounding of its own vertices (its outer plane), or otherwise within
+   the tolerance of with the cone triangle folding over it (facing against it), counts as
+   visible (else a tolerance-coplanar neighbour leaves a steep or flipped new face), unless
+   that makes the horizon other than a simple loop with non-degenerate cone triangles. (An eye
+   in the plane of a big face and outside it - a cylinder's next rim point - extends the face
+   by one merge; judged against the plane itself or against the visible face's normal, its
+   rounding deleted and re-fanned the whole face for every such point: O(m^2) each.)
    Measured (tests, stress runs): on sets a few tolerances thick (flattened spheres, noisy box
    faces, needles) these rules still let chains of near-coplanar decisions tilt a sliver face
    past far points (tens to hundreds of tolerances), leave a non-vertex point outside, or flip
@@ -495,18 +499,18 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
 }
 
 /* 1 when face f, across half-edge e of a visible face, is visible from eye: above it by more
-   than tol; or, with `fold`, above it at all, or within tol below it while the cone triangle
-   over e would face against the visible face (a tolerance-wide concavity between the two:
-   the triangle would fold back over f). Without these, a tolerance-coplanar neighbour leaves
-   a steep or flipped new face that cuts off far points. Counted in q->folds. */
+   than tol; or, with `fold`, above its outer plane at all, or within tol of it while the cone
+   triangle over e would face against f (the triangle would fold back over f). Without these,
+   a tolerance-coplanar neighbour leaves a steep or flipped new face that cuts off far points.
+   Counted in q->folds. */
 CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
     ct__qreal d = ct__qh_dist(q, f, eye);
     if (d > q->tol) return 1;
     if (!fold || !(d > -q->tol)) return 0;
-    if (!(d > 0)) {
+    if (!(ct__qh_above(q, f, eye) > 0)) {
         ct__qv t = q->p[ct__qh_tail(q, e)], h = q->p[q->e[e].head];
         ct__qv n = ct__q_cross(ct__q_sub(t, eye), ct__q_sub(h, eye));
-        if (!(ct__q_dot(n, q->f[q->e[e].face].n) < 0)) return 0;
+        if (!(ct__q_dot(n, q->f[f].n) < 0)) return 0;
     }
     q->folds++;
     q->fuzzy = 1;
