@@ -60,6 +60,7 @@ typedef struct ct__polar {
     ct_vec3 ca, cb;         /* bounding spheres of A and B (centre, radius) */
     ct_real ra, rb;
     int nkeep, *keep;       /* planes that are not far: the only ones that can bound A n B */
+    ct_hull body[2];        /* A and B with their vertices in the working frame (ct__polar_body) */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
     ct_real touch;          /* touching band for r (working frame) */
@@ -352,21 +353,25 @@ CT__INLINE ct_real ct__qc_depth(const ct_real *h, const ct_real *g, int m, ct_re
    dual within the factor 4 the slab centre accepts, and it proves the overlap (depth > touch)
    as the LP would. The search stops once half the bound is reached. Along the line the slack
    of plane j is h_j - t g_j (from its values at ca), so each probe costs one multiply-add
-   per plane. Returns 1 when taken. */
+   per plane, over the kept planes only: inside A n B a dropped plane is never the nearest
+   (its body-wide clearance exceeds the depth), and the point found is checked against every
+   plane, so a disjoint pair whose kept planes still overlap is not mistaken. Returns 1 when
+   taken. */
 CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     ct_vec3 u = ct__sub(p->cb, p->ca);
     ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4);
     ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
     const ct_real gold = (ct_real)0.6180339887498949;
-    int it, j, j1 = 0, j2 = 0, m = p->m;
-    if (!(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
+    int it, j, j1 = 0, j2 = 0, m = p->nkeep;
+    if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
     h = CT__SALLOC(s, ct_real, 2 * (long long)m);
     if (!h) return 0;
     g = h + m;
     u = ct__scale(u, 1 / dist);
     for (j = 0; j < m; ++j) {
-        h[j] = -(ct__dot(p->pl[j].n, p->ca) + p->pl[j].d);
-        g[j] = ct__dot(p->pl[j].n, u);
+        ct_plane q = p->pl[p->keep[j]];
+        h[j] = -(ct__dot(q.n, p->ca) + q.d);
+        g[j] = ct__dot(q.n, u);
     }
     lo = ct__max(-p->ra, dist - p->rb);
     hi = ct__min(p->ra, dist + p->rb);
@@ -506,18 +511,74 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
     }
 }
 
-/* The planes that can bound A n B: the far ones (ct__polar_far: the other body's bounding
-   sphere strictly inside) are strictly redundant for A n B - a plane that misses a full-
-   dimensional polytope is no facet of it - and for its Chebyshev ball when A n B is not empty.
-   An exact test (the other body's support) would drop a few more, but their dual points lie
-   inside the dual hull, where quickhull discards them for less than the support queries cost. */
-CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p) {
-    int j;
+/* The working-frame copy of hull h (placed by x, NULL: A's own frame) that the filter
+   climbs: a shallow copy of the hull with verts replaced (the adjacency serves as it is). */
+CT__PRIVATE ct_status ct__polar_body(ct_scratch *s, const ct__polar *p, const ct_hull *h, const ct_xform *x,
+                                     ct_hull *out) {
+    ct_vec3 *v = CT__SALLOC(s, ct_vec3, h->nverts);
+    ct_real inv = 1 / p->scale;
+    int i;
+    if (!v) return CT_NO_MEMORY;
+    for (i = 0; i < h->nverts; ++i) v[i] = ct__scale(ct__sub(ct__xf_point(x, h->verts[i]), p->origin), inv);
+    *out = *h;
+    out->verts = v;
+    return CT_OK;
+}
+
+/* Whether body h (working-frame vertices) reaches above plane q + lim, i.e. max_v q.n.v + q.d
+   >= lim: hill climbing over h's vertex graph (as ct__hull_climb) from vertex *start, which
+   stops at the first vertex above (a plane that h crosses is decided in a step or two); only
+   a plane that h stays below climbs to the support vertex, which is exact on a convex body.
+   *start gets the last vertex, the next plane's start. Hulls without adjacency are scanned. */
+CT__PRIVATE int ct__polar_reaches(const ct_hull *h, ct_plane q, ct_real lim, int *start) {
+    int v = *start, k;
+    ct_real best, goal = lim - q.d;
+    if (!h->vert_first || !h->vert_adj) {
+        v = ct__argmax_dot(h->verts, h->nverts, q.n);
+        return ct__dot(q.n, h->verts[v]) >= goal;
+    }
+    if (v < 0 || v >= h->nverts) v = 0;
+    best = ct__dot(q.n, h->verts[v]);
+    while (best < goal) {
+        int next = v, end = h->vert_first[v + 1];
+        for (k = h->vert_first[v]; k < end; ++k) {
+            ct_real t = ct__dot(q.n, h->verts[h->vert_adj[k]]);
+            if (t > best) { best = t; next = h->vert_adj[k]; }
+        }
+        if (next == v) break;
+        v = next;
+    }
+    *start = v;
+    return best >= goal;
+}
+
+/* The planes that can bound A n B (p->keep). A plane is dropped when the other body lies
+   strictly inside its halfspace (by 4 touch): then so does A n B, the plane touches it
+   nowhere, and A n B is the intersection of the kept halfspaces (a segment from an interior
+   point leaves it through a tight, hence kept, plane), as is its Chebyshev ball when it is
+   not empty. Two tests, cheapest first: the other body's bounding sphere (ct__polar_far),
+   then its exact support by hill climbing (ct__polar_reaches), which stops as soon as a
+   vertex crosses the plane. On random 20-vertex pairs they keep 41 of 72 planes (29 facets),
+   the sphere alone 52; each dual point dropped saves quickhull about a third of a
+   microsecond, the climbs cost a fraction of that. A further test (the face polygon outside
+   some face plane of the other body) drops 10 more, but those lie deep inside the dual hull
+   where quickhull discards them almost for free: it costs more than it saves. */
+CT__PRIVATE ct_status ct__polar_filter(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b,
+                                       const ct_xform *rel) {
+    ct_real tol = 4 * p->touch;
+    int j, start[2] = { 0, 0 };
+    ct_status st;
     p->keep = CT__SALLOC(s, int, p->m);
     if (!p->keep) return CT_NO_MEMORY;
     p->nkeep = 0;
-    for (j = 0; j < p->m; ++j)
-        if (!ct__polar_far(p, j, 4 * p->touch)) p->keep[p->nkeep++] = j;
+    st = ct__polar_body(s, p, a, NULL, &p->body[0]);
+    if (st == CT_OK) st = ct__polar_body(s, p, b, rel, &p->body[1]);
+    if (st != CT_OK) return st;
+    for (j = 0; j < p->m; ++j) {
+        int inA = j < p->na;
+        if (ct__polar_far(p, j, tol) || !ct__polar_reaches(&p->body[inA], p->pl[j], -tol, &start[inA])) continue;
+        p->keep[p->nkeep++] = j;
+    }
     return CT_OK;
 }
 
@@ -652,20 +713,57 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
     return ct__scale(dual.n, -1 / dual.d);
 }
 
+/* One body strictly inside the other (the filter dropped every plane of the other, so A n B
+   is this body): A n B is the body itself, copied from its own faces and twins without a dual
+   hull. Returns 0 (nothing done) unless every kept plane is a face of one body with face
+   lists and twins. */
+CT__PRIVATE int ct__polar_inside(ct_scratch *s, ct__polar *p, ct_status *st) {
+    int one = p->nkeep > 0 && p->keep[0] >= p->na, off = one ? p->na : 0, j;
+    const ct_hull *h = &p->body[one];
+    int nhe;
+    if (p->nkeep != h->nfaces || p->keep[0] != off || p->keep[p->nkeep - 1] != off + h->nfaces - 1 ||
+        !h->face_first || !h->face_verts || !h->he_twin)
+        return 0;
+    nhe = h->face_first[h->nfaces];
+    p->v = CT__SALLOC(s, ct_vec3, h->nverts);
+    p->face_first = CT__SALLOC(s, int, h->nfaces + 1);
+    p->face_verts = CT__SALLOC(s, int, nhe);
+    p->face_plane = CT__SALLOC(s, int, h->nfaces);
+    p->face_twin = CT__SALLOC(s, int, nhe);
+    if (!p->v || !p->face_first || !p->face_verts || !p->face_plane || !p->face_twin) {
+        *st = CT_NO_MEMORY;
+        return 1;
+    }
+    for (j = 0; j < h->nverts; ++j) p->v[j] = ct__sub(h->verts[j], p->c);
+    memcpy(p->face_first, h->face_first, sizeof(int) * (size_t)(h->nfaces + 1));
+    memcpy(p->face_verts, h->face_verts, sizeof(int) * (size_t)nhe);
+    memcpy(p->face_twin, h->he_twin, sizeof(int) * (size_t)nhe);
+    for (j = 0; j < h->nfaces; ++j) p->face_plane[j] = off + j;
+    p->nv = h->nverts;
+    p->nf = h->nfaces;
+    *st = CT_OK;
+    return 1;
+}
+
 /* Steps 3-5: A n B as a polyhedron (state must be OVERLAP). CT_DEGENERATE when the dual
    hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
 CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
-    int m = p->m, j, f, k, nhe, nvd;
+    int m = p->m, j, f, k, nhe, nvd, nspare;
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
-    int *map, *he_face, *deg, *start, *slot_of, *via;
+    int *map, *spare, *he_face, *deg, *start, *slot_of, *via;
     ct__qh qh;
     ct_status st;
+    if (ct__polar_inside(s, p, &st)) return st;
     slack = CT__SALLOC(s, ct_real, m);
     dual = CT__SALLOC(s, ct_vec3, p->nkeep);
     map = CT__SALLOC(s, int, m);
-    if (!slack || !dual || !map) return CT_NO_MEMORY;
-    for (j = 0; j < m; ++j) slack[j] = -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d);   /* >= r > 0 */
+    spare = CT__SALLOC(s, int, p->nkeep);
+    if (!slack || !dual || !map || !spare) return CT_NO_MEMORY;
+    for (j = 0; j < p->nkeep; ++j) {   /* slacks of the kept planes (>= r > 0): nothing else reads them */
+        int q = p->keep[j];
+        slack[q] = -(ct__dot(p->pl[q].n, p->c) + p->pl[q].d);
+    }
     for (j = 0; j < p->nkeep; ++j) dual[j] = ct__scale(p->pl[p->keep[j]].n, 1 / slack[p->keep[j]]);
     ct__polar_whiten(dual, p->nkeep, W);
     st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
@@ -675,18 +773,24 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     for (j = 0; j < m; ++j) map[j] = -1;
     for (j = 0; j < nvd; ++j) { qh.verts[j] = p->keep[qh.verts[j]]; map[qh.verts[j]] = j; }   /* plane ids */
     /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
-       hull) takes A's plane; keeps flush stacking deterministic under argument order */
-    for (j = 0; j < nvd; ++j) {
+       hull) takes A's plane; keeps flush stacking deterministic under argument order. Such a
+       plane of A is kept (B reaches it), so only the kept planes of A off the hull (spare)
+       are candidates. */
+    for (j = 0, nspare = 0; j < p->nkeep && p->keep[j] < p->na; ++j)
+        if (map[p->keep[j]] < 0) spare[nspare++] = p->keep[j];
+    for (j = 0; j < nvd && nspare > 0; ++j) {
         int q = qh.verts[j], t;
         ct_real band;
         if (q < p->na) continue;
         band = ct__max(CT__POLAR_SAME * ct__max(1, slack[q]), p->touch);
-        for (t = 0; t < p->na; ++t)
-            if (ct__abs(slack[t] - slack[q]) <= band && map[t] < 0 &&
-                ct__dot(p->pl[t].n, p->pl[q].n) >= 1 - CT__POLAR_SAME) {
-                map[t] = j; qh.verts[j] = t;
+        for (t = 0; t < nspare; ++t) {
+            int u = spare[t];
+            if (map[u] < 0 && ct__abs(slack[u] - slack[q]) <= band &&
+                ct__dot(p->pl[u].n, p->pl[q].n) >= 1 - CT__POLAR_SAME) {
+                map[u] = j; qh.verts[j] = u;
                 break;
             }
+        }
     }
     he_face = CT__SALLOC(s, int, nhe);
     deg = CT__SALLOC(s, int, nvd);
@@ -757,7 +861,7 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     ct_status st;
     memset(p, 0, sizeof *p);
     st = ct__polar_frame(s, a, xa, b, xb, &rel, p);
-    if (st == CT_OK) st = ct__polar_filter(s, p);
+    if (st == CT_OK) st = ct__polar_filter(s, p, a, b, &rel);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
