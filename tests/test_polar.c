@@ -302,23 +302,18 @@ static void check_structure(const ct_hull *h, const ct_hull *a, const ct_xform *
 /* Relative volume tolerance: 1e-10 in double (the bound), ~2e-4 in float. */
 #define VOL_RTOL ((double)(TU_FLOAT ? 2e3 : 4.5e5) * (double)TU_EPS)
 
-/* One random pair against the brute-force oracle. Returns 1 when the pair overlapped. */
-static int check_random_pair(unsigned long long *seed, int nv, int check_vertices) {
-    ct_hull a, b, x;
-    ct_xform xa = tu_random_xform(seed, 2), xb;
-    ct_vec3 dir = tu_random_unit(seed);
-    double off = 1.6 * tu_uniform(seed), L = 1.0;
+/* One pair of bodies of extent about 1 against the brute-force oracle. Returns 1 when the
+   pair overlapped. */
+static int check_pair(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, int check_vertices) {
+    ct_hull x;
+    double L = 1.0;
     dplane pl[512];
     int m, overl = 0;
     oracle o;
     ct_status st;
-    a = random_hull(seed, nv, 1.0, 0.6 + 0.4 * tu_uniform(seed), 0.6 + 0.4 * tu_uniform(seed));
-    b = random_hull(seed, nv, 0.5 + 0.5 * tu_uniform(seed), 1.0, 0.5 + 0.5 * tu_uniform(seed));
-    xb = tu_random_xform(seed, 0);
-    xb.p = tu_vec(xa.p.x + off * dir.x, xa.p.y + off * dir.y, xa.p.z + off * dir.z);
-    m = pair_planes(&a, &xa, &b, &xb, pl);
+    m = pair_planes(a, xa, b, xb, pl);
     o = brute_oracle(pl, m, L);
-    st = ct_intersect(&a, &xa, &b, &xb, NULL, NULL, &x);
+    st = ct_intersect(a, xa, b, xb, NULL, NULL, &x);
     cr_assert_eq(st, CT_OK);
     if (o.vol > 1e-3) {
         double v = (double)ct_hull_volume(&x, NULL);
@@ -333,7 +328,7 @@ static int check_random_pair(unsigned long long *seed, int nv, int check_vertice
         /* vertices where nearly concurrent planes meet are off the extra planes by up to the dual
            hull's merge tolerance mapped back (1e5 ulps of the extent), and a vertex of planes
            meeting at a grazing angle is only defined to ~eps/|det| */
-        check_structure(&x, &a, &xa, &b, &xb, 1e5 * (double)TU_EPS + 1e2 * (double)TU_EPS / o.worst_det);
+        check_structure(&x, a, xa, b, xb, 1e5 * (double)TU_EPS + 1e2 * (double)TU_EPS / o.worst_det);
         if (check_vertices) {
             int i, k;
             /* vertices where nearly concurrent planes meet are ill-conditioned, both here and
@@ -364,6 +359,21 @@ static int check_random_pair(unsigned long long *seed, int nv, int check_vertice
     free(o.det);
     free(o.tri);
     ct_hull_free(&x);
+    return overl;
+}
+
+/* One random pair against the brute-force oracle. Returns 1 when the pair overlapped. */
+static int check_random_pair(unsigned long long *seed, int nv, int check_vertices) {
+    ct_hull a, b;
+    ct_xform xa = tu_random_xform(seed, 2), xb;
+    ct_vec3 dir = tu_random_unit(seed);
+    double off = 1.6 * tu_uniform(seed);
+    int overl;
+    a = random_hull(seed, nv, 1.0, 0.6 + 0.4 * tu_uniform(seed), 0.6 + 0.4 * tu_uniform(seed));
+    b = random_hull(seed, nv, 0.5 + 0.5 * tu_uniform(seed), 1.0, 0.5 + 0.5 * tu_uniform(seed));
+    xb = tu_random_xform(seed, 0);
+    xb.p = tu_vec(xa.p.x + off * dir.x, xa.p.y + off * dir.y, xa.p.z + off * dir.z);
+    overl = check_pair(&a, &xa, &b, &xb, check_vertices);
     ct_hull_free(&a);
     ct_hull_free(&b);
     return overl;
@@ -394,6 +404,86 @@ Test(polar, random_20_vertex_pairs_match_brute_force) {
     SKIP_WITHOUT_QHULL();
     for (i = 0; i < 60; ++i) hits += check_random_pair(&seed, 20, 1);
     cr_assert_gt(hits, 20);
+}
+
+/* Plane culling (ct__polar_filter drops every plane the other body stays strictly inside):
+   small bodies across the surface of a large one, where most of the large body's planes are
+   dropped by the exact support test and the rest decide. Any facet dropped by mistake shows as
+   a volume or vertex mismatch against the brute force over all planes; both argument orders,
+   so both bodies' planes are culled. */
+Test(polar, plane_culling_matches_brute_force) {
+    unsigned long long seed = 5150;
+    int i, hits = 0;
+    SKIP_WITHOUT_QHULL();
+    for (i = 0; i < 300; ++i) {
+        ct_hull a = random_hull(&seed, 8 + i % 13, 1.0, 0.6 + 0.4 * tu_uniform(&seed), 0.6 + 0.4 * tu_uniform(&seed)), b;
+        ct_xform xa = tu_random_xform(&seed, 2), xb = tu_random_xform(&seed, 0);
+        double r = 0.05 + 0.45 * tu_uniform(&seed), s = 2.4 * tu_uniform(&seed) - 1.2, in[3], at[3];
+        ct_vec3 v = a.verts[(int)(tu_uniform(&seed) * a.nverts)], dir = tu_random_unit(&seed);
+        if (i % 2) {   /* a point on a face instead of a vertex: the mean of its vertices */
+            int f = (int)(tu_uniform(&seed) * a.nfaces), k, cnt = a.face_first[f + 1] - a.face_first[f];
+            v = tu_vec(0, 0, 0);
+            for (k = a.face_first[f]; k < a.face_first[f + 1]; ++k) {
+                ct_vec3 w = a.verts[a.face_verts[k]];
+                v = tu_vec(v.x + w.x / cnt, v.y + w.y / cnt, v.z + w.z / cnt);
+            }
+        }
+        b = random_hull(&seed, 5 + i % 16, r, 0.5 + 0.5 * tu_uniform(&seed), 1.0);
+        in[0] = v.x; in[1] = v.y; in[2] = v.z;
+        xf_apply_d(&xa, in, at);
+        xb.p = tu_vec(at[0] + s * r * dir.x, at[1] + s * r * dir.y, at[2] + s * r * dir.z);
+        hits += check_pair(&a, &xa, &b, &xb, i < 100);
+        check_pair(&b, &xb, &a, &xa, 0);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_assert_gt(hits, 120, "too few overlapping pairs (%d) to mean anything", hits);
+}
+
+/* One body strictly inside the other: the intersection is that body, face for face (its
+   vertices, faces and twins are copied, with no dual hull), tagged with its own planes, and
+   the brute force agrees; also placed far from the origin. */
+Test(polar, body_inside_the_other_is_itself) {
+    unsigned long long seed = 31337;
+    int i, done = 0;
+    SKIP_WITHOUT_QHULL();
+    for (i = 0; i < 200 && done < 60; ++i) {
+        ct_hull a = random_hull(&seed, 20, 1.0, 1, 1), b = random_hull(&seed, 6 + i % 15, 0.2, 1, 0.7), x;
+        ct_xform xa = tu_random_xform(&seed, i % 3 ? 2 : 1e3), xb = tu_random_xform(&seed, 0);
+        ct_vec3 off = tu_random_unit(&seed);
+        const ct_hull *h1, *h2;
+        const ct_xform *x1, *x2;
+        dplane pa[64];
+        double cen[3], at[3], worst = -1e300, vb, tol;
+        int k, f, swap = i % 2;
+        cen[0] = 0.3 * tu_uniform(&seed) * off.x; cen[1] = 0.3 * tu_uniform(&seed) * off.y; cen[2] = 0.3 * tu_uniform(&seed) * off.z;
+        xf_apply_d(&xa, cen, at);
+        xb.p = tu_vec(at[0], at[1], at[2]);
+        world_planes(&a, &xa, pa);
+        for (k = 0; k < b.nverts; ++k) {   /* strictly inside: every vertex of B below every plane of A */
+            double p3[3] = { b.verts[k].x, b.verts[k].y, b.verts[k].z }, w[3];
+            xf_apply_d(&xb, p3, w);
+            for (f = 0; f < a.nfaces; ++f) worst = fmax(worst, dp_eval(&pa[f], w));
+        }
+        if (!(worst < -1e-3)) { ct_hull_free(&a); ct_hull_free(&b); continue; }
+        ++done;
+        /* swapped: the inner body B is passed first, so its planes are the first body's (tags >= 0) */
+        h1 = swap ? &b : &a; x1 = swap ? &xb : &xa;
+        h2 = swap ? &a : &b; x2 = swap ? &xa : &xb;
+        cr_assert_eq(ct_intersect(h1, x1, h2, x2, NULL, NULL, &x), CT_OK);
+        cr_assert_eq(x.nverts, b.nverts, "vertices %d, B has %d", x.nverts, b.nverts);
+        cr_assert_eq(x.nfaces, b.nfaces);
+        for (f = 0; f < x.nfaces; ++f) cr_assert(swap ? x.face_tag[f] == f : x.face_tag[f] == -f - 1, "face %d tag %d", f, x.face_tag[f]);
+        vb = (double)ct_hull_volume(&b, NULL);
+        tol = (TU_FLOAT ? 1e3 : 1e4) * (double)TU_EPS * (1 + (i % 3 ? 2 : 1e3) / 0.2) * vb;
+        cr_assert(fabs((double)ct_hull_volume(&x, NULL) - vb) <= tol, "volume %g vs B's %g", (double)ct_hull_volume(&x, NULL), vb);
+        check_structure(&x, h1, x1, h2, x2, (TU_FLOAT ? 1e2 : 1e4) * (double)TU_EPS * (1 + (i % 3 ? 2 : 1e3)));
+        ct_hull_free(&x);
+        if (i % 3) check_pair(&a, &xa, &b, &xb, 1);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_assert_geq(done, 60, "only %d contained placements", done);
 }
 
 /* ---- closed forms ----------------------------------------------------------------------- */
