@@ -6,8 +6,9 @@
 
      1. Work in A's local frame, translated to A's centre and scaled by the larger extent,
         so every quantity is O(1) and every tolerance is a multiple of CT__EPS.
-     2. Planes whose halfspace holds the other body's whole bounding sphere are set aside
-        (ct__polar_far): they cannot bound A n B. Interior point: for a clear overlap the
+     2. Planes whose halfspace strictly holds the other body are set aside
+        (ct__polar_filter: its bounding sphere, else its support by hill climbing): they
+        cannot touch A n B. Interior point: for a clear overlap the
         deepest point on the line of centres (ct__polar_quick_centre); otherwise the Chebyshev
         centre of A n B, i.e. max r s.t. n_i.x + r <= h_i over the unit face planes of both
         bodies (h_i = -d_i), first over the kept planes and, unless that solution is feasible
@@ -24,7 +25,9 @@
         polar (dual) points are n_i / s_i with n_i kept unit (Muller-Preparata Sec. 3),
         rounded by a linear map (ct__polar_whiten) that makes their second moment nearly
         isotropic: combinatorics are invariant under it, conditioning is not.
-     4. Convex hull of the dual points (ct__quickhull). A dual vertex is a face of A n B (its
+     4. Convex hull of the dual points (ct__quickhull); when every plane of one body was set
+        aside, the other body is A n B and its own faces are copied instead
+        (ct__polar_inside). A dual vertex is a face of A n B (its
         plane is the tag); a dual face is a vertex of A n B: the point where the planes of its
         dual vertices meet, solved from the best-conditioned triple (Cramer) rather than from
         the dual plane, so the vertex is exact to rounding in primal space.
@@ -59,7 +62,7 @@ typedef struct ct__polar {
     ct_plane *pl;
     ct_vec3 ca, cb;         /* bounding spheres of A and B (centre, radius) */
     ct_real ra, rb;
-    int nkeep, *keep;       /* planes that are not far: the only ones that can bound A n B */
+    int nkeep, *keep;       /* planes kept by ct__polar_filter: the only ones that can bound A n B */
     ct_hull body[2];        /* A and B with their vertices in the working frame (ct__polar_body) */
     ct_vec3 c;              /* Chebyshev centre (overlap: reference point of v) */
     ct_real r;              /* its radius (depth of c in A n B) */
@@ -245,12 +248,12 @@ CT__INLINE int ct__polar_far(const ct__polar *p, int j, ct_real tol) {
     return j < p->na ? ct__dot(q.n, p->cb) + q.d + p->rb < -tol : ct__dot(q.n, p->ca) + q.d + p->ra < -tol;
 }
 
-/* The Chebyshev centre. First over the planes that are not far (p->keep): a relaxation,
+/* The Chebyshev centre. First over the kept planes (p->keep): a relaxation,
    so its radius r' >= r. Its centre is kept when it proves disjointness (r' < -touch, so
-   r < -touch too) or when every far plane leaves it at least r' of slack: then (c, r') is
+   r < -touch too) or when every set-aside plane leaves it at least r' of slack: then (c, r') is
    feasible for the whole LP, hence optimal, and the dual certificate carries over (zero on
-   the far planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded), or when
-   fewer than a quarter of the planes are far, the LP over every plane decides. */
+   the set-aside planes). Otherwise (rare: a disjoint pair, or the relaxation unbounded), or when
+   fewer than a quarter of the planes were set aside, the LP over every plane decides. */
 CT__PRIVATE ct_status ct__polar_centre(ct_scratch *s, ct__polar *p) {
     const int *idx = p->keep;
     int n = p->nkeep, j;
