@@ -50,6 +50,10 @@
 /* An overlap whose Chebyshev radius is below this fraction of the extent is thin: its centre
    is improved before the dual hull (a fat overlap's Chebyshev centre conditions it well). */
 #define CT__POLAR_THIN    ((ct_real)1e-2)
+/* A vertex of A n B whose planes' triple determinant is below this may come from a body
+   whose face planes stray from its vertices (a needle or sliver hull): the planes set aside
+   by the vertex-based filter are then checked against A n B (ct__polar_escapes). */
+#define CT__POLAR_ILL     ((ct_real)1e-3)
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -76,6 +80,7 @@ typedef struct ct__polar {
     int *face_first, *face_verts;
     int *face_plane;        /* index into pl */
     int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
+    ct_real cond;           /* smallest |det| of the plane triples that placed the vertices */
 } ct__polar;
 
 /* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
@@ -682,7 +687,7 @@ CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
 /* Vertex of A n B where the planes of one dual face meet (relative to c): Cramer on the
    best-conditioned triple; the dual face plane (m.y + e = 0 -> x = -m/e) if all are poor. */
 CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, const int *idx,
-                                     int k, ct_plane dual) {
+                                     int k, ct_plane dual, ct_real *cond) {
     int a = idx[0], b = -1, c = -1, t;
     ct_real best = 0, det;
     ct_vec3 na = p->pl[a].n, nb, nc, out;
@@ -708,11 +713,13 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
         nb = p->pl[b].n;
         nc = p->pl[c].n;
         det = ct__dot(na, ct__cross(nb, nc));
+        *cond = ct__abs(det);
         out = ct__scale(ct__cross(nb, nc), slack[a]);
         out = ct__madd(out, ct__cross(nc, na), slack[b]);
         out = ct__madd(out, ct__cross(na, nb), slack[c]);
         return ct__scale(out, 1 / det);
     }
+    *cond = 0;
     return ct__scale(dual.n, -1 / dual.d);
 }
 
@@ -744,6 +751,7 @@ CT__PRIVATE int ct__polar_inside(ct_scratch *s, ct__polar *p, ct_status *st) {
     for (j = 0; j < h->nfaces; ++j) p->face_plane[j] = off + j;
     p->nv = h->nverts;
     p->nf = h->nfaces;
+    p->cond = 1;   /* the body's own vertices: nothing was solved */
     *st = CT_OK;
     return 1;
 }
@@ -809,6 +817,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         !p->face_twin || !slot_of || !via)
         return CT_NO_MEMORY;
     /* primal vertices; the degree of every dual vertex and one half-edge leaving it */
+    p->cond = 1;
     for (j = 0; j < nvd; ++j) deg[j] = 0;
     for (f = 0; f < qh.nfaces; ++f) {
         int b0 = qh.face_first[f], e0 = qh.face_first[f + 1];
@@ -823,7 +832,9 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
         {   /* the dual plane in the rounded frame, n'.Wy + d = 0, is (W^T n').y + d = 0 */
             ct_plane dp = qh.planes[f];
             dp.n = ct__m3_tmul((const ct_real(*)[3])W, dp.n);
-            p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp);
+            ct_real cond;
+            p->v[f] = ct__polar_vertex(p, slack, idx, cnt, dp, &cond);
+            p->cond = ct__min(p->cond, cond);
         }
     }
     /* primal face of dual vertex j: the dual faces around j, counter-clockwise. The primal edge
@@ -856,6 +867,26 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     return CT_OK;
 }
 
+/* Whether a vertex of A n B lies outside a plane the filter set aside (by more than its
+   margin, 4 touch). The filter judges a body by its vertices and the dual by its planes; on
+   a well-formed hull they agree, but the planes of a needle or sliver (faces of width near
+   rounding) can stray far from its vertices, and then a plane set aside may bound A n B
+   after all. Only called when some vertex is ill-conditioned (p->cond < CT__POLAR_ILL),
+   as the vertices such planes make are. */
+CT__PRIVATE int ct__polar_escapes(const ct__polar *p) {
+    int j, t = 0, k;
+    ct_real tol = 4 * p->touch;
+    for (j = 0; j < p->m; ++j) {
+        ct_plane q = p->pl[j];
+        ct_real sl;
+        if (t < p->nkeep && p->keep[t] == j) { ++t; continue; }
+        sl = -(ct__dot(q.n, p->c) + q.d);
+        for (k = 0; k < p->nv; ++k)
+            if (ct__dot(q.n, p->v[k]) - sl > tol) return 1;
+    }
+    return 0;
+}
+
 /* Everything up to A n B for the public entry points. On CT_OK p->state says what was
    found; an overlap too thin for the dual hull is reported as touching. */
 CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xform *xa,
@@ -874,6 +905,15 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     {
         ct__mark mk = ct__scratch_mark(s);
         st = ct__polar_build(s, p);
+        if (st == CT_OK && p->cond < CT__POLAR_ILL && p->nkeep < p->m && ct__polar_escapes(p)) {
+            int j;   /* the filter was misled by stray planes: the dual hull of every plane */
+            ct__scratch_reset(s, mk);
+            p->keep = CT__SALLOC(s, int, p->m);
+            if (!p->keep) return CT_NO_MEMORY;
+            for (j = 0; j < p->m; ++j) p->keep[j] = j;
+            p->nkeep = p->m;
+            st = ct__polar_build(s, p);
+        }
         if (st == CT_DEGENERATE) {
             ct__scratch_reset(s, mk);
             p->state = CT__POLAR_TOUCHING;

@@ -486,6 +486,65 @@ Test(polar, body_inside_the_other_is_itself) {
     cr_assert_geq(done, 60, "only %d contained placements", done);
 }
 
+/* fuzz_polar, regress_polar_needle_stray_planes: B a needle (three of its four points within
+   1e-14 of each other), whose face planes stray far from its vertices. The filter, judging B
+   by its vertices, set aside planes of A that B's planes cross, and A n B came out with a
+   vertex 35% of the size outside A and a negative area. Now an ill-conditioned vertex makes
+   the set-aside planes be checked, and the dual hull is redone with every plane. Double only
+   (in float the needle is flat and B no hull). */
+Test(polar, needle_with_stray_planes_stays_inside_both) {
+    static const double pa[11][3] = {
+        { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
+        { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 },
+        { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
+        { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 4.9999999999999996e-06 },
+        { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 0, -3.9999999999999998e-06 },
+        { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 } };
+    static const double pb[4][3] = {
+        { -7.0000000458831783e-06, -7.0000000458068844e-06, -7.0000000458831783e-06 },
+        { 3.0000000552917478e-06, 3.0000000552917478e-06, 3.0000000552917478e-06 },
+        { -7.0000000380706784e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
+        { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458618162e-06 } };
+    ct_vec3 va[11], vb[4];
+    ct_hull a, b, x;
+    ct_xform xa = ct_xform_identity();
+    ct_contact c;
+    dplane pla[64], plb[64];
+    double L, worst = -1e300;
+    int i, f;
+    if (TU_FLOAT) cr_skip_test("the needle is flat in float");
+    for (i = 0; i < 11; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 4; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    memset(&xa.r, 0, sizeof xa.r);
+    xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;
+    xa.p = tu_vec(2.2116699218749998e-06, 2.2116699218749998e-06, 2.2116699218749998e-06);
+    cr_assert_eq(ct_hull_build(&a, va, 11, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&b, vb, 4, NULL, NULL), CT_OK);
+    L = (double)a.extent + (double)b.extent;
+    cr_assert_eq(ct_intersect(&a, &xa, &b, NULL, NULL, NULL, &x), CT_OK);
+    cr_assert_gt(x.nfaces, 0);
+    world_planes(&a, &xa, pla);
+    world_planes(&b, NULL, plb);
+    for (i = 0; i < x.nverts; ++i) {
+        double p3[3] = { x.verts[i].x, x.verts[i].y, x.verts[i].z };
+        for (f = 0; f < a.nfaces; ++f) worst = fmax(worst, dp_eval(&pla[f], p3));
+        for (f = 0; f < b.nfaces; ++f) worst = fmax(worst, dp_eval(&plb[f], p3));
+    }
+    cr_assert(worst <= 1e-9 * L, "a vertex of A n B is %g outside A or B (size %g)", worst, L);
+    cr_assert_eq(ct_contact_hulls(&a, &xa, &b, NULL, NULL, &c), CT_OK);
+    cr_assert_eq(c.found, 1);
+    cr_assert(c.area >= 0 && c.volume >= 0 && c.gap <= 0, "area %g volume %g gap %g", c.area, c.volume, c.gap);
+    cr_assert(c.volume <= 1e-9 * L * L * L, "volume %g of a needle's overlap", c.volume);
+    ct_hull_free(&x);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
 /* ---- closed forms ----------------------------------------------------------------------- */
 static void check_offset_cubes(const ct_xform *frame) {
     ct_hull a = box_hull(0.5, 0.5, 0.5), b = box_hull(0.5, 0.5, 0.5), x;
