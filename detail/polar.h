@@ -867,20 +867,19 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     return CT_OK;
 }
 
-/* Whether a vertex of A n B lies outside a plane the filter set aside (by more than its
-   margin, 4 touch). The filter judges a body by its vertices and the dual by its planes; on
-   a well-formed hull they agree, but the planes of a needle or sliver (faces of width near
-   rounding) can stray far from its vertices, and then a plane set aside may bound A n B
-   after all. Only called when some vertex is ill-conditioned (p->cond < CT__POLAR_ILL),
-   as the vertices such planes make are. */
+/* Whether a vertex of A n B lies outside one of the planes (by more than the filter's margin,
+   4 touch). The filter judges a body by its vertices and the dual by its planes; on a
+   well-formed hull they agree, but the planes of a needle or sliver (faces of width near
+   rounding) can stray far from its vertices: a plane set aside may then bound A n B after
+   all, and the dual points of such a body, some huge, can also hide a kept plane from the
+   dual hull's tolerance. Only called when some vertex is ill-conditioned (p->cond <
+   CT__POLAR_ILL), as the vertices such planes make are. */
 CT__PRIVATE int ct__polar_escapes(const ct__polar *p) {
-    int j, t = 0, k;
+    int j, k;
     ct_real tol = 4 * p->touch;
     for (j = 0; j < p->m; ++j) {
         ct_plane q = p->pl[j];
-        ct_real sl;
-        if (t < p->nkeep && p->keep[t] == j) { ++t; continue; }
-        sl = -(ct__dot(q.n, p->c) + q.d);
+        ct_real sl = -(ct__dot(q.n, p->c) + q.d);
         for (k = 0; k < p->nv; ++k)
             if (ct__dot(q.n, p->v[k]) - sl > tol) return 1;
     }

@@ -486,12 +486,45 @@ Test(polar, body_inside_the_other_is_itself) {
     cr_assert_geq(done, 60, "only %d contained placements", done);
 }
 
+/* A n B of two hulls built from the given points (the fuzzer's hull vertices) has every vertex
+   inside both bodies' planes within 1e-9 of the size, and the contact has area, volume >= 0,
+   gap <= 0. */
+static void check_fuzz_pair(const double (*pa)[3], int na, const ct_xform *xa, const double (*pb)[3], int nb) {
+    ct_vec3 va[32], vb[32];
+    ct_hull a, b, x;
+    ct_contact c;
+    dplane pla[64], plb[64];
+    double L, worst = -1e300;
+    int i, f;
+    for (i = 0; i < na; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < nb; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert_eq(ct_hull_build(&a, va, na, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&b, vb, nb, NULL, NULL), CT_OK);
+    L = (double)a.extent + (double)b.extent;
+    cr_assert_eq(ct_intersect(&a, xa, &b, NULL, NULL, NULL, &x), CT_OK);
+    cr_assert_gt(x.nfaces, 0);
+    world_planes(&a, xa, pla);
+    world_planes(&b, NULL, plb);
+    for (i = 0; i < x.nverts; ++i) {
+        double p3[3] = { x.verts[i].x, x.verts[i].y, x.verts[i].z };
+        for (f = 0; f < a.nfaces; ++f) worst = fmax(worst, dp_eval(&pla[f], p3));
+        for (f = 0; f < b.nfaces; ++f) worst = fmax(worst, dp_eval(&plb[f], p3));
+    }
+    cr_assert(worst <= 1e-9 * L, "a vertex of A n B is %g outside A or B (size %g)", worst, L);
+    cr_assert_eq(ct_contact_hulls(&a, xa, &b, NULL, NULL, &c), CT_OK);
+    cr_assert_eq(c.found, 1);
+    cr_assert(c.area >= 0 && c.volume >= 0 && c.gap <= 0, "area %g volume %g gap %g", c.area, c.volume, c.gap);
+    ct_hull_free(&x);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
 /* fuzz_polar, regress_polar_needle_stray_planes: B a needle (three of its four points within
    1e-14 of each other), whose face planes stray far from its vertices. The filter, judging B
    by its vertices, set aside planes of A that B's planes cross, and A n B came out with a
    vertex 35% of the size outside A and a negative area. Now an ill-conditioned vertex makes
-   the set-aside planes be checked, and the dual hull is redone with every plane. Double only
-   (in float the needle is flat and B no hull). */
+   every plane be checked, and the dual hull is redone with every plane. Double only (in
+   float the needle is flat and B no hull). */
 Test(polar, needle_with_stray_planes_stays_inside_both) {
     static const double pa[11][3] = {
         { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
@@ -510,39 +543,37 @@ Test(polar, needle_with_stray_planes_stays_inside_both) {
         { 3.0000000552917478e-06, 3.0000000552917478e-06, 3.0000000552917478e-06 },
         { -7.0000000380706784e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
         { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458618162e-06 } };
-    ct_vec3 va[11], vb[4];
-    ct_hull a, b, x;
     ct_xform xa = ct_xform_identity();
-    ct_contact c;
-    dplane pla[64], plb[64];
-    double L, worst = -1e300;
-    int i, f;
     if (TU_FLOAT) cr_skip_test("the needle is flat in float");
-    for (i = 0; i < 11; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
-    for (i = 0; i < 4; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
     memset(&xa.r, 0, sizeof xa.r);
     xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;
     xa.p = tu_vec(2.2116699218749998e-06, 2.2116699218749998e-06, 2.2116699218749998e-06);
-    cr_assert_eq(ct_hull_build(&a, va, 11, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&b, vb, 4, NULL, NULL), CT_OK);
-    L = (double)a.extent + (double)b.extent;
-    cr_assert_eq(ct_intersect(&a, &xa, &b, NULL, NULL, NULL, &x), CT_OK);
-    cr_assert_gt(x.nfaces, 0);
-    world_planes(&a, &xa, pla);
-    world_planes(&b, NULL, plb);
-    for (i = 0; i < x.nverts; ++i) {
-        double p3[3] = { x.verts[i].x, x.verts[i].y, x.verts[i].z };
-        for (f = 0; f < a.nfaces; ++f) worst = fmax(worst, dp_eval(&pla[f], p3));
-        for (f = 0; f < b.nfaces; ++f) worst = fmax(worst, dp_eval(&plb[f], p3));
-    }
-    cr_assert(worst <= 1e-9 * L, "a vertex of A n B is %g outside A or B (size %g)", worst, L);
-    cr_assert_eq(ct_contact_hulls(&a, &xa, &b, NULL, NULL, &c), CT_OK);
-    cr_assert_eq(c.found, 1);
-    cr_assert(c.area >= 0 && c.volume >= 0 && c.gap <= 0, "area %g volume %g gap %g", c.area, c.volume, c.gap);
-    cr_assert(c.volume <= 1e-9 * L * L * L, "volume %g of a needle's overlap", c.volume);
-    ct_hull_free(&x);
-    ct_hull_free(&a);
-    ct_hull_free(&b);
+    check_fuzz_pair(pa, 11, &xa, pb, 4);
+}
+
+/* fuzz_polar, regress_polar_needle_hidden_plane: A a needle 2.4e7 long at 1e7 from the origin
+   (its hull's volume comes out negative), B a 9-vertex body. The dual points of the culled
+   plane set left planes of B that were kept off the dual hull (its tolerance follows the
+   largest dual points): vertices 7% of the size outside B, negative area. The same check as
+   above redoes the dual hull with every plane. Double only. */
+Test(polar, needle_with_hidden_plane_stays_inside_both) {
+    static const double pa[4][3] = {
+        { -8000000.0851562498, -8000000.0999999996, -7999999.9007659918 },
+        { -7999999.9000030514, -7999999.9007995604, -7999999.9000030514 },
+        { 4999999.9768615719, 4999999.9771820074, 4999999.9768615719 },
+        { -1999999.9752960205, -1999999.9752960205, -1999999.9752960205 } };
+    static const double pb[9][3] = {
+        { 7856460.5712890625, 5940460.205078125, -7867141.7236328125 },
+        { 8362731.93359375, -7700805.6640625, -8335876.46484375 },
+        { 4629013.0615234375, 7856460.5712890625, -8469696.044921875 },
+        { 4799560.546875, -8253860.4736328125, -4500793.45703125 },
+        { 6640625, 8296066.2841796875, 8296066.2841796875 },
+        { -7229415.8935546875, -7229415.8935546875, -7229415.8935546875 },
+        { -6639572.1435546875, 7770095.8251953125, 3632263.18359375 },
+        { -7229034.423828125, -6768478.3935546875, 8123519.8974609375 },
+        { -2496902.4658203125, -2488281.25, -8411376.953125 } };
+    if (TU_FLOAT) cr_skip_test("the needle is flat in float");
+    check_fuzz_pair(pa, 4, NULL, pb, 9);
 }
 
 /* ---- closed forms ----------------------------------------------------------------------- */
