@@ -684,8 +684,20 @@ CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
     return CT_OK;
 }
 
+/* How far x (relative to c) lies outside the kept planes: max n.x - slack. */
+CT__PRIVATE ct_real ct__polar_excess(const ct__polar *p, const ct_real *slack, ct_vec3 x) {
+    ct_real e = -CT__MAXR;
+    int j;
+    for (j = 0; j < p->nkeep; ++j) {
+        int q = p->keep[j];
+        e = ct__max(e, ct__dot(p->pl[q].n, x) - slack[q]);
+    }
+    return e;
+}
+
 /* Vertex of A n B where the planes of one dual face meet (relative to c): Cramer on the
-   best-conditioned triple; the dual face plane (m.y + e = 0 -> x = -m/e) if all are poor. */
+   best-conditioned triple (when even that is ill-conditioned, the point of the dual face plane
+   m.y + e = 0 -> x = -m/e if it lies deeper); that dual point if every triple is poor. */
 CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, const int *idx,
                                      int k, ct_plane dual, ct_real *cond) {
     int a = idx[0], b = -1, c = -1, t;
@@ -717,7 +729,15 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
         out = ct__scale(ct__cross(nb, nc), slack[a]);
         out = ct__madd(out, ct__cross(nc, na), slack[b]);
         out = ct__madd(out, ct__cross(na, nb), slack[c]);
-        return ct__scale(out, 1 / det);
+        out = ct__scale(out, 1 / det);
+        if (*cond < CT__POLAR_ILL) {
+            /* the face's planes nearly share a line, and the triple's point can slide along it
+               out of A n B; the dual face's plane (fitted to all of them) places it by all:
+               whichever crosses the kept planes less */
+            ct_vec3 xd = ct__scale(dual.n, -1 / dual.d);
+            if (ct__finite3(xd) && ct__polar_excess(p, slack, xd) < ct__polar_excess(p, slack, out)) out = xd;
+        }
+        return out;
     }
     *cond = 0;
     return ct__scale(dual.n, -1 / dual.d);
