@@ -54,6 +54,9 @@
    whose face planes stray from its vertices (a needle or sliver hull): the planes set aside
    by the vertex-based filter are then checked against A n B (ct__polar_escapes). */
 #define CT__POLAR_ILL     ((ct_real)1e-3)
+/* A disjoint verdict with a Chebyshev radius above -CT__POLAR_NEAR (working frame) is checked
+   by GJK on the vertices (ct__polar_run). */
+#define CT__POLAR_NEAR    (ct__sqrt(CT__EPS))
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -917,6 +920,16 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     if (st == CT_OK) st = ct__polar_filter(s, p, a, b, &rel);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
+    if (st == CT_OK && p->state == CT__POLAR_DISJOINT && p->r >= -CT__POLAR_NEAR) {
+        /* nearly touching by the planes: a sliver's faces (a wedge of nearly opposite planes,
+           1e-12 apart in direction) are beyond the simplex's pivot threshold, and its LP can
+           miss a sliver lying across the other body by more than the touching band. GJK on
+           the vertices decides: overlapping there is a zero-volume contact, i.e. touching. */
+        ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+        ct_distance d;
+        if (ct_gjk(&sa, xa, &sb, xb, NULL, &d) == CT_OK && d.distance <= p->touch * p->scale)
+            p->state = CT__POLAR_TOUCHING;
+    }
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
     if (p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
     if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);

@@ -609,6 +609,69 @@ Test(polar, nearly_collinear_planes_place_their_vertex_inside) {
     check_fuzz_pair(pa, 9, NULL, pb, 12);
 }
 
+/* fuzz_polar with its sliver cross-check on (main's open defect: "a body ~1e-13 of its
+   extent thick across another reported disjoint"): B a tetrahedron 1e-17 thick at size 1.5e-5
+   (two faces 1e-12 rad from opposite) lying 10% of its size deep across A. The Chebyshev LP
+   cannot resolve the wedge of its nearly opposite planes and found r = -2.7e-13, below the
+   touching band: "disjoint". A disjoint verdict that close is now checked by GJK on the
+   vertices, which sees the overlap: a zero-volume contact, found. Double only. */
+Test(polar, sliver_across_a_body_is_found) {
+    static const double pa[11][3] = {
+        { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
+        { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 },
+        { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
+        { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 4.9999999999999996e-06 },
+        { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 0, -3.9999999999999998e-06 },
+        { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 } };
+    static const double pb[4][3] = {
+        { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
+        { -7.0000000458831783e-06, 9.999999541168213e-07, -7.0000000458831783e-06 },
+        { -4.9999999277770992e-06, 8.0000000600463872e-06, 7.9999999006225588e-06 },
+        { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458068844e-06 } };
+    static const double ra[3][4] = {
+        { -0.0046224504696894542, -0.0045349736539931906, -0.99997903326300452, -4.5883178710937499e-07 },
+        { 0.99997872941320609, -0.0046224504696894542, -0.0046014859345038239, -4.5883178710937499e-07 },
+        { -0.0046014859345038239, -0.99997903326300452, 0.004556244240787044, -4.5883178710937499e-07 } };
+    static const double rb[3][4] = {
+        { -0.10024816335130859, -0.61104726177624014, 0.78522070121746568, 6.0046386718749997e-07 },
+        { 0.99376201152272192, -0.10024816335130859, 0.048860722456825489, -9.9377441406249987e-07 },
+        { 0.048860722456825489, 0.78522070121746568, 0.61728525025351821, -7.1899414062500001e-08 } };
+    ct_vec3 va[11], vb[4];
+    ct_hull a, b, x;
+    ct_xform xa, xb;
+    ct_contact c;
+    ct_shape sa, sb;
+    ct_distance d;
+    int i, j;
+    if (TU_FLOAT) cr_skip_test("the sliver is flat in float");
+    for (i = 0; i < 11; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 4; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) { xa.r[i][j] = (ct_real)ra[i][j]; xb.r[i][j] = (ct_real)rb[i][j]; }
+    xa.p = tu_vec(ra[0][3], ra[1][3], ra[2][3]);
+    xb.p = tu_vec(rb[0][3], rb[1][3], rb[2][3]);
+    cr_assert_eq(ct_hull_build(&a, va, 11, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&b, vb, 4, NULL, NULL), CT_OK);
+    sa = ct_shape_hull(&a);
+    sb = ct_shape_hull(&b);
+    cr_assert_eq(ct_gjk(&sa, &xa, &sb, &xb, NULL, &d), CT_OK);
+    cr_assert_eq(d.distance, 0, "the oracle: GJK sees the vertex hulls overlap");
+    cr_assert_eq(ct_contact_hulls(&a, &xa, &b, &xb, NULL, &c), CT_OK);
+    cr_assert_eq(c.found, 1, "the sliver across A was reported disjoint");
+    cr_assert(c.gap <= 0 && c.area >= 0 && c.volume >= 0 && c.volume <= 1e-9 * 2.8e-5 * 2.8e-5 * 2.8e-5);
+    cr_assert(fabs(c.normal.x * c.normal.x + c.normal.y * c.normal.y + c.normal.z * c.normal.z - 1) <= 1e-9);
+    cr_assert_eq(ct_intersect(&a, &xa, &b, &xb, NULL, NULL, &x), CT_OK);
+    cr_assert(x.nfaces == 0 || (double)ct_hull_volume(&x, NULL) <= 1e-9 * 2.8e-5 * 2.8e-5 * 2.8e-5);
+    ct_hull_free(&x);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
 /* ---- closed forms ----------------------------------------------------------------------- */
 static void check_offset_cubes(const ct_xform *frame) {
     ct_hull a = box_hull(0.5, 0.5, 0.5), b = box_hull(0.5, 0.5, 0.5), x;
