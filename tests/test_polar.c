@@ -519,6 +519,20 @@ static void check_fuzz_pair(const double (*pa)[3], int na, const ct_xform *xa, c
     ct_hull_free(&b);
 }
 
+/* The fuzzer's 11-vertex lattice body (size 1.3e-5) that two of the regressions below share. */
+static const double fuzz_lattice11[11][3] = {
+    { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
+    { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 },
+    { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
+    { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+    { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+    { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
+    { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+    { -7.9999999999999996e-06, -7.9999999999999996e-06, 4.9999999999999996e-06 },
+    { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
+    { 7.9999999999999996e-06, 0, -3.9999999999999998e-06 },
+    { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 } };
+
 /* fuzz_polar, regress_polar_needle_stray_planes: B a needle (three of its four points within
    1e-14 of each other), whose face planes stray far from its vertices. The filter, judging B
    by its vertices, set aside planes of A that B's planes cross, and A n B came out with a
@@ -526,18 +540,6 @@ static void check_fuzz_pair(const double (*pa)[3], int na, const ct_xform *xa, c
    every plane be checked, and the dual hull is redone with every plane. Double only (in
    float the needle is flat and B no hull). */
 Test(polar, needle_with_stray_planes_stays_inside_both) {
-    static const double pa[11][3] = {
-        { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
-        { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 },
-        { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
-        { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
-        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
-        { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
-        { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
-        { -7.9999999999999996e-06, -7.9999999999999996e-06, 4.9999999999999996e-06 },
-        { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
-        { 7.9999999999999996e-06, 0, -3.9999999999999998e-06 },
-        { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 } };
     static const double pb[4][3] = {
         { -7.0000000458831783e-06, -7.0000000458068844e-06, -7.0000000458831783e-06 },
         { 3.0000000552917478e-06, 3.0000000552917478e-06, 3.0000000552917478e-06 },
@@ -548,7 +550,7 @@ Test(polar, needle_with_stray_planes_stays_inside_both) {
     memset(&xa.r, 0, sizeof xa.r);
     xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;
     xa.p = tu_vec(2.2116699218749998e-06, 2.2116699218749998e-06, 2.2116699218749998e-06);
-    check_fuzz_pair(pa, 11, &xa, pb, 4);
+    check_fuzz_pair(fuzz_lattice11, 11, &xa, pb, 4);
 }
 
 /* fuzz_polar, regress_polar_needle_hidden_plane: A a needle 2.4e7 long at 1e7 from the origin
@@ -616,18 +618,6 @@ Test(polar, nearly_collinear_planes_place_their_vertex_inside) {
    touching band: "disjoint". A disjoint verdict that close is now checked by GJK on the
    vertices, which sees the overlap: a zero-volume contact, found. Double only. */
 Test(polar, sliver_across_a_body_is_found) {
-    static const double pa[11][3] = {
-        { -3.0000000000000001e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
-        { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 },
-        { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
-        { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
-        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
-        { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
-        { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
-        { -7.9999999999999996e-06, -7.9999999999999996e-06, 4.9999999999999996e-06 },
-        { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
-        { 7.9999999999999996e-06, 0, -3.9999999999999998e-06 },
-        { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 } };
     static const double pb[4][3] = {
         { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
         { -7.0000000458831783e-06, 9.999999541168213e-07, -7.0000000458831783e-06 },
@@ -649,7 +639,7 @@ Test(polar, sliver_across_a_body_is_found) {
     ct_distance d;
     int i, j;
     if (TU_FLOAT) cr_skip_test("the sliver is flat in float");
-    for (i = 0; i < 11; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 11; ++i) va[i] = tu_vec(fuzz_lattice11[i][0], fuzz_lattice11[i][1], fuzz_lattice11[i][2]);
     for (i = 0; i < 4; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) { xa.r[i][j] = (ct_real)ra[i][j]; xb.r[i][j] = (ct_real)rb[i][j]; }
