@@ -611,12 +611,45 @@ Test(polar, nearly_collinear_planes_place_their_vertex_inside) {
     check_fuzz_pair(pa, 9, NULL, pb, 12);
 }
 
+/* A sliver across a body (hulls from the fuzzer's points, transforms NULL allowed): GJK (the
+   oracle) sees the vertex hulls overlap, so the contact must be found, with zero volume. */
+static void check_sliver_found(const double (*pa)[3], int na, const ct_xform *xa, const double (*pb)[3], int nb,
+                               const ct_xform *xb) {
+    ct_vec3 va[32], vb[32];
+    ct_hull a, b, x;
+    ct_contact c;
+    ct_shape sa, sb;
+    ct_distance d;
+    double L, L3;
+    int i;
+    for (i = 0; i < na; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < nb; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert_eq(ct_hull_build(&a, va, na, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&b, vb, nb, NULL, NULL), CT_OK);
+    L = (double)a.extent + (double)b.extent;
+    L3 = L * L * L;
+    sa = ct_shape_hull(&a);
+    sb = ct_shape_hull(&b);
+    cr_assert_eq(ct_gjk(&sa, xa, &sb, xb, NULL, &d), CT_OK);
+    cr_assert_eq(d.distance, 0, "the oracle: GJK sees the vertex hulls overlap");
+    cr_assert_eq(ct_contact_hulls(&a, xa, &b, xb, NULL, &c), CT_OK);
+    cr_assert_eq(c.found, 1, "the sliver across A was reported disjoint");
+    cr_assert(c.gap <= 0 && c.area >= 0 && c.volume >= 0 && c.volume <= 1e-9 * L3);
+    cr_assert(fabs(c.normal.x * c.normal.x + c.normal.y * c.normal.y + c.normal.z * c.normal.z - 1) <= 1e-9);
+    cr_assert_eq(ct_intersect(&a, xa, &b, xb, NULL, NULL, &x), CT_OK);
+    cr_assert(x.nfaces == 0 || (double)ct_hull_volume(&x, NULL) <= 1e-9 * L3);
+    ct_hull_free(&x);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
 /* fuzz_polar with its sliver cross-check on (main's open defect: "a body ~1e-13 of its
    extent thick across another reported disjoint"): B a tetrahedron 1e-17 thick at size 1.5e-5
    (two faces 1e-12 rad from opposite) lying 10% of its size deep across A. The Chebyshev LP
    cannot resolve the wedge of its nearly opposite planes and found r = -2.7e-13, below the
-   touching band: "disjoint". A disjoint verdict that close is now checked by GJK on the
-   vertices, which sees the overlap: a zero-volume contact, found. Double only. */
+   touching band: "disjoint". A disjoint verdict is now confirmed by the vertices along the
+   LP's separating normal, else decided by GJK on the vertices, which sees the overlap: a
+   zero-volume contact, found. Double only (in float the slivers are flat). */
 Test(polar, sliver_across_a_body_is_found) {
     static const double pb[4][3] = {
         { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
@@ -631,35 +664,39 @@ Test(polar, sliver_across_a_body_is_found) {
         { -0.10024816335130859, -0.61104726177624014, 0.78522070121746568, 6.0046386718749997e-07 },
         { 0.99376201152272192, -0.10024816335130859, 0.048860722456825489, -9.9377441406249987e-07 },
         { 0.048860722456825489, 0.78522070121746568, 0.61728525025351821, -7.1899414062500001e-08 } };
-    ct_vec3 va[11], vb[4];
-    ct_hull a, b, x;
     ct_xform xa, xb;
-    ct_contact c;
-    ct_shape sa, sb;
-    ct_distance d;
     int i, j;
     if (TU_FLOAT) cr_skip_test("the sliver is flat in float");
-    for (i = 0; i < 11; ++i) va[i] = tu_vec(fuzz_lattice11[i][0], fuzz_lattice11[i][1], fuzz_lattice11[i][2]);
-    for (i = 0; i < 4; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) { xa.r[i][j] = (ct_real)ra[i][j]; xb.r[i][j] = (ct_real)rb[i][j]; }
     xa.p = tu_vec(ra[0][3], ra[1][3], ra[2][3]);
     xb.p = tu_vec(rb[0][3], rb[1][3], rb[2][3]);
-    cr_assert_eq(ct_hull_build(&a, va, 11, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&b, vb, 4, NULL, NULL), CT_OK);
-    sa = ct_shape_hull(&a);
-    sb = ct_shape_hull(&b);
-    cr_assert_eq(ct_gjk(&sa, &xa, &sb, &xb, NULL, &d), CT_OK);
-    cr_assert_eq(d.distance, 0, "the oracle: GJK sees the vertex hulls overlap");
-    cr_assert_eq(ct_contact_hulls(&a, &xa, &b, &xb, NULL, &c), CT_OK);
-    cr_assert_eq(c.found, 1, "the sliver across A was reported disjoint");
-    cr_assert(c.gap <= 0 && c.area >= 0 && c.volume >= 0 && c.volume <= 1e-9 * 2.8e-5 * 2.8e-5 * 2.8e-5);
-    cr_assert(fabs(c.normal.x * c.normal.x + c.normal.y * c.normal.y + c.normal.z * c.normal.z - 1) <= 1e-9);
-    cr_assert_eq(ct_intersect(&a, &xa, &b, &xb, NULL, NULL, &x), CT_OK);
-    cr_assert(x.nfaces == 0 || (double)ct_hull_volume(&x, NULL) <= 1e-9 * 2.8e-5 * 2.8e-5 * 2.8e-5);
-    ct_hull_free(&x);
-    ct_hull_free(&a);
-    ct_hull_free(&b);
+    check_sliver_found(fuzz_lattice11, 11, &xa, pb, 4, &xb);
+}
+
+/* The same harness: B a tetrahedron whose two big faces are 1.5e-10 rad from opposite, 7% of
+   the size deep across A (EPA depth 1e-6 at size 1.5e-5); the LP reported r = -0.045 of the
+   size, far outside any band - only the vertex check of its certificate catches it. */
+Test(polar, sliver_wedge_misjudged_by_the_lp_is_found) {
+    static const double pa[11][3] = {
+        { 4.9999999999999996e-06, -6.0000000000000002e-06, 7.9999999999999996e-06 },
+        { 1.9999999999999999e-06, -7.9999999999999996e-06, -4.9999999999999996e-06 },
+        { 6.0000000000000002e-06, -1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { -4.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, 0, -7.9999999999999996e-06 },
+        { -6.9999999999999999e-06, 6.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, 0 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { 4.9999999999999996e-06, -9.9999999999999995e-07, 7.9999999999999996e-06 },
+        { 6.9999999999999999e-06, 9.9999999999999995e-07, 6.9999999999999999e-06 } };
+    static const double pb[4][3] = {
+        { -7.0000000646331784e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 },
+        { -7.0000000458831783e-06, 9.999999541168213e-07, -7.0000000458831783e-06 },
+        { 7.9999999891754149e-06, 8.0000000725463861e-06, -7.9999999401611318e-06 },
+        { -7.0000000458831783e-06, -7.0000000458831783e-06, -7.0000000458831783e-06 } };
+    if (TU_FLOAT) cr_skip_test("the sliver is flat in float");
+    check_sliver_found(pa, 11, NULL, pb, 4, NULL);
 }
 
 /* ---- closed forms ----------------------------------------------------------------------- */
