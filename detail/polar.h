@@ -54,6 +54,9 @@
    whose face planes stray from its vertices (a needle or sliver hull): the planes set aside
    by the vertex-based filter are then checked against A n B (ct__polar_escapes). */
 #define CT__POLAR_ILL     ((ct_real)1e-3)
+/* A touching verdict whose bodies' vertices are apart by more than this (working frame) along
+   the LP's separating normal is put to GJK (ct__polar_run). */
+#define CT__POLAR_APART   (ct__sqrt(CT__EPS))
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -906,16 +909,16 @@ CT__PRIVATE int ct__polar_escapes(const ct__polar *p) {
     return 0;
 }
 
-/* A disjoint verdict confirmed by the vertices: the LP's separating normal (its dual
-   certificate) has every vertex of A below every vertex of B by more than the touching band.
-   Two scans of the vertices; without a certificate, not confirmed. */
-CT__PRIVATE int ct__polar_apart(const ct__polar *p) {
+/* Whether the vertices are apart along the LP's separating normal (its dual certificate):
+   every vertex of A below every vertex of B by more than lim. Two scans of the vertices;
+   without a certificate, not apart. */
+CT__PRIVATE int ct__polar_apart(const ct__polar *p, ct_real lim) {
     ct_real ha = -CT__MAXR, hb = CT__MAXR;
     int k;
     if (!p->sep_ok) return 0;
     for (k = 0; k < p->body[0].nverts; ++k) ha = ct__max(ha, ct__dot(p->sep, p->body[0].verts[k]));
     for (k = 0; k < p->body[1].nverts; ++k) hb = ct__min(hb, ct__dot(p->sep, p->body[1].verts[k]));
-    return hb - ha > p->touch;
+    return hb - ha > lim;
 }
 
 /* Everything up to A n B for the public entry points. On CT_OK p->state says what was
@@ -929,16 +932,21 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     if (st == CT_OK) st = ct__polar_filter(s, p, a, b, &rel);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
-    if (st == CT_OK && p->state == CT__POLAR_DISJOINT && !ct__polar_apart(p)) {
-        /* the LP's verdict is not borne out by the vertices: a sliver's faces (a wedge of
-           nearly opposite planes, 1e-10 rad apart) are beyond the simplex's pivot threshold,
-           and its LP can call a sliver lying across the other body disjoint. GJK on the
-           vertices decides: overlapping (or within the touching band) there is a zero-volume
-           contact, i.e. touching. */
-        ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
-        ct_distance d;
-        if (ct_gjk(&sa, xa, &sb, xb, NULL, &d) == CT_OK && d.distance <= p->touch * p->scale)
-            p->state = CT__POLAR_TOUCHING;
+    if (st == CT_OK && p->state != CT__POLAR_OVERLAP) {
+        /* a verdict the vertices do not bear out: a sliver's faces (a wedge of nearly opposite
+           planes, 1e-10 rad apart) are beyond the simplex's pivot threshold and stray from its
+           vertices, so the LP can call a sliver lying across the other body disjoint, or one
+           clearly apart from it touching. GJK on the vertices then decides. Disjoint is
+           overturned within the touching band, touching only beyond CT__POLAR_APART (a touch
+           of rounding-level planes, e.g. Solfec's flush pairs, stays a touch). */
+        int disjoint = p->state == CT__POLAR_DISJOINT;
+        ct_real lim = disjoint ? p->touch : CT__POLAR_APART;
+        if (disjoint != ct__polar_apart(p, lim)) {
+            ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+            ct_distance d;
+            if (ct_gjk(&sa, xa, &sb, xb, NULL, &d) == CT_OK && ct__finite(d.distance))
+                p->state = d.distance <= lim * p->scale ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT;
+        }
     }
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
     if (p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
