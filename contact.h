@@ -315,6 +315,13 @@ CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, 
    (its vertices, faces and twins, tags on its own planes) without a dual hull. Cost: the
    dual hull (quickhull over the kept planes' dual points) is about 70% of a call on random
    20-vertex pairs and grows with the faces of A n B, not with the planes set aside.
+   Hulls whose face planes stray from their vertices (needles and slivers, faces of width near
+   rounding) are guarded: a disjoint or touching verdict of the LP that the vertices do not
+   bear out along its separating normal is decided by GJK on the vertices (ct_gjk: overlapping
+   or within the touching band is touching, i.e. found with zero volume); an A n B with an
+   ill-conditioned vertex (plane triple determinant < 1e-3) is checked against every plane and,
+   if one is crossed, rebuilt from all of them; such a vertex is placed by its dual face plane
+   when that crosses the planes less than the best triple's point.
    Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
    ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
    whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.

@@ -17,7 +17,9 @@
         dense two-phase simplex (Dantzig pricing, Bland's rule once pivots stall). The
         optimal radius r decides: r < -tol disjoint, |r| <= tol touching, r > tol overlap.
         For touching bodies the A-part of the optimal dual, sum_{i in A} y_i n_i, is the
-        separating normal (Farkas certificate).
+        separating normal (Farkas certificate). A disjoint or touching verdict that the
+        vertices contradict along that normal goes to GJK on the vertices (ct__polar_run):
+        the planes of slivers and needles can stray from their vertices.
      3. Overlap only: thin overlaps get a better centre (ct__polar_slab_centre: the LP again with
         the thin direction taken out of the ball), then damped Newton steps towards the
         analytic centre (ct__polar_recentre), so c is central in every direction.
