@@ -838,7 +838,11 @@ CT__PRIVATE void ct__sat_face_contact(const ct__sat *s, const ct__satq *q, int r
 
 /* Edge contact: one point midway between the closest points of the two edges (Ericson 5.1.9
    for lines; the SAT guarantees they are not parallel). Returns 0 when the closest points
-   fall outside either segment (then the caller uses the face contact). */
+   fall outside either segment (then the caller uses the face contact). The separation is the
+   query's q->se, the value that decided "within speculative", not ne.(c2 - c1): the two are
+   the same distance between the edges' lines and equally accurate (a few ulps of L), but
+   rounded differently, and the recomputed one exceeded speculative by an ulp in 5% of the
+   contacts whose separation equals it. */
 CT__PRIVATE int ct__sat_edge_contact(const ct__sat *s, const ct__satq *q, const ct_xform *xa, ct_manifold *out) {
     const ct_hull *A = s->a, *B = s->b;
     ct_vec3 p1 = A->verts[A->face_verts[q->ea]], q1 = A->verts[A->face_verts[A->he_next[q->ea]]];
@@ -856,7 +860,7 @@ CT__PRIVATE int ct__sat_edge_contact(const ct__sat *s, const ct__satq *q, const 
     t2 = ct__clamp(t2, 0, 1);
     c1 = ct__madd(p1, d1, t1);
     c2 = ct__madd(p2, d2, t2);
-    pt.s = ct__dot(q->ne, ct__sub(c2, c1));
+    pt.s = q->se;
     pt.p = ct__scale(ct__add(c1, c2), (ct_real)0.5);
     pt.id = ct__sat_id(ct__sat_edge_key(A, q->ea), ct__sat_edge_key(B, q->eb));
     ct__sat_emit(&pt, 1, xa, q->ne, out);
