@@ -495,7 +495,8 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
    line of centres scales F with the square of the centre distance). lambda in [0,1] is the
    maximiser of S(lambda) = lambda (1 - lambda) R^T G^-1 R, G = (1-lambda) A^-1 + lambda B^-1;
    pass last step's value as lambda_guess to warm-start a persistent pair (NULL: a cold start
-   that is exact for spheres). Swapping A and B maps lambda to 1 - lambda and negates the
+   that is exact for spheres); any guess is clamped into the interval that the semi-axes
+   prove holds the maximiser, [a_min / (a_min + b_max), a_max / (a_max + b_min)]. Swapping A and B maps lambda to 1 - lambda and negates the
    normal. normal is the unit common normal of the scaled ellipsoids at their contact, from A
    to B; point is where they touch (world). gap = R.n - h_A(n) - h_B(-n) (h the support
    functions about the centres): the separation of the two bodies' projections on the normal,

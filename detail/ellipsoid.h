@@ -39,6 +39,15 @@
    with h the support radii (h_A(n)^2 = n^T A^-1 n) and n the normal, so l* = h_A(n) / (h_A(n)
    + h_B(n)); the cold start l0 = h_A(d) / (h_A(d) + h_B(d)) guesses n = d, which is exact for
    two spheres and whenever the normal lies along the line of centres.
+   The same relation brackets the root before any evaluation: h_A(n) lies between A's
+   smallest and largest semi-axes a_min, a_max (likewise B), so
+       a_min / (a_min + b_max) <= l* <= a_max / (a_max + b_min).
+   The iteration starts from that bracket, and any start (the cold guess, a warm guess) is
+   clamped into it. Near l = 1, G tends to B^-1, whose conditioning is (b_max / b_min)^2: at
+   aspect 1:1e4 in float, G(1) does not factor and G(1 - 1e-5) factors into noise (S' of the
+   wrong sign, a false root); the bracket keeps 1 - l >= b_min / (a_max + b_min), where the
+   term (1 - l) A^-1 holds G's smallest eigenvalue above (1 - l) a_min^2 (likewise near 0).
+   The ends carry no information anyway: S'(0) > 0 > S'(1) always.
 
    Accuracy degrades like the condition number of G, at most (largest / smallest semi-axis)^2. */
 
@@ -52,11 +61,6 @@
 
 /* ---- symmetric 3x3 matrices and their L D L^T factorisation -------------------------------
    (general helpers; candidates for math.h) Storage: xx, yy, zz, xy, xz, yz. */
-CT__INLINE ct_vec3 ct__sym3_mul(const ct_real m[6], ct_vec3 v) {
-    return ct__v3(m[0] * v.x + m[3] * v.y + m[4] * v.z,
-                  m[3] * v.x + m[1] * v.y + m[5] * v.z,
-                  m[4] * v.x + m[5] * v.y + m[2] * v.z);
-}
 /* m = r diag(w) r^T. */
 CT__INLINE void ct__sym3_rdrt(const ct_real r[3][3], ct_vec3 w, ct_real m[6]) {
     static const int ii[6] = { 0, 1, 2, 0, 0, 1 }, jj[6] = { 0, 1, 2, 1, 2, 2 };
@@ -96,9 +100,21 @@ CT__INLINE ct_vec3 ct__ldl3_solve(const ct__ldl3 *f, ct_vec3 b) {
 /* ---- the problem in A's scaled principal frame --------------------------------------------- */
 typedef struct ct__pw_prob {
     ct_vec3 a2;       /* (a_i / s)^2: A^-1, diagonal in this frame */
-    ct_real b2[6];    /* B^-1 = Q diag((b_i / s)^2) Q^T, Q = R_A^T R_B */
+    ct_vec3 bd2;      /* (b_i / s)^2: B^-1 in B's principal frame */
+    ct_real b2[6];    /* B^-1 = Q diag(bd2) Q^T, Q = R_A^T R_B: only to assemble G */
+    ct_real q[3][3];  /* Q */
     ct_vec3 d;        /* unit direction from A's centre to B's */
 } ct__pw_prob;
+
+/* B^-1 x and x^T B^-1 x (*quad), through B's principal frame: Q (bd2 * Q^T x). Not with the
+   assembled b2: its entries carry rounding of the largest semi-axis squared, which swamps
+   the smallest (at aspect 1:1e4 in float, x^T b2 x comes out negative for large x along
+   B's thin axis - the wrong sign of S' - and the support radius along that axis is noise). */
+CT__INLINE ct_vec3 ct__pw_binv(const ct__pw_prob *p, ct_vec3 x, ct_real *quad) {
+    ct_vec3 w = ct__m3_tmul(p->q, x), t = ct__mul(p->bd2, w);
+    *quad = ct__dot(w, t);
+    return ct__m3_mul(p->q, t);
+}
 
 typedef struct ct__pw_point {
     ct_real lam;
@@ -122,9 +138,8 @@ CT__INLINE int ct__pw_eval(const ct__pw_prob *p, ct_real lam, ct__pw_point *e) {
     if (!ct__ldl3_factor(g, &e->f)) return 0;
     e->x = ct__ldl3_solve(&e->f, p->d);
     e->u = ct__mul(p->a2, e->x);
-    e->v = ct__sym3_mul(p->b2, e->x);
+    e->v = ct__pw_binv(p, e->x, &e->b);
     e->a = ct__dot(e->x, e->u);
-    e->b = ct__dot(e->x, e->v);
     e->ds = mu * mu * e->a - lam * lam * e->b;
     e->noise = mu * mu * e->a + lam * lam * e->b;
     return ct__finite(e->ds);
@@ -138,13 +153,28 @@ CT__INLINE ct_real ct__pw_dds(const ct__pw_point *e) {
 /* Support radius of the centred ellipsoid with inverse shape matrix m along unit n:
    h(n) = sqrt(n^T m n). */
 CT__INLINE ct_real ct__pw_support_a(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__dot(n, ct__mul(p->a2, n))); }
-/* n^T B^-1 n with the rotated B^-1 can round below 0 along a semi-axis ~1e-4 of the largest (float) */
-CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) { return ct__sqrt(ct__max(ct__dot(n, ct__sym3_mul(p->b2, n)), 0)); }
+CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) {
+    ct_real h2;
+    (void)ct__pw_binv(p, n, &h2);
+    return ct__sqrt(h2);
+}
 
-/* Safeguarded Newton on S'(lam) = 0 from lam (in [0,1]). On return *e holds the last
-   evaluation and *iters the number of evaluations. CT_DEGENERATE when G cannot be factored. */
-CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, int max_iter, ct__pw_point *e, int *iters) {
-    ct_real lo = 0, hi = 1, prev = 0; /* prev: the last Newton step, 0 after a bisection */
+/* The bracket of l* from the semi-axes (see the top of this part), widened by a few ulps of
+   its ends' rounding; 1 - hi is formed from b_min directly (1 - hi can be far below 1). */
+CT__PRIVATE void ct__pw_bracket(ct_vec3 semi_a, ct_vec3 semi_b, ct_real *lo, ct_real *hi) {
+    ct_real amin = ct__min(ct__min(semi_a.x, semi_a.y), semi_a.z), amax = ct__max(ct__max(semi_a.x, semi_a.y), semi_a.z);
+    ct_real bmin = ct__min(ct__min(semi_b.x, semi_b.y), semi_b.z), bmax = ct__max(ct__max(semi_b.x, semi_b.y), semi_b.z);
+    ct_real shrink = 1 - 8 * CT__EPS;
+    *lo = amin / (amin + bmax) * shrink;
+    *hi = 1 - bmin / (amax + bmin) * shrink;
+}
+
+/* Safeguarded Newton on S'(lam) = 0 from lam, inside the bracket [lo, hi] that holds the
+   root. On return *e holds the last evaluation and *iters the number of evaluations.
+   CT_DEGENERATE when G cannot be factored. */
+CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo, ct_real hi, int max_iter,
+                                   ct__pw_point *e, int *iters) {
+    ct_real prev = 0; /* the last Newton step, 0 after a bisection */
     int it, small = 0;
     for (it = 1;; ++it) {
         ct_real dds, next, step, scale;
@@ -205,7 +235,7 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     ct__pw_point e;
     ct_xform rel;
     const ct_xform *q = &rel; /* Q = R_A^T R_B as const (C forbids the implicit conversion) */
-    ct_real s, mn, dist, lam, tiny = CT__FLOAT ? (ct_real)FLT_MIN : (ct_real)DBL_MIN;
+    ct_real s, mn, dist, lam, lo, hi, tiny = CT__FLOAT ? (ct_real)FLT_MIN : (ct_real)DBL_MIN;
     ct_vec3 n;
     ct_status st;
     int ok, iters = 0;
@@ -223,7 +253,9 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
     if (!ct__finite3(rel.p)) return CT_INVALID; /* centres too far apart to subtract */
     p.a2 = ct__mul(ct__unscale(semi_a, s), ct__unscale(semi_a, s));   /* not * (1 / s): overflows for subnormal s */
     semi_b = ct__unscale(semi_b, s);
-    ct__sym3_rdrt(q->r, ct__mul(semi_b, semi_b), p.b2);
+    p.bd2 = ct__mul(semi_b, semi_b);
+    ct__sym3_rdrt(q->r, p.bd2, p.b2);
+    memcpy(p.q, q->r, sizeof p.q);
     p.d = ct__normalize(rel.p, &ok);
     dist = ct__dot(rel.p, p.d); /* |R| without a second square root */
     if (!ct__finite(dist)) return CT_INVALID;
@@ -239,13 +271,15 @@ CT__PRIVATE ct_status ct__ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3
         out->iterations = 0;
         return CT_OK;
     }
+    ct__pw_bracket(ct__unscale(semi_a, s), semi_b, &lo, &hi);
     if (lambda_guess) {
-        lam = ct__clamp(*lambda_guess, 0, 1);
+        lam = *lambda_guess;
     } else {
         ct_real ha = ct__pw_support_a(&p, p.d), hb = ct__pw_support_b(&p, p.d);
         lam = ha / (ha + hb);
     }
-    st = ct__pw_solve(&p, lam, max_iter < 1 ? 1 : max_iter, &e, &iters);
+    lam = ct__clamp(lam, lo, hi);
+    st = ct__pw_solve(&p, lam, lo, hi, max_iter < 1 ? 1 : max_iter, &e, &iters);
     if (st == CT_DEGENERATE) return st;
     lam = e.lam;
     n = ct__normalize(e.x, &ok);

@@ -18,37 +18,40 @@ typedef struct pair {
     ct_xform xa, xb;
 } pair;
 
-/* m = R diag(s^2) R^T (the inverse shape matrix) */
-static void inv_shape(ct_vec3 s, const ct_xform *x, double m[3][3]) {
-    double d[3] = { (double)s.x * s.x, (double)s.y * s.y, (double)s.z * s.z };
+/* m = R diag(s^2) R^T (the inverse shape matrix). The oracle runs in long double: at aspect
+   1:1e4 (condition 1e8) Cramer's rule in double was off by 5e-7 relative, where the
+   implementation (and the oracle in long double) agree to 2e-10. */
+typedef long double oreal;
+static void inv_shape(ct_vec3 s, const ct_xform *x, oreal m[3][3]) {
+    oreal d[3] = { (oreal)s.x * s.x, (oreal)s.y * s.y, (oreal)s.z * s.z };
     int i, j, k;
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) {
             m[i][j] = 0;
-            for (k = 0; k < 3; ++k) m[i][j] += (double)x->r[i][k] * x->r[j][k] * d[k];
+            for (k = 0; k < 3; ++k) m[i][j] += (oreal)x->r[i][k] * x->r[j][k] * d[k];
         }
 }
 static double oracle_S(const pair *p, double lam) {
-    double ai[3][3], bi[3][3], g[3][3], R[3], det, x[3];
+    oreal ai[3][3], bi[3][3], g[3][3], R[3], det, x[3];
     int i, j;
     inv_shape(p->sa, &p->xa, ai);
     inv_shape(p->sb, &p->xb, bi);
-    R[0] = (double)p->xb.p.x - p->xa.p.x;
-    R[1] = (double)p->xb.p.y - p->xa.p.y;
-    R[2] = (double)p->xb.p.z - p->xa.p.z;
+    R[0] = (oreal)p->xb.p.x - p->xa.p.x;
+    R[1] = (oreal)p->xb.p.y - p->xa.p.y;
+    R[2] = (oreal)p->xb.p.z - p->xa.p.z;
     for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) g[i][j] = (1 - lam) * ai[i][j] + lam * bi[i][j];
+        for (j = 0; j < 3; ++j) g[i][j] = (1 - (oreal)lam) * ai[i][j] + (oreal)lam * bi[i][j];
     det = g[0][0] * (g[1][1] * g[2][2] - g[1][2] * g[2][1]) - g[0][1] * (g[1][0] * g[2][2] - g[1][2] * g[2][0]) +
           g[0][2] * (g[1][0] * g[2][1] - g[1][1] * g[2][0]);
     for (i = 0; i < 3; ++i) { /* Cramer: replace column i by R */
-        double m[3][3];
+        oreal m[3][3];
         int r, c;
         for (r = 0; r < 3; ++r)
             for (c = 0; c < 3; ++c) m[r][c] = c == i ? R[r] : g[r][c];
         x[i] = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
                 m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])) / det;
     }
-    return lam * (1 - lam) * (R[0] * x[0] + R[1] * x[1] + R[2] * x[2]);
+    return (double)((oreal)lam * (1 - (oreal)lam) * (R[0] * x[0] + R[1] * x[1] + R[2] * x[2]));
 }
 /* Golden-section maximisation of the (concave) S on [0,1], until the bracket stops shrinking. */
 static double golden_max(const pair *p, double *lam_out) {
@@ -318,6 +321,52 @@ Test(ellipsoid, warm_start_agrees_with_cold_start) {
             if (i == 0) cr_assert(warm.iterations <= 2, "warm start at the answer: %d evaluations", warm.iterations);
         }
     }
+}
+
+Test(ellipsoid, warm_starts_at_aspect_1_1e4_agree_with_cold_and_oracle) {
+    /* Regression (fuzz_ellipsoid, float, aspect 1:1e4): warm-started at lambda = 1, G(1) = B^-1
+       did not factor (CT_DEGENERATE against a cold CT_OK), and near 1 it factored into noise:
+       x^T B^-1 x < 0, S' of the wrong sign, a false root with F on the wrong side of 1 under
+       CT_OK. Checks: the status of every warm start is the cold one; the oracle's maximiser
+       lies in the bracket the semi-axes give; in double F agrees with the oracle to the
+       condition of G; in float (condition up to 1e8 > 1 / eps) on which side of 1 it lies,
+       whenever the oracle puts it a factor 2 away. */
+    unsigned long long seed = 81;
+    int k, i, ok = 0, sides = 0;
+    for (k = 0; k < 400; ++k) {
+        pair p = rand_pair(&seed, k % 2 ? 1e4 : 1e3, 1.5);
+        ct_pw cold, warm;
+        ct_status st = run(&p, NULL, &cold);
+        double lam, F = golden_max(&p, &lam);
+        double amin = fmin(fmin(p.sa.x, p.sa.y), p.sa.z), amax = fmax(fmax(p.sa.x, p.sa.y), p.sa.z);
+        double bmin = fmin(fmin(p.sb.x, p.sb.y), p.sb.z), bmax = fmax(fmax(p.sb.x, p.sb.y), p.sb.z);
+        ct_real guesses[6];
+        guesses[0] = 0;
+        guesses[1] = 1;
+        guesses[2] = (ct_real)1e-5;
+        guesses[3] = (ct_real)(1 - 1e-5);
+        guesses[4] = (ct_real)tu_uniform(&seed);
+        guesses[5] = (ct_real)2; /* outside [0,1]: clamped */
+        cr_assert(lam >= amin / (amin + bmax) - 1e-9 && lam <= amax / (amax + bmin) + 1e-9, "pair %d: oracle lambda %g", k, lam);
+        cr_assert(st == CT_OK || st == CT_DEGENERATE, "pair %d: status %d", k, st);
+        for (i = 0; i < 6; ++i) {
+            ct_status sw = run(&p, &guesses[i], &warm);
+            cr_assert_eq(sw, st, "pair %d guess %g: status %d, cold %d", k, (double)guesses[i], sw, st);
+            if (st != CT_OK) continue;
+            if (!TU_FLOAT) {
+                double tol = 64 * TU_EPS * kappa(&p);
+                cr_assert(fabs((double)warm.F - F) <= tol * F, "pair %d guess %g: F %.17g oracle %.17g", k, (double)guesses[i],
+                          (double)warm.F, F);
+            } else if (F > 2 || F < 0.5) {
+                ++sides;
+                cr_assert((warm.F > 1) == (F > 1), "pair %d guess %g: F %g, oracle %g", k, (double)guesses[i], (double)warm.F, F);
+            }
+        }
+        ok += st == CT_OK;
+    }
+    cr_log_info("aspect 1:1e3/1:1e4: %d of 400 cold CT_OK, %d side checks", ok, sides);
+    cr_assert(ok >= 300);
+    if (TU_FLOAT) cr_assert(sides >= 600, "%d side checks", sides);
 }
 
 Test(ellipsoid, F_matches_golden_section_oracle) {

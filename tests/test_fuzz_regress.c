@@ -309,3 +309,115 @@ Test(fuzz_regress, hull_needle_pillow_terminates) {
     }
     ct_hull_free(&h);
 }
+
+/* fuzz_sat (float), regress_sat_float_tiny_edge: deeply overlapping hulls (EPA depth 9.5 at
+   size 14) gave no contact. In float, B's two vertices 1.3e-5 apart stay separate vertices of
+   faces merged from nearly coplanar ones, so the edge between them runs along z while the
+   faces around it meet along (-0.53, 0.05, -0.55): the Gauss-map arc test, which reads the
+   edge vector, accepted it with an edge of A far from the supports, and n.(pb - pa) said
+   "apart by +1". Edge pairs are now checked against the supports along their axis. */
+Test(fuzz_regress, sat_tiny_edge_does_not_separate_overlapping_hulls) {
+    const double pa[13][3] = { { -8, -8, -8 }, { -8, -7, 2 }, { -8, -4, -8 }, { -1, -1, -8 }, { 5, 8, -7 },
+                               { 2, -1, -8 },  { 4, -8, -1 }, { 4, -5, -7 }, { 2, -8, -8 },  { 5, 4, 4 },
+                               { -6, 8, 6 },   { 4, -6, 8 },  { 4, -7, 4 } };
+    const double pb[8][3] = { { -7.9990038871765137, 3.9990024566650391, -5.0003690719604492 },
+                              { -7.9990053176879883, -7.999000072479248, -7.999000072479248 },
+                              { -6.0004868507385254, -5.0007567405700684, 5.9992432594299316 },
+                              { 8.0008029937744141, -6.000370979309082, 3.9990103244781494 },
+                              { 5.9992432594299316, 5.9992432594299316, 5.9992566108703613 },
+                              { 5.9992432594299316, 5.9992432594299316, 5.9992432594299316 },
+                              { -7.0008039474487305, -0.00080392457311972976, -0.00080392457311972976 },
+                              { -5.0009922981262207, 1.9990381002426147, -6.9991970062255859 } };
+    ct_vec3 va[13], vb[8];
+    ct_hull A, B;
+    ct_shape sa, sb;
+    ct_distance d;
+    ct_manifold m;
+    ct_sat_cache cache;
+    double L;
+    int i, pass;
+    for (i = 0; i < 13; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 8; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert_eq(ct_hull_build(&A, va, 13, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&B, vb, 8, NULL, NULL), CT_OK);
+    L = (double)A.extent + (double)B.extent;
+    sa = ct_shape_hull(&A);
+    sb = ct_shape_hull(&B);
+    cr_assert_eq(ct_signed_distance(&sa, NULL, &sb, NULL, NULL, NULL, &d), CT_OK);
+    cr_assert(d.distance < -9, "EPA depth %g", (double)d.distance);
+    memset(&cache, 0, sizeof cache);
+    for (pass = 0; pass < 3; ++pass) { /* no cache, cold cache, warm cache */
+        cr_assert_eq(ct_manifold_hulls(&A, NULL, &B, NULL, 3, pass ? &cache : NULL, &m), CT_OK);
+        cr_assert(m.count > 0, "pass %d: overlapping by %g, no contact", pass, -(double)d.distance);
+        /* the deepest point at the penetration depth EPA finds (the axis is the same one) */
+        {
+            double deepest = 1e300;
+            for (i = 0; i < m.count; ++i) deepest = fmin(deepest, (double)m.points[i].separation);
+            cr_assert(fabs(deepest - (double)d.distance) <= 1e-3 * L, "deepest %g, EPA %g", deepest, (double)d.distance);
+        }
+    }
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
+
+/* fuzz_sat (float), regress_sat_edge_speculative: two hulls of size 1e-5 whose edges touch,
+   speculative 0: the edge contact reported a separation of +2.4e-14, recomputed from the
+   closest points of the edges, while the query had found 0 (the contract: every point has
+   separation <= speculative). The contact now reports the query's value. */
+Test(fuzz_regress, sat_edge_contact_within_speculative) {
+    const double pa[5][3] = { { 3.9999999899009708e-06, -3.9999999899009708e-06, 6.0000002122251317e-06 },
+                              { 6.0000002122251317e-06, 4.9999998736893758e-06, -3.0000001061125658e-06 },
+                              { -3.0000001061125658e-06, -3.0000001061125658e-06, -3.0000001061125658e-06 },
+                              { -3.0000001061125658e-06, 3.9999999899009708e-06, 1.9999999949504854e-06 },
+                              { -4.9999998736893758e-06, 3.9999999899009708e-06, 3.9999999899009708e-06 } };
+    const double pb[6][3] = { { -4.9999998736893758e-06, -7.9999999798019417e-06, -7.9999999798019417e-06 },
+                              { -3.0000001061125658e-06, -7.9999999798019417e-06, 1.9999999949504854e-06 },
+                              { -3.9999999899009708e-06, -3.0000001061125658e-06, -4.9999998736893758e-06 },
+                              { -3.0000001061125658e-06, -3.9999999899009708e-06, 3.9999999899009708e-06 },
+                              { -3.0000001061125658e-06, -3.0000001061125658e-06, 3.9999999899009708e-06 },
+                              { -3.0000001061125658e-06, -3.0000001061125658e-06, -3.0000001061125658e-06 } };
+    ct_vec3 va[5], vb[6];
+    ct_hull A, B;
+    ct_manifold m;
+    int i, k;
+    for (i = 0; i < 5; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 6; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert_eq(ct_hull_build(&A, va, 5, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(&B, vb, 6, NULL, NULL), CT_OK);
+    for (k = 0; k < 2; ++k) { /* and swapped */
+        cr_assert_eq(ct_manifold_hulls(k ? &B : &A, NULL, k ? &A : &B, NULL, 0, NULL, &m), CT_OK);
+        for (i = 0; i < m.count; ++i)
+            cr_assert(m.points[i].separation <= 0, "swap %d point %d: separation %g > speculative 0", k, i,
+                      (double)m.points[i].separation);
+        cr_assert_eq(ct_manifold_rounded_hulls(k ? &B : &A, 0, NULL, k ? &A : &B, 0, NULL, 0, NULL, &m), CT_OK);
+        for (i = 0; i < m.count; ++i) cr_assert(m.points[i].separation <= 0);
+    }
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
+
+/* fuzz_ellipsoid (float), regress_ellipsoid_float_warm_at_end: the thin B of
+   ellipsoid_thin_axis_support_not_nan (aspect 1.4e4), warm-started at lambda = 1. G(1) = B^-1
+   does not factor in float: CT_DEGENERATE, while the cold call answers F = 1.7527. Started at
+   1 - 1e-5, G factored into noise, x^T B^-1 x came out negative, S' had the wrong sign and
+   the iteration stopped on a false root: F = 0.496 (overlap) under CT_OK. Now every start is
+   clamped into the bracket the semi-axes give, and B^-1 is applied in B's own frame. */
+Test(fuzz_regress, ellipsoid_warm_start_at_the_end_of_the_bracket) {
+    const ct_real q[4] = { (ct_real)0.57208251953125, (ct_real)0.999969482421875, (ct_real)0.288360595703125,
+                           (ct_real)0.2862548828125 };
+    const ct_real guess[6] = { 1, (ct_real)(1 - 1e-5), (ct_real)0.9999, 0, (ct_real)1e-5, (ct_real)0.5 };
+    ct_vec3 sa = tu_vec(0.282073974609375, 0.5999755859375, 0.2862548828125);
+    ct_vec3 sb = tu_vec(0.648406982421875, 0.000213623046875, 3);
+    ct_xform xb = ct_xform_from_quat(q, tu_vec(1.199951171875, -1.282470703125, -0.813232421875));
+    ct_pw cold, warm;
+    int i;
+    cr_assert_eq(ct_ellipsoids(sa, NULL, sb, &xb, NULL, &cold), CT_OK);
+    /* double: F = 1.75272622 (float agrees to 1e-7 although the condition of G is 2e8) */
+    cr_assert(fabs((double)cold.F - 1.75272622) <= 1e-5, "cold F %.9g", (double)cold.F);
+    for (i = 0; i < 6; ++i) {
+        cr_assert_eq(ct_ellipsoids(sa, NULL, sb, &xb, &guess[i], &warm), CT_OK, "guess %g", (double)guess[i]);
+        cr_assert(fabs((double)warm.F - (double)cold.F) <= 1e-5 * (double)cold.F, "guess %g: F %.9g, cold %.9g",
+                  (double)guess[i], (double)warm.F, (double)cold.F);
+        cr_assert(warm.gap > 0 && fabs((double)warm.lambda - (double)cold.lambda) <= 1e-4);
+    }
+}

@@ -796,6 +796,95 @@ Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
     cr_assert(st.contacts >= 2);
 }
 
+/* A hull from lattice points (integers in [-8, 8] times scale), jittered by up to `jitter`
+   lattice units, with `near` of them copied and moved by `dup` units along one axis: near
+   duplicates make edges whose length is of the order of the hull's tolerance (float). */
+static int lattice_hull(ct_hull *h, unsigned long long *seed, double scale, double jitter, int near, double dup) {
+    ct_vec3 p[24];
+    int n = 4 + (int)(tu_uniform(seed) * 12), i;
+    for (i = 0; i < n; ++i)
+        p[i] = tu_vec(scale * ((int)(tu_uniform(seed) * 17) - 8 + jitter * (2 * tu_uniform(seed) - 1)),
+                      scale * ((int)(tu_uniform(seed) * 17) - 8 + jitter * (2 * tu_uniform(seed) - 1)),
+                      scale * ((int)(tu_uniform(seed) * 17) - 8 + jitter * (2 * tu_uniform(seed) - 1)));
+    for (i = 0; i < near; ++i) {
+        ct_vec3 q = p[(int)(tu_uniform(seed) * n)];
+        int axis = (int)(tu_uniform(seed) * 3);
+        ct_real *c = axis == 0 ? &q.x : (axis == 1 ? &q.y : &q.z);
+        *c = (ct_real)((double)*c + scale * dup);
+        p[n++] = q;
+    }
+    return ct_hull_build(h, p, n, NULL, NULL) == CT_OK;
+}
+
+Test(sat, lattice_hulls_with_near_duplicate_vertices_against_brute_force_sat) {
+    /* Regression (fuzz_sat, float): an edge 1.3e-5 long between two vertices of faces merged
+       from nearly coplanar ones has a direction its faces do not share; the arc test accepted
+       it with an edge of A far from the supports and the query found deeply overlapping hulls
+       "apart by +1". The brute-force SAT measures every axis by the supports. */
+    unsigned long long seed = 1313;
+    pair_stats st;
+    int k;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 1500; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        double dup = k % 3 == 0 ? 1e-5 : (k % 3 == 1 ? 2e-6 : 1e-4);
+        if (!lattice_hull(&a, &seed, 1, 1e-3, 2, dup)) continue;
+        if (!lattice_hull(&b, &seed, 1, 1e-3, 2, dup)) { ct_hull_free(&a); continue; }
+        xa = tu_random_xform(&seed, 0);
+        xb = tu_random_xform(&seed, 6);
+        check_pair(&a, &xa, &b, &xb, k, &st);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("lattice hulls with near duplicates: %d contacts, %d separated", st.contacts, st.separated);
+    cr_assert(st.contacts > 500 && st.separated > 60);
+}
+
+/* x moved by one ulp towards +inf (dir > 0) or -inf */
+static ct_real ulp_step(ct_real x, int dir) {
+    return TU_FLOAT ? (ct_real)nextafterf((float)x, dir > 0 ? INFINITY : -INFINITY) : (ct_real)nextafter((double)x, dir > 0 ? INFINITY : -INFINITY);
+}
+
+Test(sat, speculative_bounds_every_separation) {
+    /* Contract: every point has separation <= speculative. Probed where it is tightest: with
+       speculative equal to a point's own separation and one ulp either side (an edge contact
+       used to recompute its separation from the closest points and exceed the query's value,
+       which had decided "within speculative", by an ulp: 5% of such probes, both precisions). */
+    unsigned long long seed = 4242;
+    static const double scales[3] = { 1e-6, 1, 1e6 };
+    int k, probes = 0;
+    for (k = 0; k < 600; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_manifold m, m2;
+        double scale = scales[k % 3];
+        int i, j, d;
+        if (!lattice_hull(&a, &seed, scale, 0, 0, 0)) continue;
+        if (!lattice_hull(&b, &seed, scale, 0, 0, 0)) { ct_hull_free(&a); continue; }
+        xa = tu_random_xform(&seed, 4 * scale);
+        xb = tu_random_xform(&seed, 12 * scale);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(100 * scale), NULL, &m), CT_OK);
+        for (i = 0; i < m.count; ++i) {
+            if (!(m.points[i].separation >= 0)) continue;
+            for (d = -1; d <= 1; ++d) {
+                ct_real spec = d ? ulp_step(m.points[i].separation, d) : m.points[i].separation;
+                ++probes;
+                cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, spec, NULL, &m2), CT_OK);
+                for (j = 0; j < m2.count; ++j)
+                    cr_assert(m2.points[j].separation <= spec, "pair %d: separation %.9g > speculative %.9g", k,
+                              (double)m2.points[j].separation, (double)spec);
+                cr_assert_eq(ct_manifold_rounded_hulls(&a, 0, &xa, &b, 0, &xb, spec, NULL, &m2), CT_OK);
+                for (j = 0; j < m2.count; ++j) cr_assert(m2.points[j].separation <= spec, "pair %d (rounded, radius 0)", k);
+            }
+        }
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("speculative probes: %d", probes);
+    cr_assert(probes > 300, "only %d probes", probes);
+}
+
 /* Random 20-vertex hull pairs moving over 30 frames (radius r on both, 0: ct_manifold_hulls):
    the cached call returns the cold one every frame; returns the swapped calls that kept the
    count, the ids and the negated normal, out of *swaps contacts. */
