@@ -23,6 +23,13 @@
 /* CT__GJK_TOUCH  |v| below this times max|w| with a negative lower bound at a stalled step:
                   contact (the origin is within rounding of the simplex) */
 #define CT__GJK_TOUCH ((ct_real)128 * CT__EPS)
+/* CT__GJK_STALL  the same for a repeated support point that lies clearly beyond the origin
+                  along -v (v.w below -CT__GJK_NOISE max|w|^2, beyond the rounding of v.w
+                  whatever v is): a vertex of the simplex cannot be farther along -v than its
+                  closest point, so v is rounding, which grows with the simplex's conditioning
+                  (a flat triangle through the origin at 1e7 gave |v| = 270 ulps of the scale
+                  while the bodies overlapped by 19); sqrt of the epsilon of the scale. */
+#define CT__GJK_STALL (ct__sqrt(CT__EPS))
 
 /* A vertex of A - B: w = a - b, with a and b in A's frame and their support ids. */
 typedef struct ct__sv { ct_vec3 w, a, b; int ia, ib; } ct__sv;
@@ -233,7 +240,11 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
            a simplex that may cut through A - B. The shapes count as in contact and EPA
            decides the depth (0 when they only touch). */
         deep = vw < 0 && vv <= CT__GJK_TOUCH * CT__GJK_TOUCH * r->wmax * r->wmax;
-        if (dup) { if (deep) r->overlap = 1; break; }
+        if (dup) {
+            if (deep || (vw < -CT__GJK_NOISE * r->wmax * r->wmax && vv <= CT__GJK_STALL * CT__GJK_STALL * r->wmax * r->wmax))
+                r->overlap = 1;
+            break;
+        }
         s->n++;
         v = ct__simplex_solve(s, next);
         s->n--;

@@ -421,3 +421,51 @@ Test(fuzz_regress, ellipsoid_warm_start_at_the_end_of_the_bracket) {
         cr_assert(warm.gap > 0 && fabs((double)warm.lambda - (double)cold.lambda) <= 1e-4);
     }
 }
+
+/* fuzz_gjk (CI mode, about 1 run in 3), regress_gjk_flat_stall: a 16-point and a 6-point cloud
+   at 4e6 overlapping by 19.11 (the hull of A - B: the origin 19.112 inside its nearest face).
+   ct_signed_distance(A, B) stopped GJK on a repeated support point with the origin 6.3e-7 (270
+   ulps of the scale) off a flat triangle of the simplex and a support point beyond the origin,
+   and answered apart by +6.3e-7; (B, A) went on to EPA and answered -19.11. A repeated support
+   point beyond the origin within sqrt(eps) of the scale is now contact, and EPA decides. */
+Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
+    static const double a[16][3] = {
+        { 999969.482421875, 999969.482421875, 999969.482421875 }, { 999969.482421875, 999969.482421875, -679718.017578125 },
+        { -4000000, -679718.017578125, -4000000 }, { -4000000, -686279.296875, -4000000 }, { -4000000, -4000000, -4000000 },
+        { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 },
+        { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 }, { -679718.017578125, -4000000, -4000000 },
+        { -4000000, 607818.603515625, 607818.603515625 }, { 607818.603515625, 607818.603515625, 607818.603515625 },
+        { 607818.603515625, -686279.296875, -4000000 }, { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 } };
+    static const double b[6][3] = { { -4000000, -4000000, -4000000 }, { 607818.603515625, 607818.603515625, 607818.603515625 },
+                                    { 607818.603515625, 607818.603515625, 607818.603515625 },
+                                    { 602813.720703125, -970306.396484375, 607818.603515625 },
+                                    { -673431.396484375, -3000000, -673461.9140625 }, { -3000000, -3000000, -3000000 } };
+    static const double rb[3][3] = { { -2.2234080387262267e-05, -2.2234574752755254e-05, 0.99999999950563456 },
+                                     { 0.99999999950563456, 2.2234080387706356e-05, 2.2234574752755254e-05 },
+                                     { -2.2234574752755254e-05, 0.99999999950563456, 2.2234080387706356e-05 } };
+    ct_vec3 pa[16], pb[6];
+    ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
+    ct_shape sa, sb;
+    ct_distance d1, d2;
+    ct_status s1, s2;
+    int i, k;
+    for (i = 0; i < 16; ++i) pa[i] = tu_vec(a[i][0], a[i][1], a[i][2]);
+    for (i = 0; i < 6; ++i) pb[i] = tu_vec(b[i][0], b[i][1], b[i][2]);
+    xa.r[0][0] = 0; xa.r[0][2] = 1; xa.r[1][1] = 0; xa.r[1][0] = 1; xa.r[2][2] = 0; xa.r[2][1] = 1;
+    xa.p = tu_vec(-3e6, -3e6, -3e6);
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xb.r[i][k] = (ct_real)rb[i][k];
+    xb.p = tu_vec(-4e6, -4e6, -4e6);
+    sa = ct_shape_points(pa, 16);
+    sb = ct_shape_points(pb, 6);
+    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
+    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
+    cr_assert(s1 == CT_OK && s2 == CT_OK, "%s %s", ct_status_string(s1), ct_status_string(s2));
+    /* the same depth both ways, to the rounding of the 1.4e7 scene (float: its coordinates and
+       rotation round differently, so only the agreement is checked) */
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e3 * (double)TU_EPS * 1.4e7, "A,B %.9g, B,A %.9g",
+              (double)d1.distance, (double)d2.distance);
+    if (!TU_FLOAT)
+        cr_assert(fabs((double)d1.distance + 19.112088938825764) <= 1e-6, "A,B %.17g, not -19.11209 (the hull of A - B)",
+                  (double)d1.distance);
+}

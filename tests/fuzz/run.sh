@@ -39,9 +39,14 @@
 #   its extent cubed) can make a phantom overlap of ~zero volume with a body its vertices are
 #   far from (GJK 70% of the size apart): fuzz_polar still skips the GJK cross-check for
 #   bodies of volume below cbrt(eps) extent^3, which meets it within minutes.
-# - Open (hull.h): ct_hull_build can return CT_OK with 3 vertices and 2 faces for a flat set at
-#   1e7 from the origin; ct_intersect then answers CT_INVALID (a timed fuzz_polar run met it
-#   after 250,000 executions).
+# - Quickhull (seen once, input not kept): a flat set at 1e7 from the origin came back CT_OK
+#   with 3 vertices and 2 faces (ct_intersect then answered CT_INVALID), before hull.h checked
+#   default-tolerance hulls; the check rejects a vertex on fewer than 3 faces.
+# - Fixed: ct_signed_distance(A, B) = +6.3e-7 but (B, A) = -19.11 (the hull of A - B: -19.112)
+#   for two clouds at 4e6: GJK stopped on a repeated support point beyond the origin with v 270
+#   ulps of the scale off a flat triangle (CI-mode fuzz_gjk met it about 1 run in 3); such a
+#   stall within sqrt(eps) of the scale is now contact (gjk.h, CT__GJK_STALL),
+#   corpus regress_gjk_flat_stall.
 # - Fixed: a flat triangle (as a 6-point cloud) against a 16-point polytope at 4e6 from the
 #   origin: ct_signed_distance(A, B) = -901.7 but ct_signed_distance(B, A) = +1.3e-7 (GJK
 #   overlap within rounding one way, apart the other, EPA then finds a deep penetration); the
