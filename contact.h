@@ -293,7 +293,9 @@ typedef struct ct_distance {
    with Montanari, Petrinic & Barbieri's (2017) signed-volume subalgorithm; terminates when the
    lower and upper distance bounds agree to a relative tolerance (a step that stalls in rounding
    within 128 ulps of the scale of touching, with the bounds not excluding contact, reports
-   contact: EPA then decides the depth); CT_NO_CONVERGENCE after
+   contact: EPA then decides the depth; so does a repeated support point clearly beyond the
+   origin within sqrt(eps) of the scale, where the simplex's closest point is rounding);
+   CT_NO_CONVERGENCE after
    CT_GJK_MAX_ITERS iterations with the best estimate in *out. Bad shapes/transforms/NULL:
    CT_INVALID with *out zeroed. */
 #define CT_GJK_MAX_ITERS 128
