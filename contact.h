@@ -14,8 +14,8 @@
 
          ct_hull a, b;
          ct_contact c;
-         if (ct_hull_build(&a, pts_a, na, NULL, NULL) == CT_OK &&
-             ct_hull_build(&b, pts_b, nb, NULL, NULL) == CT_OK &&
+         if (ct_hull_build(pts_a, na, NULL, NULL, &a) == CT_OK &&
+             ct_hull_build(pts_b, nb, NULL, NULL, &b) == CT_OK &&
              ct_contact_hulls(&a, &xa, &b, &xb, NULL, &c) == CT_OK && c.found)
              apply(c.point, c.normal, c.gap);
          ct_hull_free(&a); ct_hull_free(&b);
@@ -67,6 +67,15 @@
      Normals point from A to B. Distances/gaps/separations are negative when penetrating.
      Points are in world coordinates. A NULL const ct_xform* is the identity.
      Bad input (NULL, negative counts, NaN/Inf) returns CT_INVALID; never a crash.
+
+   ARGUMENT ORDER (one rule for every function)
+     1. the inputs, body by body: the body (hull, shape, points + count, semi-axes), then its
+        transform, then its own parameters (a rounding radius): a, xa, ra, b, xb, rb;
+     2. the call's parameters (speculative distance, tolerances, descriptors, callbacks);
+     3. the cache (per pair, may be NULL), then the scratch, then the allocator;
+     4. the outputs, last.
+     Functions that act on one object (ct_hull_free, ct_scratch_init, ct_pairs_free) take
+     that object first.
 
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
@@ -203,8 +212,8 @@ typedef struct ct_hull_desc {
    and a set flat within the coarser tolerance, or failing at 4096, is CT_DEGENERATE. Sets in
    general position make no tolerance decision and pay nothing. Work is in double also when
    ct_real is float. */
-CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts,
-                              const ct_hull_desc *desc /* NULL: defaults */, const ct_allocator *a);
+CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *desc /* NULL: defaults */,
+                              const ct_allocator *a, ct_hull *out);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */
 CTDEF void      ct_hull_free(ct_hull *h);
 /* Volume (divergence theorem over the faces) and, if centroid != NULL, its centroid. */
@@ -216,7 +225,7 @@ CTDEF void      ct_hull_mass(const ct_hull *h, ct_real density, ct_real *mass,
 /* Bounding box of the hull's vertices under x (NULL: identity). */
 CTDEF ct_aabb   ct_hull_aabb(const ct_hull *h, const ct_xform *x);
 /* A box of half extents `half` centred at the origin (8 vertices, 6 quads). */
-CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a);
+CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out);
 
 
 /* >>gjk ------------------------------------------------------------------------------- */
@@ -475,8 +484,8 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
    the normal when the cores are apart, the SAT's axis otherwise) for step 1 and the SAT.
    CT_INVALID as ct_manifold_hulls, and for a NaN, infinite or negative radius, and for hulls
    without vertex adjacency (vert_first/vert_adj) beyond CT_HULL_SCAN_MAX vertices. */
-CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
-                                          ct_real rb, const ct_xform *xb, ct_real speculative,
+CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                          const ct_xform *xb, ct_real rb, ct_real speculative,
                                           ct_sat_cache *cache /* may be NULL */, ct_manifold *out);
 
 /* Extra: a hull A against a sphere B (centre in world coordinates, radius >= 0): one point,

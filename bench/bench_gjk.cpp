@@ -89,7 +89,7 @@ void build(Set &s, int nv, double gap, unsigned long long seed) {
         for (int k = 0; k < nv; ++k) {
             b.local[k].x = xyz[3 * k]; b.local[k].y = xyz[3 * k + 1]; b.local[k].z = xyz[3 * k + 2];
         }
-        ct_hull_build(&b.hull, b.local.data(), nv, NULL, NULL);
+        ct_hull_build(b.local.data(), nv, NULL, NULL, &b.hull);
         b.shape = ct_shape_hull(&b.hull);
         b.x = random_xform(&seed);
     }

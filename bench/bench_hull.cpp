@@ -59,7 +59,7 @@ int ours_one(Sets &s, int c, double *vol) {
     ct_hull_desc d;
     std::memset(&d, 0, sizeof d);
     d.scratch = &s.scratch;
-    if (ct_hull_build(&h, &s.pts[(size_t)s.n * c], s.n, &d, NULL) != CT_OK) return -1;
+    if (ct_hull_build(&s.pts[(size_t)s.n * c], s.n, &d, NULL, &h) != CT_OK) return -1;
     int nv = h.nverts;
     if (vol) *vol = ct_hull_volume(&h, NULL);
     s.sink += h.nfaces;

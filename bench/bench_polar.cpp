@@ -43,7 +43,7 @@ ct_hull sphere_hull(int n, double radius, unsigned long long *seed) {
     wl_sphere(&xyz[0], n, radius, seed);
     for (int i = 0; i < n; ++i) { p[i].x = xyz[3 * i]; p[i].y = xyz[3 * i + 1]; p[i].z = xyz[3 * i + 2]; }
     ct_hull h;
-    if (ct_hull_build(&h, &p[0], n, NULL, NULL) != CT_OK) { std::fprintf(stderr, "hull build failed\n"); std::exit(1); }
+    if (ct_hull_build(&p[0], n, NULL, NULL, &h) != CT_OK) { std::fprintf(stderr, "hull build failed\n"); std::exit(1); }
     return h;
 }
 

@@ -79,7 +79,7 @@ double support(const ct_hull *h, const ct_xform &x, const double d[3]) {
 
 // Ours on one case (rounded when r > 0).
 void manifold(const Case &c, ct_real r, ct_real spec, ct_sat_cache *cache, ct_manifold *m) {
-    if (r > 0) ct_manifold_rounded_hulls(c.a, r, &c.xa, c.b, r, &c.xb, spec, cache, m);
+    if (r > 0) ct_manifold_rounded_hulls(c.a, &c.xa, r, c.b, &c.xb, r, spec, cache, m);
     else ct_manifold_hulls(c.a, &c.xa, c.b, &c.xb, spec, cache, m);
 }
 
@@ -298,14 +298,14 @@ int main() {
     Scene s;
     unsigned long long seed = 12345;
     s.hulls.resize(2 + 32);
-    ct_hull_box(&s.hulls[0], v3(1, 1, 1), NULL);
-    ct_hull_box(&s.hulls[1], v3(0.5, 0.7, 0.4), NULL);
+    ct_hull_box(v3(1, 1, 1), NULL, &s.hulls[0]);
+    ct_hull_box(v3(0.5, 0.7, 0.4), NULL, &s.hulls[1]);
     for (int i = 0; i < 32; ++i) {
         double xyz[60];
         ct_vec3 p[20];
         wl_sphere(xyz, 20, 1.0, &seed);
         for (int j = 0; j < 20; ++j) p[j] = v3(xyz[3 * j], xyz[3 * j + 1], xyz[3 * j + 2]);
-        if (ct_hull_build(&s.hulls[2 + i], p, 20, NULL, NULL) != CT_OK) { std::printf("hull build failed\n"); return 1; }
+        if (ct_hull_build(p, 20, NULL, NULL, &s.hulls[2 + i]) != CT_OK) { std::printf("hull build failed\n"); return 1; }
     }
     Work w;
     w.spec = (ct_real)0.02;

@@ -1325,8 +1325,8 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts
 /* Largest points x faces for which a default-tolerance hull gets the full check (about 30 ms). */
 #define CT__QH_VERIFY_BUDGET 3.0e7
 
-CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const ct_hull_desc *desc,
-                              const ct_allocator *a) {
+CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *desc, const ct_allocator *a,
+                              ct_hull *out) {
     ct_scratch local, *s;
     ct__mark m;
     ct__qh q;
@@ -1411,7 +1411,7 @@ CTDEF ct_status ct_hull_build(ct_hull *out, const ct_vec3 *pts, int npts, const 
     return st;
 }
 
-CTDEF ct_status ct_hull_box(ct_hull *out, ct_vec3 half, const ct_allocator *a) {
+CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out) {
     /* vertex i has x, y, z signs from bits 0, 1, 2; faces -x +x -y +y -z +z, CCW outside */
     static const int fv[24] = { 0, 4, 6, 2,  1, 3, 7, 5,  0, 1, 5, 4,  2, 6, 7, 3,  0, 2, 3, 1,  4, 5, 7, 6 };
     static const int ff[7] = { 0, 4, 8, 12, 16, 20, 24 };

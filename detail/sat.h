@@ -1131,8 +1131,8 @@ CT__PRIVATE int ct__sat_round_boxes(const ct__sat *s, ct_real ra, ct_real rb, ct
     return 1;
 }
 
-CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, ct_real ra, const ct_xform *xa, const ct_hull *b,
-                                          ct_real rb, const ct_xform *xb, ct_real speculative,
+CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                          const ct_xform *xb, ct_real rb, ct_real speculative,
                                           ct_sat_cache *cache, ct_manifold *out) {
     ct__sat s;
     ct__round g;

@@ -32,7 +32,7 @@ Test(fuzz_regress, hull_sliver_initial_simplex) {
     int i, k, n;
     for (i = 0; i < 7; ++i) p[i] = tu_vec(raw[i][0], raw[i][1], raw[i][2]);
     for (n = 4; n <= 7; ++n) {
-        ct_status st = ct_hull_build(&h, p, n, NULL, NULL);
+        ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
         /* in float the sliver may be flat within the tolerance */
         cr_assert(st == CT_OK || (TU_FLOAT && st == CT_DEGENERATE), "n %d: status %d", n, st);
         if (st != CT_OK) continue;
@@ -118,8 +118,8 @@ Test(fuzz_regress, contact_volume_not_negative) {
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)xr[i][j];
     xb.p = tu_vec(6.0046386718749997e-07, -9.9377441406249987e-07, -7.1899414062500001e-08);
-    cr_assert_eq(ct_hull_build(&A, pa, 11, NULL, NULL), CT_OK);
-    st = ct_hull_build(&B, pb, 4, NULL, NULL);
+    cr_assert_eq(ct_hull_build(pa, 11, NULL, NULL, &A), CT_OK);
+    st = ct_hull_build(pb, 4, NULL, NULL, &B);
     if (st != CT_OK) { /* flat within the float tolerance */
         cr_assert(TU_FLOAT && st == CT_DEGENERATE);
         ct_hull_free(&A);
@@ -147,7 +147,7 @@ Test(fuzz_regress, hull_sphere_normal_is_unit) {
     ct_manifold m;
     int i;
     for (i = 0; i < 4; ++i) p[i] = tu_vec(raw[i][0], raw[i][1], raw[i][2]);
-    cr_assert_eq(ct_hull_build(&h, p, 4, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(p, 4, NULL, NULL, &h), CT_OK);
     cr_assert_eq(ct_manifold_hull_sphere(&h, NULL, c, r, r, &m), CT_OK);
     cr_assert_eq(m.count, 1);
     cr_assert(fabs((double)ct__len(m.normal) - 1) <= 16 * (double)TU_EPS, "|n| - 1 = %g", (double)ct__len(m.normal) - 1);
@@ -289,7 +289,7 @@ Test(fuzz_regress, hull_needle_pillow_terminates) {
     ct_status st;
     int i, k;
     for (i = 0; i < 7; ++i) v[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
-    st = ct_hull_build(&h, v, 7, NULL, NULL);
+    st = ct_hull_build(v, 7, NULL, NULL, &h);
     cr_assert(st == CT_OK || st == CT_DEGENERATE, "status %d", (int)st);
     if (st != CT_OK) return;
     cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
@@ -338,8 +338,8 @@ Test(fuzz_regress, sat_tiny_edge_does_not_separate_overlapping_hulls) {
     int i, pass;
     for (i = 0; i < 13; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
     for (i = 0; i < 8; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
-    cr_assert_eq(ct_hull_build(&A, va, 13, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&B, vb, 8, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(va, 13, NULL, NULL, &A), CT_OK);
+    cr_assert_eq(ct_hull_build(vb, 8, NULL, NULL, &B), CT_OK);
     L = (double)A.extent + (double)B.extent;
     sa = ct_shape_hull(&A);
     sb = ct_shape_hull(&B);
@@ -382,14 +382,14 @@ Test(fuzz_regress, sat_edge_contact_within_speculative) {
     int i, k;
     for (i = 0; i < 5; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
     for (i = 0; i < 6; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
-    cr_assert_eq(ct_hull_build(&A, va, 5, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&B, vb, 6, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(va, 5, NULL, NULL, &A), CT_OK);
+    cr_assert_eq(ct_hull_build(vb, 6, NULL, NULL, &B), CT_OK);
     for (k = 0; k < 2; ++k) { /* and swapped */
         cr_assert_eq(ct_manifold_hulls(k ? &B : &A, NULL, k ? &A : &B, NULL, 0, NULL, &m), CT_OK);
         for (i = 0; i < m.count; ++i)
             cr_assert(m.points[i].separation <= 0, "swap %d point %d: separation %g > speculative 0", k, i,
                       (double)m.points[i].separation);
-        cr_assert_eq(ct_manifold_rounded_hulls(k ? &B : &A, 0, NULL, k ? &A : &B, 0, NULL, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(k ? &B : &A, NULL, 0, k ? &A : &B, NULL, 0, 0, NULL, &m), CT_OK);
         for (i = 0; i < m.count; ++i) cr_assert(m.points[i].separation <= 0);
     }
     ct_hull_free(&A);

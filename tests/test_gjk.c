@@ -814,7 +814,7 @@ static int sphere_hull(ct_hull *h, ct_vec3 *pts, int n, unsigned long long *seed
     int i;
     wl_sphere(xyz, n, 1, seed);
     for (i = 0; i < n; ++i) pts[i] = tu_vec(xyz[3 * i] * 1.3, xyz[3 * i + 1], xyz[3 * i + 2] * 0.8);
-    return ct_hull_build(h, pts, n, NULL, NULL) == CT_OK;
+    return ct_hull_build(pts, n, NULL, NULL, h) == CT_OK;
 }
 
 Test(gjk_hull, hull_shapes_match_point_clouds) {
@@ -858,7 +858,7 @@ Test(gjk_hull, box_hull_against_box_shape) {
     ct_shape hs, bs = ct_shape_box(tu_vec(0.5, 1, 1.5)), other = ct_shape_box(tu_vec(0.3, 0.3, 0.3));
     unsigned long long seed = 111;
     int k;
-    cr_assert_eq(ct_hull_box(&h, tu_vec(0.5, 1, 1.5), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(0.5, 1, 1.5), NULL, &h), CT_OK);
     hs = ct_shape_hull(&h);
     for (k = 0; k < 300; ++k) {
         ct_xform xb = tu_random_xform(&seed, 2);
@@ -1085,7 +1085,7 @@ Test(gjk_zoo, every_pair_of_shape_types) {
     zoo_shape z[8];
     int i, j, k;
     random_cloud(pts, 24, 0.8, &seed);
-    cr_assert_eq(ct_hull_build(&hull, pts, 24, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(pts, 24, NULL, NULL, &hull), CT_OK);
     memset(z, 0, sizeof z);
     for (i = 0; i < 8; ++i) { z[i].kind = i; z[i].pts = hull.verts; z[i].n = hull.nverts; }
     z[0].s = ct_shape_points(hull.verts, hull.nverts);

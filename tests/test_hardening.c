@@ -166,10 +166,10 @@ static void fixture_init(fixture *f) {
     cloud(f->pb, 600, 0.9, 1.2, 0.8, 1, 102);
     cloud(f->pc, 40, 1.0, 1, 1, 1, 103);
     cloud(f->pd, 40, 0.8, 1, 0.7, 1.3, 104);
-    cr_assert_eq(ct_hull_build(&f->ha, f->pa, 600, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&f->hb, f->pb, 600, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&f->hc, f->pc, 40, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&f->hd, f->pd, 40, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(f->pa, 600, NULL, NULL, &f->ha), CT_OK);
+    cr_assert_eq(ct_hull_build(f->pb, 600, NULL, NULL, &f->hb), CT_OK);
+    cr_assert_eq(ct_hull_build(f->pc, 40, NULL, NULL, &f->hc), CT_OK);
+    cr_assert_eq(ct_hull_build(f->pd, 40, NULL, NULL, &f->hd), CT_OK);
     f->xa = xf(0.3, 1, 0.2, 0.4, 0, 0, 0);
     f->xb = xf(1, -0.5, 0.7, 1.1, 0.9, 0.4, -0.3);
     f->xc = xf(0.1, 0.2, 1, 0.3, 5, 5, 5);
@@ -196,7 +196,7 @@ static ct_status ac_hull_build(const fixture *f, tu_alloc *t, ct_scratch *sc, di
     ct_status st;
     memset(&desc, 0, sizeof desc);
     desc.scratch = sc;
-    st = ct_hull_build(&h, f->pa, 600, &desc, &t->a);
+    st = ct_hull_build(f->pa, 600, &desc, &t->a, &h);
     *cleared = all_zero(&h, sizeof h);
     if (st == CT_OK) dg_hull(d, &h);
     ct_hull_free(&h);
@@ -205,7 +205,7 @@ static ct_status ac_hull_build(const fixture *f, tu_alloc *t, ct_scratch *sc, di
 
 static ct_status ac_hull_box(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
     ct_hull h;
-    ct_status st = ct_hull_box(&h, tu_vec(1, 2, 3), &t->a);
+    ct_status st = ct_hull_box(tu_vec(1, 2, 3), &t->a, &h);
     (void)f; (void)sc;
     *cleared = all_zero(&h, sizeof h);
     if (st == CT_OK) dg_hull(d, &h);
@@ -224,7 +224,7 @@ static ct_status ac_scratch_growth(const fixture *f, tu_alloc *t, ct_scratch *sc
     *cleared = 1;
     for (k = 0; k < 4 && st == CT_OK; ++k) {
         ct_hull h;
-        st = ct_hull_build(&h, f->pb, sizes[k], &desc, &t->a);
+        st = ct_hull_build(f->pb, sizes[k], &desc, &t->a, &h);
         if (st == CT_OK) dg_hull(d, &h);
         else *cleared = all_zero(&h, sizeof h);
         ct_hull_free(&h);
@@ -444,8 +444,8 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     ct_sat_cache rc[3];
     int k;
     fixture_init(&f);
-    cr_assert_eq(ct_hull_box(&box1, tu_vec(1, 1, 0.5), NULL), CT_OK);
-    cr_assert_eq(ct_hull_box(&box2, tu_vec(0.4, 0.3, 0.2), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 1, 0.5), NULL, &box1), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(0.4, 0.3, 0.2), NULL, &box2), CT_OK);
     xapart = xf(0, 0, 1, 0.2, 7.5, 5, 5);
     xrest = xf(1, 0.3, 0, 0.03, 0.1, 0.2, 0.9);
     tu_alloc_init(&t, 1);
@@ -466,11 +466,11 @@ Test(hardening, allocation_free_routines_allocate_nothing) {
     for (k = 0; k < 2; ++k) {   /* rounded hulls, every path (cold, then warm): overlapping cores (SAT),
                                    cores apart (GJK), resting boxes (closed form) */
         if (k == 0) memset(rc, 0, sizeof rc);
-        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, (ct_real)0.05, &f.xc, &f.hd, (ct_real)0.1, &f.xd, (ct_real)0.1, &rc[0], &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, &f.xc, (ct_real)0.05, &f.hd, &f.xd, (ct_real)0.1, (ct_real)0.1, &rc[0], &m), CT_OK);
         cr_assert_gt(m.count, 0);
-        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, (ct_real)0.05, &f.xc, &f.hd, (ct_real)0.1, &xapart, 1, &rc[1], &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&f.hc, &f.xc, (ct_real)0.05, &f.hd, &xapart, (ct_real)0.1, 1, &rc[1], &m), CT_OK);
         cr_assert_gt(m.count, 0);
-        cr_assert_eq(ct_manifold_rounded_hulls(&box1, (ct_real)0.1, NULL, &box2, (ct_real)0.05, &xrest, (ct_real)0.1, &rc[2], &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&box1, NULL, (ct_real)0.1, &box2, &xrest, (ct_real)0.05, (ct_real)0.1, &rc[2], &m), CT_OK);
         cr_assert_gt(m.count, 1);
     }
     cr_assert_eq(ct_manifold_hull_sphere(&f.hc, &f.xc, tu_vec(5, 5, 6.2), (ct_real)0.3, 0, &m), CT_OK);
@@ -610,7 +610,7 @@ static void sw_hull(const frame *f, meas *m) {
     cloud(p + 40, 20, 0.7, 1, 0.9, 0.8, 302 + 10 * (unsigned long long)f->v);  /* interior points */
     for (i = 0; i < 60; ++i)
         q[i] = tu_vec(p[i].x * f->s + (double)f->T.x, p[i].y * f->s + (double)f->T.y, p[i].z * f->s + (double)f->T.z);
-    cr_assert_eq(ct_hull_build(&h, q, 60, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(q, 60, NULL, NULL, &h), CT_OK);
     m_put(m, 'c', h.nverts); m_put(m, 'c', h.nfaces); m_put(m, 'c', h.nedges);
     memcpy(src, h.vert_source, sizeof(int) * (size_t)h.nverts);
     qsort(src, (size_t)h.nverts, sizeof(int), cmp_int);
@@ -661,8 +661,8 @@ static void sw_contact(const frame *f, meas *m) {
     cloud(b, 30, 0.8, 1, 0.7, 1.2, 322 + 10 * (unsigned long long)f->v);
     scaled(as, a, 30, f->s);
     scaled(bs, b, 30, f->s);
-    cr_assert_eq(ct_hull_build(&ha, as, 30, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(as, 30, NULL, NULL, &ha), CT_OK);
+    cr_assert_eq(ct_hull_build(bs, 30, NULL, NULL, &hb), CT_OK);
     cr_assert_eq(ct_contact_hulls(&ha, &xa, &hb, &xb, NULL, &c), CT_OK);
     cr_assert(c.found && c.volume > 0);
     m_put(m, 'e', c.found);
@@ -708,12 +708,12 @@ static void sw_manifold(const frame *f, meas *m) {
     ct_xform xc = in_frame(f, xf(1, 1, 0.3, 0.7 + 0.3 * f->v, 0.3, 0.2, 1.65));
     cloud(b, 30, 0.8, 1, 1, 0.6, 331 + 10 * (unsigned long long)f->v);
     scaled(bs, b, 30, f->s);
-    cr_assert_eq(ct_hull_box(&box, sv(1, 1, 0.5, f->s), NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(sv(1, 1, 0.5, f->s), NULL, &box), CT_OK);
+    cr_assert_eq(ct_hull_build(bs, 30, NULL, NULL, &hb), CT_OK);
     {   /* a tilted box resting on the box: a face manifold */
         ct_hull top;
         ct_xform xt = in_frame(f, xf(1, 0.3 + 0.2 * f->v, 0, 0.03 + 0.01 * f->v, 0.1 - 0.03 * f->v, 0.2, 0.69));
-        cr_assert_eq(ct_hull_box(&top, sv(0.4, 0.3, 0.2, f->s), NULL), CT_OK);
+        cr_assert_eq(ct_hull_box(sv(0.4, 0.3, 0.2, f->s), NULL, &top), CT_OK);
         cr_assert_eq(ct_manifold_hulls(&box, &xa, &top, &xt, (ct_real)(0.01 * f->s), NULL, &mf), CT_OK);
         cr_assert_gt(mf.count, 1);
         m_manifold(m, f, &mf);
@@ -752,20 +752,20 @@ static void sw_rounded(const frame *f, meas *m) {
     cloud(b, 30, 0.8, 1, 0.7, 1.2, 342 + 10 * (unsigned long long)f->v);
     scaled(as, a, 30, f->s);
     scaled(bs, b, 30, f->s);
-    cr_assert_eq(ct_hull_box(&box, sv(1, 1, 0.5, f->s), NULL), CT_OK);
-    cr_assert_eq(ct_hull_box(&top, sv(0.4, 0.3, 0.2, f->s), NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&ha, as, 30, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(&hb, bs, 30, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_manifold_rounded_hulls(&box, (ct_real)0.1 * s, &xa, &top, (ct_real)0.05 * s, &xt, (ct_real)0.1 * s, NULL, &mf), CT_OK);
+    cr_assert_eq(ct_hull_box(sv(1, 1, 0.5, f->s), NULL, &box), CT_OK);
+    cr_assert_eq(ct_hull_box(sv(0.4, 0.3, 0.2, f->s), NULL, &top), CT_OK);
+    cr_assert_eq(ct_hull_build(as, 30, NULL, NULL, &ha), CT_OK);
+    cr_assert_eq(ct_hull_build(bs, 30, NULL, NULL, &hb), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&box, &xa, (ct_real)0.1 * s, &top, &xt, (ct_real)0.05 * s, (ct_real)0.1 * s, NULL, &mf), CT_OK);
     cr_assert_gt(mf.count, 1);
     m_manifold(m, f, &mf);
-    cr_assert_eq(ct_manifold_rounded_hulls(&box, (ct_real)0.1 * s, &xa, &ha, (ct_real)0.2 * s, &xh, (ct_real)0.5 * s, NULL, &mf), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&box, &xa, (ct_real)0.1 * s, &ha, &xh, (ct_real)0.2 * s, (ct_real)0.5 * s, NULL, &mf), CT_OK);
     cr_assert_gt(mf.count, 0);
     m_manifold(m, f, &mf);
-    cr_assert_eq(ct_manifold_rounded_hulls(&ha, (ct_real)0.15 * s, &xa, &box, (ct_real)0.05 * s, &xs, 0, NULL, &mf), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&ha, &xa, (ct_real)0.15 * s, &box, &xs, (ct_real)0.05 * s, 0, NULL, &mf), CT_OK);
     cr_assert_gt(mf.count, 0);
     m_manifold(m, f, &mf);
-    cr_assert_eq(ct_manifold_rounded_hulls(&ha, (ct_real)0.2 * s, &xa, &hb, (ct_real)0.1 * s, &x1, (ct_real)0.5 * s, NULL, &mf), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&ha, &xa, (ct_real)0.2 * s, &hb, &x1, (ct_real)0.1 * s, (ct_real)0.5 * s, NULL, &mf), CT_OK);
     cr_assert_gt(mf.count, 0);
     m_manifold(m, f, &mf);
     ct_hull_free(&box);
@@ -991,13 +991,13 @@ static ct_status xs_manifold_b(badctx *c, const ct_xform *x, int *cl) {
 }
 static ct_status xs_rounded_a(badctx *c, const ct_xform *x, int *cl) {
     ct_manifold m;
-    ct_status st = ct_manifold_rounded_hulls(&c->box, (ct_real)0.1, x, &c->f.hd, (ct_real)0.2, &c->f.xd, 1, NULL, &m);
+    ct_status st = ct_manifold_rounded_hulls(&c->box, x, (ct_real)0.1, &c->f.hd, &c->f.xd, (ct_real)0.2, 1, NULL, &m);
     *cl = all_zero(&m, sizeof m);
     return st;
 }
 static ct_status xs_rounded_b(badctx *c, const ct_xform *x, int *cl) {
     ct_manifold m;
-    ct_status st = ct_manifold_rounded_hulls(&c->f.hc, (ct_real)0.1, &c->f.xc, &c->box, (ct_real)0.2, x, 1, NULL, &m);
+    ct_status st = ct_manifold_rounded_hulls(&c->f.hc, &c->f.xc, (ct_real)0.1, &c->box, x, (ct_real)0.2, 1, NULL, &m);
     *cl = all_zero(&m, sizeof m);
     return st;
 }
@@ -1033,7 +1033,7 @@ static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
 static void badctx_init(badctx *c) {
     memset(c, 0, sizeof *c);
     fixture_init(&c->f);
-    cr_assert_eq(ct_hull_box(&c->box, tu_vec(1, 1, 1), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 1, 1), NULL, &c->box), CT_OK);
     tu_alloc_init(&c->count, 0);
     hd_route = &c->count;
 }
@@ -1106,7 +1106,7 @@ static ct_status hull_build_poisoned(badctx *c, int n, int pos, ct_real v, int *
     ct_status st;
     memcpy(p, c->f.pc, sizeof p);
     set_coord(&p[pos / 3], pos % 3, v);
-    st = ct_hull_build(&h, p, n, NULL, NULL);
+    st = ct_hull_build(p, n, NULL, NULL, &h);
     *cl = all_zero(&h, sizeof h);
     ct_hull_free(&h);
     return st;
@@ -1122,7 +1122,7 @@ static ct_status cs_hull_eps(badctx *c, int pos, ct_real v, int *cl) {
     (void)pos;
     memset(&d, 0, sizeof d);
     d.eps = v;
-    st = ct_hull_build(&h, c->f.pc, 40, &d, NULL);
+    st = ct_hull_build(c->f.pc, 40, &d, NULL, &h);
     *cl = all_zero(&h, sizeof h);
     ct_hull_free(&h);
     return st;
@@ -1133,7 +1133,7 @@ static ct_status cs_hull_box(badctx *c, int pos, ct_real v, int *cl) {
     ct_status st;
     (void)c;
     set_coord(&half, pos, v);
-    st = ct_hull_box(&h, half, NULL);
+    st = ct_hull_box(half, NULL, &h);
     *cl = all_zero(&h, sizeof h);
     ct_hull_free(&h);
     return st;
@@ -1205,7 +1205,7 @@ static ct_status cs_rounded(badctx *c, int pos, ct_real v, int *cl) {   /* ra, r
     ct_real r[3] = { (ct_real)0.1, (ct_real)0.2, 1 };
     ct_status st;
     r[pos] = v;
-    st = ct_manifold_rounded_hulls(&c->box, r[0], NULL, &c->f.hc, r[1], &c->f.xc, r[2], NULL, &m);
+    st = ct_manifold_rounded_hulls(&c->box, NULL, r[0], &c->f.hc, &c->f.xc, r[1], r[2], NULL, &m);
     *cl = all_zero(&m, sizeof m);
     return st;
 }
@@ -1328,11 +1328,11 @@ Test(hardening, nan_inf_negative_every_coordinate_position) {
     {   /* rounded hulls: finite radii and speculative distance whose sum overflows */
         ct_manifold m;
         const ct_real big = (ct_real)(TU_FLOAT ? 2e38 : 1e308);
-        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, big, NULL, &c.f.hc, big, &c.f.xc, 0, NULL, &m), CT_INVALID, "ra + rb overflows");
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, NULL, big, &c.f.hc, &c.f.xc, big, 0, NULL, &m), CT_INVALID, "ra + rb overflows");
         cr_assert(all_zero(&m, sizeof m));
-        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, big, NULL, &c.f.hc, 0, &c.f.xc, big, NULL, &m), CT_INVALID, "ra + speculative overflows");
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, NULL, big, &c.f.hc, &c.f.xc, 0, big, NULL, &m), CT_INVALID, "ra + speculative overflows");
         cr_assert(all_zero(&m, sizeof m));
-        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, 0, NULL, &c.f.hc, 0, &c.f.xc, 0, NULL, &m), CT_OK, "zero radii are hulls");
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.box, NULL, 0, &c.f.hc, &c.f.xc, 0, 0, NULL, &m), CT_OK, "zero radii are hulls");
     }
     {   /* a rounded shape whose total radius is negative */
         ct_shape s = ct_shape_rounded(ct_shape_sphere(1), -2);
@@ -1360,27 +1360,27 @@ Test(hardening, null_counts_and_degenerate_sets) {
     badctx_init(&c);
     ok = ct_shape_hull(&c.f.hc);
     /* hull */
-    EXPECT(&c, ct_hull_build(NULL, c.f.pc, 40, NULL, NULL), CT_INVALID, "NULL out");
-    EXPECT(&c, ct_hull_build(&h, NULL, 40, NULL, NULL), CT_INVALID, "NULL points"); cr_assert(all_zero(&h, sizeof h));
-    for (n = -3; n < 0; ++n) { EXPECT(&c, ct_hull_build(&h, c.f.pc, n, NULL, NULL), CT_INVALID, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
-    for (n = 0; n < 4; ++n) { EXPECT(&c, ct_hull_build(&h, c.f.pc, n, NULL, NULL), CT_DEGENERATE, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
-    EXPECT(&c, ct_hull_build(&h, NULL, 0, NULL, NULL), CT_DEGENERATE, "no points");
-    EXPECT(&c, ct_hull_box(NULL, tu_vec(1, 1, 1), NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_hull_build(c.f.pc, 40, NULL, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_hull_build(NULL, 40, NULL, NULL, &h), CT_INVALID, "NULL points"); cr_assert(all_zero(&h, sizeof h));
+    for (n = -3; n < 0; ++n) { EXPECT(&c, ct_hull_build(c.f.pc, n, NULL, NULL, &h), CT_INVALID, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
+    for (n = 0; n < 4; ++n) { EXPECT(&c, ct_hull_build(c.f.pc, n, NULL, NULL, &h), CT_DEGENERATE, "count %d", n); cr_assert(all_zero(&h, sizeof h)); }
+    EXPECT(&c, ct_hull_build(NULL, 0, NULL, NULL, &h), CT_DEGENERATE, "no points");
+    EXPECT(&c, ct_hull_box(tu_vec(1, 1, 1), NULL, NULL), CT_INVALID, "NULL out");
     {   /* flat, collinear, one point repeated, four coplanar points, a slab within rounding */
         const double t = 4 * (double)TU_EPS;
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(i & 1, (i >> 1) & 1, 0);
-        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "flat");
+        EXPECT(&c, ct_hull_build(pts, 8, NULL, NULL, &h), CT_DEGENERATE, "flat");
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(1 + i, 2 + 2 * i, -3 * i);
-        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "collinear");
+        EXPECT(&c, ct_hull_build(pts, 8, NULL, NULL, &h), CT_DEGENERATE, "collinear");
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(1e3, -2, 7);
-        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "one point");
+        EXPECT(&c, ct_hull_build(pts, 8, NULL, NULL, &h), CT_DEGENERATE, "one point");
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(i & 1, (i >> 1) & 1, (i >> 2) & 1 ? t : 0);
-        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_DEGENERATE, "slab within rounding");
+        EXPECT(&c, ct_hull_build(pts, 8, NULL, NULL, &h), CT_DEGENERATE, "slab within rounding");
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(i % 2, i % 3 == 0, 0);
-        EXPECT(&c, ct_hull_build(&h, pts, 4, NULL, NULL), CT_DEGENERATE, "4 coplanar");
+        EXPECT(&c, ct_hull_build(pts, 4, NULL, NULL, &h), CT_DEGENERATE, "4 coplanar");
         cr_assert(all_zero(&h, sizeof h));
         for (i = 0; i < 8; ++i) pts[i] = tu_vec(i % 4 == 1, i % 4 == 2, i % 4 == 3); /* duplicates of a tetrahedron */
-        EXPECT(&c, ct_hull_build(&h, pts, 8, NULL, NULL), CT_OK, "duplicates are fine");
+        EXPECT(&c, ct_hull_build(pts, 8, NULL, NULL, &h), CT_OK, "duplicates are fine");
         cr_assert_eq(h.nverts, 4);
         ct_hull_free(&h);
     }
@@ -1449,7 +1449,7 @@ Test(hardening, null_counts_and_degenerate_sets) {
                 cr_assert(contact_cleared(&k));
                 EXPECT(&c, ct_manifold_hulls(ia == 2 ? &c.f.hc : hs[ia], NULL, hs[ib], NULL, 0, NULL, &m), CT_INVALID, "manifold %d %d", ia, ib);
                 cr_assert(all_zero(&m, sizeof m));
-                EXPECT(&c, ct_manifold_rounded_hulls(ia == 2 ? &c.f.hc : hs[ia], (ct_real)0.1, NULL, hs[ib], (ct_real)0.1, NULL, 0, NULL, &m),
+                EXPECT(&c, ct_manifold_rounded_hulls(ia == 2 ? &c.f.hc : hs[ia], NULL, (ct_real)0.1, hs[ib], NULL, (ct_real)0.1, 0, NULL, &m),
                        CT_INVALID, "rounded manifold %d %d", ia, ib);
                 cr_assert(all_zero(&m, sizeof m));
             }
@@ -1459,17 +1459,17 @@ Test(hardening, null_counts_and_degenerate_sets) {
     EXPECT(&c, ct_intersect(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_contact_hulls(&c.f.hc, NULL, &c.f.hd, NULL, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_manifold_hulls(&c.f.hc, NULL, &c.f.hd, NULL, 0, NULL, NULL), CT_INVALID, "NULL out");
-    EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hc, (ct_real)0.1, NULL, &c.f.hd, (ct_real)0.1, NULL, 0, NULL, NULL), CT_INVALID, "NULL out");
+    EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hc, NULL, (ct_real)0.1, &c.f.hd, NULL, (ct_real)0.1, 0, NULL, NULL), CT_INVALID, "NULL out");
     EXPECT(&c, ct_manifold_hull_sphere(&c.f.hc, NULL, w, 1, 0, NULL), CT_INVALID, "NULL out");
     {   /* rounded hulls: a hull beyond CT_HULL_SCAN_MAX vertices without vertex adjacency */
         ct_hull bare = c.f.ha;
         cr_assert_gt(bare.nverts, CT_HULL_SCAN_MAX);
         bare.vert_first = NULL;
-        EXPECT(&c, ct_manifold_rounded_hulls(&bare, (ct_real)0.1, NULL, &c.f.hd, (ct_real)0.1, &c.f.xd, 0, NULL, &m), CT_INVALID, "no vert_first");
+        EXPECT(&c, ct_manifold_rounded_hulls(&bare, NULL, (ct_real)0.1, &c.f.hd, &c.f.xd, (ct_real)0.1, 0, NULL, &m), CT_INVALID, "no vert_first");
         cr_assert(all_zero(&m, sizeof m));
         bare = c.f.ha;
         bare.vert_adj = NULL;
-        EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hd, (ct_real)0.1, &c.f.xd, &bare, (ct_real)0.1, NULL, 0, NULL, &m), CT_INVALID, "no vert_adj");
+        EXPECT(&c, ct_manifold_rounded_hulls(&c.f.hd, &c.f.xd, (ct_real)0.1, &bare, NULL, (ct_real)0.1, 0, NULL, &m), CT_INVALID, "no vert_adj");
         cr_assert(all_zero(&m, sizeof m));
     }
     {   /* a hull from a disjoint intersection (nfaces 0) is an empty hull: invalid as input */
@@ -1479,7 +1479,7 @@ Test(hardening, null_counts_and_degenerate_sets) {
         cr_assert_eq(e.nfaces, 0);
         EXPECT(&c, ct_contact_hulls(&e, NULL, &c.f.hd, NULL, NULL, &k), CT_INVALID, "empty intersection as input");
         EXPECT(&c, ct_manifold_hulls(&c.f.hd, NULL, &e, NULL, 0, NULL, &m), CT_INVALID, "empty intersection as input");
-        EXPECT(&c, ct_manifold_rounded_hulls(&e, (ct_real)0.1, NULL, &c.f.hd, 0, NULL, 0, NULL, &m), CT_INVALID, "empty intersection as input");
+        EXPECT(&c, ct_manifold_rounded_hulls(&e, NULL, (ct_real)0.1, &c.f.hd, NULL, 0, 0, NULL, &m), CT_INVALID, "empty intersection as input");
         ct_hull_free(&e);
     }
     cr_assert_eq(ct_sparsify(NULL, 3, 0, 0, 0), 0); c.cases++;
@@ -1570,8 +1570,8 @@ Test(hardening, touching_contacts) {
     for (si = 0; si < 3; ++si) {
         double s = scales[si], tol = 1e3 * (double)TU_EPS * s;
         ct_hull A, B;
-        cr_assert_eq(ct_hull_box(&A, sv(1, 1, 1, s), NULL), CT_OK);
-        cr_assert_eq(ct_hull_box(&B, sv(1, 1, 1, s), NULL), CT_OK);
+        cr_assert_eq(ct_hull_box(sv(1, 1, 1, s), NULL, &A), CT_OK);
+        cr_assert_eq(ct_hull_box(sv(1, 1, 1, s), NULL, &B), CT_OK);
         for (kind = 0; kind < 3; ++kind) {
             ct_xform xb = touching_pose(kind, s);
             ct_hull I;
@@ -1602,7 +1602,7 @@ Test(hardening, touching_contacts) {
             cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS);
             {   /* radii 0: ct_manifold_hulls bit for bit */
                 ct_manifold m0;
-                cr_assert_eq(ct_manifold_rounded_hulls(&A, 0, NULL, &B, 0, &xb, (ct_real)tol, NULL, &m0), CT_OK);
+                cr_assert_eq(ct_manifold_rounded_hulls(&A, NULL, 0, &B, &xb, 0, (ct_real)tol, NULL, &m0), CT_OK);
                 cr_assert(memcmp(&m0, &m, sizeof m) == 0, "scale %g kind %d: radii 0 differ from ct_manifold_hulls", s, kind);
             }
             cases += 6;
@@ -1612,17 +1612,17 @@ Test(hardening, touching_contacts) {
             ct_vec3 oct[6];
             ct_hull CA, CB[2];
             int i;
-            cr_assert_eq(ct_hull_box(&CA, sv(1, 1, 1, hc), NULL), CT_OK);
-            cr_assert_eq(ct_hull_box(&CB[0], sv(1, 1, 1, hc), NULL), CT_OK);
+            cr_assert_eq(ct_hull_box(sv(1, 1, 1, hc), NULL, &CA), CT_OK);
+            cr_assert_eq(ct_hull_box(sv(1, 1, 1, hc), NULL, &CB[0]), CT_OK);
             for (i = 0; i < 6; ++i) oct[i] = tu_vec(i == 0 ? hc : i == 1 ? -hc : 0, i == 2 ? hc : i == 3 ? -hc : 0, i == 4 ? hc : i == 5 ? -hc : 0);
-            cr_assert_eq(ct_hull_build(&CB[1], oct, 6, NULL, NULL), CT_OK);
+            cr_assert_eq(ct_hull_build(oct, 6, NULL, NULL, &CB[1]), CT_OK);
             for (kind = 0; kind < 4; ++kind) {
                 ct_xform xb = kind < 3 ? touching_pose(kind, hc) : ct_xform_identity();
                 ct_manifold m;
                 int j;
                 if (kind == 3) xb.p.x = (ct_real)(2 * hc);
                 xb.p.x += (ct_real)(2 * rho * s);   /* the cores apart by ra + rb */
-                cr_assert_eq(ct_manifold_rounded_hulls(&CA, (ct_real)(rho * s), NULL, &CB[kind == 3], (ct_real)(rho * s), &xb, (ct_real)tol, NULL, &m), CT_OK);
+                cr_assert_eq(ct_manifold_rounded_hulls(&CA, NULL, (ct_real)(rho * s), &CB[kind == 3], &xb, (ct_real)(rho * s), (ct_real)tol, NULL, &m), CT_OK);
                 cr_assert_eq(m.count, kind == 0 ? 4 : kind == 1 ? 2 : 1, "rounded, scale %g kind %d: %d points", s, kind, m.count);
                 cr_assert_float_eq(m.normal.x, 1, 1e2 * TU_EPS, "rounded, scale %g kind %d", s, kind);
                 for (j = 0; j < m.count; ++j) {

@@ -164,7 +164,7 @@ Test(hull, against_qhull_10000_sets, .timeout = 120) {
         ct_status st;
         if (it % 97 == 0) n = 4 + (int)(tu_uniform(&seed) * 290);
         n = gen(dist, p, n, &seed);
-        st = ct_hull_build(&h, p, n, &desc, NULL);
+        st = ct_hull_build(p, n, &desc, NULL, &h);
         if (qhull_of(p, n, &qvol, qv, &nq)) {
             /* qhull rejects it (flat or too few points); we must not claim a solid */
             cr_assert(st == CT_DEGENERATE, "%s n=%d: qhull fails but we say %s", dist_name[dist], n, ct_status_string(st));
@@ -209,7 +209,7 @@ Test(hull, against_qhull_10000_sets, .timeout = 120) {
 /* ---- closed forms ----------------------------------------------------------------------------- */
 static ct_hull build_ok(const ct_vec3 *p, int n) {
     ct_hull h;
-    ct_status st = ct_hull_build(&h, p, n, NULL, NULL);
+    ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
     cr_assert_eq(st, CT_OK, "%s", ct_status_string(st));
     check_hull(&h, p, n, 64 * (double)TU_EPS * extent_of(p, n));
     return h;
@@ -299,7 +299,7 @@ Test(hull, mass_of_box_and_tetrahedron) {
     ct_vec3 c;
     ct_vec3 t[4];
     double a = 2, b = 3, cc = 5, rho = 1.5;
-    cr_assert_eq(ct_hull_box(&h, tu_vec(a / 2, b / 2, cc / 2), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(a / 2, b / 2, cc / 2), NULL, &h), CT_OK);
     check_hull(&h, NULL, 0, 1e-12 + 64 * TU_EPS * 10);
     ct_hull_mass(&h, (ct_real)rho, &m, &c, I);
     cr_assert_float_eq(m, rho * a * b * cc, 1e3 * TU_EPS * 45);
@@ -333,7 +333,7 @@ Test(hull, sphere_sample_matches_the_ball) {
     ct_vec3 c;
     wl_sphere(xyz, 20000, 1, &s);
     for (i = 0; i < 20000; ++i) p[i] = tu_vec(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
-    cr_assert_eq(ct_hull_build(&h, p, 20000, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(p, 20000, NULL, NULL, &h), CT_OK);
     /* in float a few random pairs are closer than the tolerance allows to tell apart */
     cr_assert(TU_FLOAT ? h.nverts >= 19900 : h.nverts == 20000, "%d vertices", h.nverts);
     cr_assert_eq(h.nverts - h.nedges + h.nfaces, 2);
@@ -408,48 +408,48 @@ Test(hull, bad_input_statuses) {
     ct_hull h;
     int i;
     for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1, (i >> 1) & 1, (i >> 2) & 1);
-    cr_assert_eq(ct_hull_build(NULL, p, 8, NULL, NULL), CT_INVALID);
-    cr_assert_eq(ct_hull_build(&h, NULL, 8, NULL, NULL), CT_INVALID);
-    cr_assert_eq(ct_hull_build(&h, p, -1, NULL, NULL), CT_INVALID);
-    cr_assert_eq(ct_hull_build(&h, p, 0, NULL, NULL), CT_DEGENERATE);
-    cr_assert_eq(ct_hull_build(&h, p, 3, NULL, NULL), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_hull_build(NULL, 8, NULL, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_hull_build(p, -1, NULL, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_hull_build(p, 0, NULL, NULL, &h), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 3, NULL, NULL, &h), CT_DEGENERATE);
     p[5].y = (ct_real)NAN;
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_INVALID);
     cr_assert_null(h.verts);
     p[5].y = (ct_real)INFINITY;
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_INVALID);
     /* flat, collinear, single point (with duplicates) */
     for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1, (i >> 1) & 1, 0);
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_DEGENERATE);
     for (i = 0; i < 8; ++i) p[i] = tu_vec(i, 2 * i, 3 * i);
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_DEGENERATE);
     for (i = 0; i < 8; ++i) p[i] = tu_vec(1, 2, 3);
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_DEGENERATE);
     cr_assert_eq(h.nverts, 0);
     /* nearly flat within rounding is flat; a 1e-9 relative slab is not (double) */
     for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1, (i >> 1) & 1, (i >> 2) & 1 ? 4 * TU_EPS : 0);
-    cr_assert_eq(ct_hull_build(&h, p, 8, NULL, NULL), CT_DEGENERATE);
+    cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &h), CT_DEGENERATE);
     {
         ct_hull_desc d;
         memset(&d, 0, sizeof d);
         d.eps = -1;
         for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1, (i >> 1) & 1, (i >> 2) & 1);
-        cr_assert_eq(ct_hull_build(&h, p, 8, &d, NULL), CT_INVALID);
+        cr_assert_eq(ct_hull_build(p, 8, &d, NULL, &h), CT_INVALID);
         /* a coarse tolerance merges a bump on the top face: still 6 faces */
         ct_vec3 q[9];
         for (i = 0; i < 8; ++i) q[i] = p[i];
         q[8] = tu_vec(0.5, 0.5, 1.01);
-        cr_assert_eq(ct_hull_build(&h, q, 9, NULL, NULL), CT_OK);
+        cr_assert_eq(ct_hull_build(q, 9, NULL, NULL, &h), CT_OK);
         cr_assert_eq(h.nfaces, 9, "default tolerance: the bump is a pyramid");
         ct_hull_free(&h);
         d.eps = (ct_real)0.1;
-        cr_assert_eq(ct_hull_build(&h, q, 9, &d, NULL), CT_OK);
+        cr_assert_eq(ct_hull_build(q, 9, &d, NULL, &h), CT_OK);
         cr_assert_eq(h.nfaces, 6);
         ct_hull_free(&h);
     }
     ct_hull_free(NULL);
-    cr_assert_eq(ct_hull_box(&h, tu_vec(1, 0, 1), NULL), CT_INVALID);
-    cr_assert_eq(ct_hull_box(&h, tu_vec(1, (ct_real)NAN, 1), NULL), CT_INVALID);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 0, 1), NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_hull_box(tu_vec(1, (ct_real)NAN, 1), NULL, &h), CT_INVALID);
 }
 
 Test(hull, duplicates_are_fine) {
@@ -474,7 +474,7 @@ Test(hull, allocation_failure_sweep) {
         ct_hull h;
         ct_status st;
         tu_alloc_init(&t, k);
-        st = ct_hull_build(&h, p, n, NULL, &t.a);
+        st = ct_hull_build(p, n, NULL, &t.a, &h);
         if (st == CT_OK) { ok = 1; ct_hull_free(&h); }
         else {
             cr_assert_eq(st, CT_NO_MEMORY);
@@ -503,7 +503,7 @@ Test(hull, warm_scratch_allocates_only_the_output) {
     for (it = 0; it < 5; ++it) {
         ct_hull h;
         long before = t.calls;
-        cr_assert_eq(ct_hull_build(&h, p, n, &d, &out.a), CT_OK);
+        cr_assert_eq(ct_hull_build(p, n, &d, &out.a, &h), CT_OK);
         if (it > 0) cr_assert_eq(t.calls, before, "build %d allocated from a warm scratch", it);
         ct_hull_free(&h);
     }
@@ -558,7 +558,7 @@ static void check_contains(const ct_vec3 *p, int n, double eps, const char *name
     ct_status st;
     memset(&d, 0, sizeof d);
     d.eps = (ct_real)eps;
-    st = ct_hull_build(&h, p, n, &d, NULL);
+    st = ct_hull_build(p, n, &d, NULL, &h);
     cr_assert_eq(st, CT_OK, "%s eps %g: %s", name, eps, ct_status_string(st));
     for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
     for (f = 0; f < h.nfaces; ++f)
@@ -1073,7 +1073,7 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
                 int n = stress_set(fam, thick[k] * (double)TU_EPS, p, &s), i;
                 double tol = hull_tolerance(p, n, 0), absmax = 0, w;
                 ct_hull h;
-                ct_status st = ct_hull_build(&h, p, n, NULL, NULL);
+                ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
                 if (st == CT_DEGENERATE && fam == ST_FLAT_SPHERE) { ++degenerate; continue; }
                 cr_assert_eq(st, CT_OK, "%s, %g eps, set %d: %s", st_name[fam], thick[k], j, ct_status_string(st));
                 for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
@@ -1109,7 +1109,7 @@ Test(hull, cylinders_merge_their_caps) {
             p[2 * i] = tu_vec(cos(a), sin(a), -0.5);
             p[2 * i + 1] = tu_vec(cos(a), sin(a), 0.5);
         }
-        cr_assert_eq(ct_hull_build(&h, p, 2 * m, NULL, NULL), CT_OK);
+        cr_assert_eq(ct_hull_build(p, 2 * m, NULL, NULL, &h), CT_OK);
         cr_assert_eq(h.nverts, 2 * m, "m %d: %d vertices", m, h.nverts);
         cr_assert_eq(h.nfaces, m + 2, "m %d: %d faces", m, h.nfaces);
         for (i = 0; i < h.nfaces; ++i) {
@@ -1140,7 +1140,7 @@ Test(hull, huge_coordinates_give_no_nan) {
     p[3] = tu_vec(1e30, 1e30, -0.968475341796875);
     p[4] = tu_vec(1e30, 1e30, 1e30);
     p[5] = tu_vec(0, -2, -0.601531982421875);
-    cr_assert_eq(ct_hull_build(&h, p, 6, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(p, 6, NULL, NULL, &h), CT_OK);
     cr_assert(h.extent > 1e29 && ct__finite(h.extent), "extent %g", (double)h.extent);
     v = ct_hull_volume(&h, &c);
     cr_assert(v > 1e89, "volume %g", (double)v);

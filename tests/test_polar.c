@@ -24,7 +24,7 @@ typedef struct dplane { double n[3], d; } dplane;   /* n.x + d <= 0 inside, n un
 
 static ct_hull hull_of(const ct_vec3 *p, int n) {
     ct_hull h;
-    ct_status st = ct_hull_build(&h, p, n, NULL, NULL);
+    ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
     cr_assert_eq(st, CT_OK, "hull build: %s", ct_status_string(st));
     return h;
 }
@@ -493,8 +493,8 @@ static void fuzz_hulls(const double (*pa)[3], int na, const double (*pb)[3], int
     cr_assert(na <= 32 && nb <= 32);
     for (i = 0; i < na; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
     for (i = 0; i < nb; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
-    cr_assert_eq(ct_hull_build(a, va, na, NULL, NULL), CT_OK);
-    cr_assert_eq(ct_hull_build(b, vb, nb, NULL, NULL), CT_OK);
+    cr_assert_eq(ct_hull_build(va, na, NULL, NULL, a), CT_OK);
+    cr_assert_eq(ct_hull_build(vb, nb, NULL, NULL, b), CT_OK);
 }
 
 /* A n B of two hulls built from the given points (the fuzzer's hull vertices) has every vertex

@@ -427,7 +427,7 @@ static int same_manifold(const ct_manifold *x, const ct_manifold *y) { return me
 static ct_status manifold_rc(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
                              const ct_xform *xb, double spec, ct_sat_cache *cache, ct_manifold *m) {
     if (ra == 0 && rb == 0) return ct_manifold_hulls(a, xa, b, xb, (ct_real)spec, cache, m);
-    return ct_manifold_rounded_hulls(a, (ct_real)ra, xa, b, (ct_real)rb, xb, (ct_real)spec, cache, m);
+    return ct_manifold_rounded_hulls(a, xa, (ct_real)ra, b, xb, (ct_real)rb, (ct_real)spec, cache, m);
 }
 static ct_status manifold_r(const ct_hull *a, double ra, const ct_xform *xa, const ct_hull *b, double rb,
                             const ct_xform *xb, double spec, ct_manifold *m) {
@@ -668,7 +668,7 @@ static int random_hull(ct_hull *h, unsigned long long *seed, int n, double scale
         ct_vec3 u = tu_random_unit(seed);
         p[i] = tu_vec(u.x * ax * scale, u.y * ay * scale, u.z * scale);
     }
-    return ct_hull_build(h, p, n, NULL, NULL) == CT_OK;
+    return ct_hull_build(p, n, NULL, NULL, h) == CT_OK;
 }
 
 /* One random pair: B's centre at a random direction from A's at a distance that ranges from
@@ -751,13 +751,13 @@ Test(sat, random_box_pairs_against_brute_force_sat) {
         ct_sat_cache cache;
         ct_vec3 ha = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
         ct_vec3 hb = tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed));
-        cr_assert_eq(ct_hull_box(&a, ha, NULL), CT_OK);
+        cr_assert_eq(ct_hull_box(ha, NULL, &a), CT_OK);
         if (k % 2) {
             ct_vec3 p[8];
             int i;
             for (i = 0; i < 8; ++i) p[i] = tu_vec(i & 1 ? hb.x : -hb.x, i & 2 ? hb.y : -hb.y, i & 4 ? hb.z : -hb.z);
-            cr_assert_eq(ct_hull_build(&b, p, 8, NULL, NULL), CT_OK);
-        } else cr_assert_eq(ct_hull_box(&b, hb, NULL), CT_OK);
+            cr_assert_eq(ct_hull_build(p, 8, NULL, NULL, &b), CT_OK);
+        } else cr_assert_eq(ct_hull_box(hb, NULL, &b), CT_OK);
         random_pair(&seed, &xa, &xb, 0.8, k % 3 == 0 ? 1e3 : 0);
         check_pair(&a, &xa, &b, &xb, k, &st);
         cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), NULL, &m), CT_OK);
@@ -813,7 +813,7 @@ static int lattice_hull(ct_hull *h, unsigned long long *seed, double scale, doub
         *c = (ct_real)((double)*c + scale * dup);
         p[n++] = q;
     }
-    return ct_hull_build(h, p, n, NULL, NULL) == CT_OK;
+    return ct_hull_build(p, n, NULL, NULL, h) == CT_OK;
 }
 
 Test(sat, lattice_hulls_with_near_duplicate_vertices_against_brute_force_sat) {
@@ -874,7 +874,7 @@ Test(sat, speculative_bounds_every_separation) {
                 for (j = 0; j < m2.count; ++j)
                     cr_assert(m2.points[j].separation <= spec, "pair %d: separation %.9g > speculative %.9g", k,
                               (double)m2.points[j].separation, (double)spec);
-                cr_assert_eq(ct_manifold_rounded_hulls(&a, 0, &xa, &b, 0, &xb, spec, NULL, &m2), CT_OK);
+                cr_assert_eq(ct_manifold_rounded_hulls(&a, &xa, 0, &b, &xb, 0, spec, NULL, &m2), CT_OK);
                 for (j = 0; j < m2.count; ++j) cr_assert(m2.points[j].separation <= spec, "pair %d (rounded, radius 0)", k);
             }
         }
@@ -948,8 +948,8 @@ Test(sat, built_box_matches_fixture_box) {
     int i, j;
     th_box(&fa, 1, 1, 1);
     th_box(&fb, 0.5, 0.7, 0.4);
-    cr_assert_eq(ct_hull_box(&a, tu_vec(1, 1, 1), NULL), CT_OK);
-    cr_assert_eq(ct_hull_box(&b, tu_vec(0.5, 0.7, 0.4), NULL), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 1, 1), NULL, &a), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(0.5, 0.7, 0.4), NULL, &b), CT_OK);
     cr_assert_eq(ct_manifold_hulls(&fa.h, NULL, &fb.h, &xb, 0.05, NULL, &m1), CT_OK);
     cr_assert_eq(ct_manifold_hulls(&a, NULL, &b, &xb, 0.05, NULL, &m2), CT_OK);
     cr_assert(m1.count >= 3);
@@ -1192,7 +1192,7 @@ Test(sat, rounded_boxes_resting_with_gap) {
     for (k = 0; k < 3; ++k) {
         double g = gaps[k], sep = g - ra - rb;
         ct_xform xb = xf(0, 0, 1, 0, 0.1, 0.2, 1 + 0.5 + g);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0.1, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 4, "gap %g: count %d", g, m.count);
         cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1, "gap %g: normal not exact", g);
         for (i = 0; i < 4; ++i) {
@@ -1206,7 +1206,7 @@ Test(sat, rounded_boxes_resting_with_gap) {
     /* beyond the speculative distance: nothing */
     {
         ct_xform xb = xf(0, 0, 1, 0, 0.1, 0.2, 1 + 0.5 + 0.3);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0.1, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 0);
         cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 0);
     }
@@ -1224,7 +1224,7 @@ Test(sat, rounded_boxes_penetrating) {
     th_box(&b, 0.5, 0.7, 0.4);
     {
         ct_xform xb = xf(0, 0, 1, 0.3, -0.2, 0.1, 1 + 0.4 - 0.05);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 4);
         cr_assert(fabs(m.normal.z - 1) <= TOL(1));
         for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation + 0.2) <= TOL(4));
@@ -1232,7 +1232,7 @@ Test(sat, rounded_boxes_penetrating) {
     }
     {
         ct_xform xb = xf(0, 0, 1, 0.3, -0.2, 0.1, 1 + 0.4 + 0.03);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 4);
         cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
         for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation + 0.12) <= TOL(4));
@@ -1248,7 +1248,7 @@ Test(sat, rounded_boxes_penetrating) {
         xb = r1;
         xb.p = tu_vec(0.2, 0.1, 1 + h + g);
         cr_assert(fabs(wpt(&xb, tu_vec(-0.5, -0.5, -0.5)).z - (1 + g)) <= TOL(4), "fixture: corner not down");
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &c.h, (ct_real)r2, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &c.h, &xb, (ct_real)r2, 0, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 1, "count %d", m.count);
         cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
         cr_assert(fabs(m.points[0].separation - (g - ra - r2)) <= TOL(4));
@@ -1257,7 +1257,7 @@ Test(sat, rounded_boxes_penetrating) {
         check_rounded_surfaces(&a.h, ra, NULL, &c.h, r2, &xb, &m, TOL(8));
         /* a speculative distance that reaches the next corners up: more points, the corner
            still the deepest */
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &c.h, (ct_real)r2, &xb, 1, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &c.h, &xb, (ct_real)r2, 1, NULL, &m), CT_OK);
         cr_assert(m.count >= 2);
         cr_assert(fabs(deepest_sep(&m) - (g - ra - r2)) <= TOL(4));
         check_rounded_surfaces(&a.h, ra, NULL, &c.h, r2, &xb, &m, TOL(8));
@@ -1274,7 +1274,7 @@ Test(sat, rounded_box_rotated_45_on_rounded_box) {
     int i;
     th_box(&a, 1, 1, 1);
     th_box(&b, 1, 1, 1);
-    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0, NULL, &m), CT_OK);
     cr_assert_eq(m.count, 4);
     cr_assert(m.normal.x == 0 && m.normal.y == 0 && m.normal.z == 1);
     for (i = 0; i < 4; ++i) cr_assert(fabs(m.points[i].separation - (g - ra - rb)) <= TOL(4));
@@ -1297,7 +1297,7 @@ Test(sat, rounded_edge_edge_and_vertex_vertex_one_point) {
     for (k = 0; k < 2; ++k) {
         double g = gaps[k], sep = g - ra - rb;
         ct_xform xb = xf(0, 1, 0, M_PI / 4, 0, 0, 2 * r2 + g);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, &xa, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, &xa, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 1, "gap %g: count %d", g, m.count);
         cr_assert(fabs(m.normal.x) <= TOL(2) && fabs(m.normal.y) <= TOL(2) && fabs(m.normal.z - 1) <= TOL(2));
         cr_assert(fabs(m.points[0].separation - sep) <= TOL(4), "gap %g: separation %g", g, (double)m.points[0].separation);
@@ -1308,7 +1308,7 @@ Test(sat, rounded_edge_edge_and_vertex_vertex_one_point) {
     {
         double dist = 0.2, s3 = sqrt(3.0);
         ct_xform xb = xf(0, 0, 1, 0, 2 + dist / s3, 2 + dist / s3, 2 + dist / s3);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0.1, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0.1, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 1);
         cr_assert(fabs(m.normal.x - 1 / s3) <= TOL(2) && fabs(m.normal.y - 1 / s3) <= TOL(2) && fabs(m.normal.z - 1 / s3) <= TOL(2));
         cr_assert(fabs(m.points[0].separation - (dist - ra - rb)) <= TOL(4));
@@ -1316,7 +1316,7 @@ Test(sat, rounded_edge_edge_and_vertex_vertex_one_point) {
         check_rounded_surfaces(&a.h, ra, NULL, &b.h, rb, &xb, &m, TOL(8));
         /* the SAT alone would call this a contact at 0.2/sqrt(3) - 0.15 < 0: not with the radii */
         xb = xf(0, 0, 1, 0, 2 + 0.3 / s3, 2 + 0.3 / s3, 2 + 0.3 / s3);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)ra, NULL, &b.h, (ct_real)rb, &xb, 0, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)ra, &b.h, &xb, (ct_real)rb, 0, NULL, &m), CT_OK);
         cr_assert_eq(m.count, 0);
     }
 }
@@ -1349,7 +1349,7 @@ Test(sat, rounded_radius_zero_is_manifold_hulls) {
         memset(&c1, 0, sizeof c1);
         memset(&c2, 0, sizeof c2);
         cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.1, &c1, &m1), CT_OK);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a, 0, &xa, &b, 0, &xb, 0.1, &c2, &m2), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a, &xa, 0, &b, &xb, 0, 0.1, &c2, &m2), CT_OK);
         cr_assert(same_manifold(&m1, &m2), "pair %d: differs from ct_manifold_hulls", k);
         cr_assert(memcmp(&c1, &c2, sizeof c1) == 0);
         ct_hull_free(&a);
@@ -1403,8 +1403,8 @@ static void rounded_oracle(unsigned long long seed, int boxes, rounded_stats *st
         ct_distance sd, cd;
         double ra, rb, L, spec, tol, deep, pref;
         if (boxes) {
-            cr_assert_eq(ct_hull_box(&a, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
-            cr_assert_eq(ct_hull_box(&b, tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL), CT_OK);
+            cr_assert_eq(ct_hull_box(tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL, &a), CT_OK);
+            cr_assert_eq(ct_hull_box(tu_vec(0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed), 0.2 + tu_uniform(&seed)), NULL, &b), CT_OK);
         } else {
             cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
             cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
@@ -1420,7 +1420,7 @@ static void rounded_oracle(unsigned long long seed, int boxes, rounded_stats *st
         sb = ct_shape_rounded(cb, (ct_real)rb);
         cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &sd), CT_OK);
         cr_assert_eq(ct_gjk(&ca, &xa, &cb, &xb, NULL, &cd), CT_OK);
-        cr_assert_eq(ct_manifold_rounded_hulls(&a, (ct_real)ra, &xa, &b, (ct_real)rb, &xb, (ct_real)spec, NULL, &m), CT_OK);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a, &xa, (ct_real)ra, &b, &xb, (ct_real)rb, (ct_real)spec, NULL, &m), CT_OK);
         check_finite(&m);
         if (sd.distance > spec + tol) cr_assert_eq(m.count, 0, "pair %d: apart by %g but %d points", k, (double)sd.distance, m.count);
         if (sd.distance < -tol) cr_assert(m.count >= 1, "pair %d: overlap %g but no point", k, (double)sd.distance);
@@ -1484,11 +1484,11 @@ Test(sat, rounded_bad_input_is_invalid) {
     x.p.y = (ct_real)NAN;
     for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
         memset(&m, 0xff, sizeof m);
-        cr_assert_eq(ct_manifold_rounded_hulls(rows[i].a, (ct_real)rows[i].ra, rows[i].xa, rows[i].b, (ct_real)rows[i].rb, NULL,
+        cr_assert_eq(ct_manifold_rounded_hulls(rows[i].a, rows[i].xa, (ct_real)rows[i].ra, rows[i].b, NULL, (ct_real)rows[i].rb,
                                                (ct_real)rows[i].spec, NULL, &m), CT_INVALID, "row %u", i);
         cr_assert_eq(m.count, 0, "row %u", i);
     }
-    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, 0.1, NULL, &b.h, 0.1, NULL, 0, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, 0.1, &b.h, NULL, 0.1, 0, NULL, NULL), CT_INVALID);
     if (!TU_FLOAT) /* radii whose sum with the speculative distance overflows */
-        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, (ct_real)1e308, NULL, &b.h, (ct_real)1e308, NULL, (ct_real)1e308, NULL, &m), CT_INVALID);
+        cr_assert_eq(ct_manifold_rounded_hulls(&a.h, NULL, (ct_real)1e308, &b.h, NULL, (ct_real)1e308, (ct_real)1e308, NULL, &m), CT_INVALID);
 }

@@ -47,7 +47,7 @@ static void fz_decode_shape(fz *f, fz_shape *o, double scale) {
             o->s = ct_shape_points(o->pts, o->n);
             o->valid = o->n >= 1 && fz_finite(o->size);
         } else {
-            o->valid = ct_hull_build(&o->hull, o->pts, o->n, NULL, NULL) == CT_OK;
+            o->valid = ct_hull_build(o->pts, o->n, NULL, NULL, &o->hull) == CT_OK;
             o->s = ct_shape_hull(&o->hull);
         }
         break;

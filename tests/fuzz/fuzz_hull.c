@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ct_status st;
     memset(&d, 0, sizeof d);
     if (fz_byte(&f) == 7) d.eps = (ct_real)1e-3;
-    st = ct_hull_build(&h, pts, n, &d, NULL);
+    st = ct_hull_build(pts, n, &d, NULL, &h);
     FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_DEGENERATE);
     if (st != CT_OK) { FZ_CHECK(h.verts == NULL && h.nfaces == 0); return 0; }
     FZ_CHECK(h.nverts - h.nedges + h.nfaces == 2);

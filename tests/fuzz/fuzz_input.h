@@ -126,7 +126,7 @@ static inline double fz_maxabs(const ct_vec3 *p, int n) {
 static inline int fz_safe_hull(fz *f, ct_hull *h, double scale) {
     ct_vec3 pts[24];
     int n = fz_safe_points(f, pts, 24, scale);
-    if (ct_hull_build(h, pts, n, NULL, NULL) != CT_OK) return 0;
+    if (ct_hull_build(pts, n, NULL, NULL, h) != CT_OK) return 0;
     if (sizeof(ct_real) == 4 && (double)h->extent < 1e-2 * fz_maxabs(h->verts, h->nverts)) {
         ct_hull_free(h);
         return 0;

@@ -50,9 +50,9 @@ static int inputs_init(inputs *in) {
     cloud(in->pb, 200, 0.9, 2);
     cloud(in->pc, 30, 1.0, 3);
     cloud(in->pd, 30, 0.7, 4);
-    if (ct_hull_build(&in->ha, in->pa, 200, NULL, NULL) != CT_OK || ct_hull_build(&in->hb, in->pb, 200, NULL, NULL) != CT_OK ||
-        ct_hull_build(&in->hc, in->pc, 30, NULL, NULL) != CT_OK || ct_hull_build(&in->hd, in->pd, 30, NULL, NULL) != CT_OK ||
-        ct_hull_box(&in->box, v3(1, 1, 0.5), NULL) != CT_OK || ct_hull_box(&in->top, v3(0.4, 0.3, 0.2), NULL) != CT_OK)
+    if (ct_hull_build(in->pa, 200, NULL, NULL, &in->ha) != CT_OK || ct_hull_build(in->pb, 200, NULL, NULL, &in->hb) != CT_OK ||
+        ct_hull_build(in->pc, 30, NULL, NULL, &in->hc) != CT_OK || ct_hull_build(in->pd, 30, NULL, NULL, &in->hd) != CT_OK ||
+        ct_hull_box(v3(1, 1, 0.5), NULL, &in->box) != CT_OK || ct_hull_box(v3(0.4, 0.3, 0.2), NULL, &in->top) != CT_OK)
         return 0;
     in->xa = ct_xform_from_axis_angle(v3(0.3, 1, 0.2), (ct_real)0.4, v3(0, 0, 0));
     in->xb = ct_xform_from_axis_angle(v3(1, -0.5, 0.7), (ct_real)1.1, v3(0.9, 0.4, -0.3));
@@ -167,13 +167,13 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
     x = ct_xform_from_axis_angle(v3(1, 1, 0), (ct_real)0.7, v3(-1, 0, 2)); put(d, &x, sizeof x); call(d, 0);
 
     /* hull */
-    call(d, ct_hull_build(&h, in->pa, 200, &desc, &al)); put_hull(d, &h);
+    call(d, ct_hull_build(in->pa, 200, &desc, &al, &h)); put_hull(d, &h);
     put_r(d, ct_hull_volume(&h, &c)); put_v(d, c); call(d, 0);
     ct_hull_mass(&h, 3, &mass, &c, inertia); put_r(d, mass); put_v(d, c); put(d, inertia, sizeof inertia); call(d, 0);
     bb = ct_hull_aabb(&h, &in->xb); put_v(d, bb.lo); put_v(d, bb.hi); call(d, 0);
     ct_hull_free(&h); call(d, 0);
-    call(d, ct_hull_build(&h, in->pd, 30, NULL, &al)); put_hull(d, &h); ct_hull_free(&h);
-    call(d, ct_hull_box(&h, v3(0.5, 1, 2), &al)); put_hull(d, &h); ct_hull_free(&h);
+    call(d, ct_hull_build(in->pd, 30, NULL, &al, &h)); put_hull(d, &h); ct_hull_free(&h);
+    call(d, ct_hull_box(v3(0.5, 1, 2), &al, &h)); put_hull(d, &h); ct_hull_free(&h);
 
     /* shapes, GJK, signed distance (a cache per pair, used cold then warm) */
     sh[0] = ct_shape_points(in->pc, 30);
@@ -217,13 +217,13 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
        apart (GJK), resting boxes (closed form), zero radii */
     memset(rsat, 0, sizeof rsat);
     for (i = 0; i < 2; ++i) {
-        call(d, ct_manifold_rounded_hulls(&in->hc, (ct_real)0.05, &in->xc, &in->hd, (ct_real)0.1, &in->xd, (ct_real)0.05, &rsat[0], &m));
+        call(d, ct_manifold_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xd, (ct_real)0.1, (ct_real)0.05, &rsat[0], &m));
         put_manifold(d, &m);
-        call(d, ct_manifold_rounded_hulls(&in->hc, (ct_real)0.05, &in->xc, &in->hd, (ct_real)0.1, &in->xe, (ct_real)0.5, &rsat[1], &m));
+        call(d, ct_manifold_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xe, (ct_real)0.1, (ct_real)0.5, &rsat[1], &m));
         put_manifold(d, &m);
-        call(d, ct_manifold_rounded_hulls(&in->box, (ct_real)0.1, NULL, &in->top, (ct_real)0.05, &in->xt, (ct_real)0.1, &rsat[2], &m));
+        call(d, ct_manifold_rounded_hulls(&in->box, NULL, (ct_real)0.1, &in->top, &in->xt, (ct_real)0.05, (ct_real)0.1, &rsat[2], &m));
         put_manifold(d, &m);
-        call(d, ct_manifold_rounded_hulls(&in->ha, 0, &in->xa, &in->hb, 0, &in->xb, 0, NULL, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_rounded_hulls(&in->ha, &in->xa, 0, &in->hb, &in->xb, 0, 0, NULL, &m)); put_manifold(d, &m);
     }
     put(d, rsat, sizeof rsat);
     call(d, ct_manifold_hull_sphere(&in->hc, &in->xc, v3(0.3, 0.2, 1.4), (ct_real)0.5, (ct_real)0.1, &m)); put_manifold(d, &m);
