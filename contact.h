@@ -441,10 +441,18 @@ typedef struct ct_manifold {
     ct_vec3 normal;       /* unit, A -> B */
     int     count;        /* 0 .. CT_MANIFOLD_MAX; 0 = no contact within speculative */
     ct_manifold_point points[CT_MANIFOLD_MAX];
+    int     deepest;      /* index of the point of least separation (first on ties); 0 when
+                             count == 0 */
 } ct_manifold;
+/* The feature a ct_sat_cache remembers (Box3D's b3SeparatingFeature). */
+typedef enum ct_sat_feature {
+    CT_SAT_NONE = 0,      /* empty */
+    CT_SAT_FACE_A,        /* face index_a of A */
+    CT_SAT_FACE_B,        /* face index_b of B */
+    CT_SAT_EDGES          /* edge pair: half-edges index_a of A and index_b of B */
+} ct_sat_feature;
 typedef struct ct_sat_cache {
-    int type;             /* 0 empty; 1 face index_a of A; 2 face index_b of B; 3 edge pair
-                             (half-edges index_a of A and index_b of B) */
+    ct_sat_feature type;
     int index_a, index_b;
 } ct_sat_cache;
 

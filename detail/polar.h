@@ -539,29 +539,19 @@ CT__PRIVATE ct_status ct__polar_body(ct_scratch *s, const ct__polar *p, const ct
 }
 
 /* Whether body h (working-frame vertices) reaches above plane q + lim, i.e. max_v q.n.v + q.d
-   >= lim: hill climbing over h's vertex graph (as ct__hull_climb) from vertex *start, which
+   >= lim: hill climbing over h's vertex graph (ct__hull_ascend) from vertex *start, which
    stops at the first vertex above (a plane that h crosses is decided in a step or two); only
    a plane that h stays below climbs to the support vertex, which is exact on a convex body.
    *start gets the last vertex, the next plane's start. Hulls without adjacency are scanned. */
 CT__PRIVATE int ct__polar_reaches(const ct_hull *h, ct_plane q, ct_real lim, int *start) {
-    int v = *start, k;
+    int v = *start;
     ct_real best, goal = lim - q.d;
     if (!h->vert_first || !h->vert_adj) {
         v = ct__argmax_dot(h->verts, h->nverts, q.n);
         return ct__dot(q.n, h->verts[v]) >= goal;
     }
     if (v < 0 || v >= h->nverts) v = 0;
-    best = ct__dot(q.n, h->verts[v]);
-    while (best < goal) {
-        int next = v, end = h->vert_first[v + 1];
-        for (k = h->vert_first[v]; k < end; ++k) {
-            ct_real t = ct__dot(q.n, h->verts[h->vert_adj[k]]);
-            if (t > best) { best = t; next = h->vert_adj[k]; }
-        }
-        if (next == v) break;
-        v = next;
-    }
-    *start = v;
+    *start = v = ct__hull_ascend(h, q.n, v, goal, &best);
     return best >= goal;
 }
 

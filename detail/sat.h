@@ -31,8 +31,6 @@
 #define CT__SAT_PARALLEL (CT__FLOAT ? (ct_real)5.5e-3 : (ct_real)2.4e-7)
 /* Bounds used to skip candidates are widened by this many ulps of the coordinates. */
 #define CT__SAT_MARGIN ((ct_real)64)
-/* Hulls with more vertices than this find support points by hill climbing. */
-#define CT__SAT_CLIMB 64
 /* Face vertices and side planes cached on the stack while clipping (more are recomputed). */
 #define CT__SAT_FC 16
 /* B edges listed for the edge-pair loop after pruning (hulls with more are scanned whole). */
@@ -42,33 +40,12 @@
 /* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
 #define CT__SAT_FT 64
 
-enum { CT__SAT_NONE = 0, CT__SAT_FACE_A = 1, CT__SAT_FACE_B = 2, CT__SAT_EDGE = 3 };
 
 /* ---- small helpers ----------------------------------------------------------------------- */
-/* Index of the vertex of h with the largest dot with d (first index on ties). Brute force on
-   small hulls; hill climbing on the vertex graph (from vertex 0, so the answer does not depend
-   on earlier calls) for large ones: a vertex no neighbour of which is higher is a maximum of a
-   convex polytope. */
-CT__PRIVATE int ct__sat_support(const ct_hull *h, ct_vec3 d) {
-    int i, best = 0;
-    ct_real bd = ct__dot(h->verts[0], d);
-    if (h->nverts <= CT__SAT_CLIMB || !h->vert_first || !h->vert_adj) {
-        for (i = 1; i < h->nverts; ++i) {
-            ct_real v = ct__dot(h->verts[i], d);
-            if (v > bd) { bd = v; best = i; }
-        }
-        return best;
-    }
-    for (;;) {
-        int moved = 0, k;
-        for (k = h->vert_first[best]; k < h->vert_first[best + 1]; ++k) {
-            int n = h->vert_adj[k];
-            ct_real v = ct__dot(h->verts[n], d);
-            if (v > bd) { bd = v; best = n; moved = 1; }
-        }
-        if (!moved) return best;
-    }
-}
+/* Index of a vertex of h with the largest dot with d: a cold ct__hull_climb (a scan, first
+   index on ties, up to 64 vertices; hill climbing beyond), so the answer does not depend on
+   earlier calls. */
+CT__INLINE int ct__sat_support(const ct_hull *h, ct_vec3 d) { return ct__hull_climb(h, d, -1); }
 
 /* Key of a feature: 2 bits of kind, 14 bits of index. Edges are keyed by their smaller
    half-edge so both directions give one key. */
@@ -245,7 +222,7 @@ CT__PRIVATE ct_real ct__sat_edge_check(const ct__sat *s, ct_vec3 n, ct_real x) {
 /* The outcome of the query. */
 typedef struct ct__satq {
     int separated;         /* an axis separates by more than the speculative distance */
-    int type;              /* winning kind: CT__SAT_FACE_A, _FACE_B or _EDGE */
+    int type;              /* winning kind: CT_SAT_FACE_A, _FACE_B or _EDGE */
     int fa, va, fb, vb;    /* best face of A and its deepest B vertex; best face of B, A vertex */
     int ea, eb;            /* best edge pair (half-edges of A and of B), -1 if none */
     ct_real sa, sb, se;    /* their separations */
@@ -282,15 +259,15 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     q->sa = q->sb = q->se = -CT__MAXR;
 
     /* the cached axis first: it either separates (done) or seeds its group's best */
-    if (htype == CT__SAT_FACE_A) {
+    if (htype == CT_SAT_FACE_A) {
         x = ct__sat_face_a(s, hia, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, hia, 0); return; }
         q->sa = x; q->fa = hia; q->vb = v;
-    } else if (htype == CT__SAT_FACE_B) {
+    } else if (htype == CT_SAT_FACE_B) {
         x = ct__sat_face_b(s, hib, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, 0, hib); return; }
         q->sb = x; q->fb = hib; q->va = v;
-    } else if (htype == CT__SAT_EDGE) {
+    } else if (htype == CT_SAT_EDGES) {
         ct_vec3 n;
         ct__sat_col col;
         ct__sat_row_make(s, hia, &row);
@@ -308,14 +285,14 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     if (q->fa < 0) {
         int i0 = ct__sat_seed(&ta, &x);
         x = ct__sat_face_a(s, i0, &v);
-        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i0, 0); return; }
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
     }
     for (i = 0; i < A->nfaces; ++i) {
         if (i == q->fa) continue;
         if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
         x = ct__sat_face_a(s, i, &v);
-        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, i, 0); return; }
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
@@ -325,7 +302,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         int j0 = ct__sat_seed(&tb, &b0);
         if (b0 - ta.m + s->margin > thr) {
             x = ct__sat_face_b(s, j0, &v);
-            if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j0); return; }
+            if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j0); return; }
             q->sb = x; q->fb = j0; q->va = v;
         }
     }
@@ -335,11 +312,11 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
         x = ct__sat_face_b(s, j, &v);
-        if (x > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, j); return; }
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
         if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; }
     }
-    q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
-    x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
+    q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
+    x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
 
     /* edge pairs: one matters only if it beats the face by the tolerance, or separates */
     thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
@@ -372,7 +349,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                 if (q->ea >= 0 && x < q->se) continue;
                 x = ct__sat_edge_check(s, n, x);
                 if (!(x > thr)) continue;
-                if (x > s->spec) { ct__sat_separated(q, CT__SAT_EDGE, i, j); return; }
+                if (x > s->spec) { ct__sat_separated(q, CT_SAT_EDGES, i, j); return; }
                 if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
                     q->se = x; q->ea = i; q->eb = j; q->ne = n;
                 }
@@ -380,12 +357,12 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         }
     }
     if (q->ea >= 0) {
-        q->type = CT__SAT_EDGE;
+        q->type = CT_SAT_EDGES;
         q->ne = ct__xf_dir(&s->rel, q->ne);
     }
     q->ctype = q->type;
-    q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
-    q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
+    q->cia = q->type == CT_SAT_FACE_B ? 0 : (q->type == CT_SAT_EDGES ? q->ea : q->fa);
+    q->cib = q->type == CT_SAT_FACE_A ? 0 : (q->type == CT_SAT_EDGES ? q->eb : q->fb);
 }
 
 /* ---- the query for two boxes ---------------------------------------------------------------- */
@@ -482,7 +459,7 @@ CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, co
             if (ct__sat_better(x, f, q->sa, q->fa)) { q->sa = x; q->fa = f; }
         }
     }
-    if (q->sa > s->spec) { ct__sat_separated(q, CT__SAT_FACE_A, q->fa, 0); return; }
+    if (q->sa > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, q->fa, 0); return; }
     /* faces of B (outward normal +-ub[j]): -+ub.dc - hB - hA(ub) */
     for (j = 0; j < 3; ++j) {
         ct_real w = bb->h[j] + AR[0][j] * ba->h[0] + AR[1][j] * ba->h[1] + AR[2][j] * ba->h[2];
@@ -493,12 +470,12 @@ CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, co
             if (ct__sat_better(x, f, q->sb, q->fb)) { q->sb = x; q->fb = f; }
         }
     }
-    if (q->sb > s->spec) { ct__sat_separated(q, CT__SAT_FACE_B, 0, q->fb); return; }
-    q->type = q->sb > q->sa + ct__sat_face_tol(s, q->sa) ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+    if (q->sb > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, q->fb); return; }
+    q->type = q->sb > q->sa + ct__sat_face_tol(s, q->sa) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
     /* the deepest vertex below the face that would be the reference (the only one used) */
-    if (q->type == CT__SAT_FACE_A) q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
+    if (q->type == CT_SAT_FACE_A) q->vb = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(s->a->planes[q->fa].n)));
     else q->va = ct__sat_support(s->a, ct__neg(ct__xf_dir(&s->rel, s->b->planes[q->fb].n)));
-    x = q->type == CT__SAT_FACE_B ? q->sb : q->sa;
+    x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
     /* Edge directions (Gottschalk's OBB axes): n = ua_i x ub_j, |n| = sine of their angle; for
        the other axes |ua_k . n| = |R[m][j]| and |ub_k . n| = |R[i][m]| (m: the third index).
        Near-parallel pairs, and axes on a normal cone's boundary (a zero |R|: the axis is a
@@ -520,21 +497,21 @@ CT__PRIVATE void ct__sat_query_boxes(const ct__sat *s, const ct__sat_box *ba, co
             if (e > s->spec) {
                 int ea = ct__sat_box_edge(s->a, ba->u[i], n);
                 int eb = ct__sat_box_edge(s->b, bb->u[j], ct__xf_inv_dir(&s->rel, ct__neg(n)));
-                ct__sat_separated(q, CT__SAT_EDGE, ea, eb);
+                ct__sat_separated(q, CT_SAT_EDGES, ea, eb);
                 return;
             }
             if (bi < 0 || e > q->se) { q->se = e; bi = i; bj = j; nbest = n; }
         }
     }
     if (bi >= 0) {
-        q->type = CT__SAT_EDGE;
+        q->type = CT_SAT_EDGES;
         q->ne = nbest;
         q->ea = ct__sat_box_edge(s->a, ba->u[bi], nbest);
         q->eb = ct__sat_box_edge(s->b, bb->u[bj], ct__xf_inv_dir(&s->rel, ct__neg(nbest)));
     }
     q->ctype = q->type;
-    q->cia = q->type == CT__SAT_FACE_B ? 0 : (q->type == CT__SAT_EDGE ? q->ea : q->fa);
-    q->cib = q->type == CT__SAT_FACE_A ? 0 : (q->type == CT__SAT_EDGE ? q->eb : q->fb);
+    q->cia = q->type == CT_SAT_FACE_B ? 0 : (q->type == CT_SAT_EDGES ? q->ea : q->fa);
+    q->cib = q->type == CT_SAT_FACE_A ? 0 : (q->type == CT_SAT_EDGES ? q->eb : q->fb);
 }
 
 /* ---- face contact: the incident face clipped by the reference face's side planes --------- */
@@ -802,6 +779,14 @@ CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 n
     }
 }
 
+/* out->deepest: the index of the least separation (first on ties). */
+CT__PRIVATE void ct__manifold_deepest(ct_manifold *out) {
+    int i;
+    out->deepest = 0;
+    for (i = 1; i < out->count; ++i)
+        if (out->points[i].separation < out->points[out->deepest].separation) out->deepest = i;
+}
+
 /* Face contact with the reference face on A (ref_a) or on B. The incident face is tried in
    the order of ct__sat_incident: when the best one misses the reference face's prism (the
    deepest vertex sits just outside it), a neighbour around that vertex crosses it. If none
@@ -893,9 +878,9 @@ CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa,
    builds a face of the Minkowski difference); 0 when the axis gives no bound. */
 CT__PRIVATE int ct__sat_axis(const ct__sat *s, int type, int ia, int ib, ct_real *x) {
     int v;
-    if (type == CT__SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
-    if (type == CT__SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
-    if (type == CT__SAT_EDGE) {
+    if (type == CT_SAT_FACE_A) { *x = ct__sat_face_a(s, ia, &v); return 1; }
+    if (type == CT_SAT_FACE_B) { *x = ct__sat_face_b(s, ib, &v); return 1; }
+    if (type == CT_SAT_EDGES) {
         ct__sat_row row;
         ct__sat_col col;
         ct_vec3 n;
@@ -914,20 +899,20 @@ CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
     const ct_hull *a = s->a, *b = s->b;
     int t = h->ctype, ia = h->cia, ib = h->cib;
     int nha = a->face_first[a->nfaces], nhb = b->face_first[b->nfaces];
-    return (t == CT__SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT__SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
-           (t == CT__SAT_EDGE && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib);
+    return (t == CT_SAT_FACE_A && ia >= 0 && ia < a->nfaces) || (t == CT_SAT_FACE_B && ib >= 0 && ib < b->nfaces) ||
+           (t == CT_SAT_EDGES && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib);
 }
 
 CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
     ct__satq h;
-    h.ctype = CT__SAT_NONE; h.cia = h.cib = 0;
+    h.ctype = CT_SAT_NONE; h.cia = h.cib = 0;
     if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
     ct__sat_box ba, bb;
     ct_real x;
-    if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT__SAT_NONE; h.cia = h.cib = 0; }
+    if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT_SAT_NONE; h.cia = h.cib = 0; }
     if (s->a->nfaces == 6 && s->b->nfaces == 6 && ct__sat_box_of(s->a, &ba) && ct__sat_box_of(s->b, &bb)) {
         /* the cached axis first, as the general query does: one that still separates answers */
-        if (h.ctype != CT__SAT_NONE && ct__sat_axis(s, h.ctype, h.cia, h.cib, &x) && x > s->spec) {
+        if (h.ctype != CT_SAT_NONE && ct__sat_axis(s, h.ctype, h.cia, h.cib, &x) && x > s->spec) {
             memset(q, 0, sizeof *q);
             ct__sat_separated(q, h.ctype, h.cia, h.cib);
             return;
@@ -940,7 +925,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
 
 CT__PRIVATE void ct__sat_cache_store(ct_sat_cache *cache, const ct__satq *q) {
     if (!cache) return;
-    cache->type = q->ctype;
+    cache->type = (ct_sat_feature)q->ctype;
     cache->index_a = q->cia;
     cache->index_b = q->cib;
 }
@@ -952,28 +937,12 @@ CT__PRIVATE void ct__sat_manifold(const ct__sat *s, ct__satq *q, const ct_xform 
     /* Edge closest points outside the segments: hulls apart along an edge axis whose closest
        features are not these edges have no contact yet; overlapping ones (only by round-off)
        fall back to the face. */
-    if (q->type == CT__SAT_EDGE) done = ct__sat_edge_contact(s, q, xa, out) || q->se > 0;
+    if (q->type == CT_SAT_EDGES) done = ct__sat_edge_contact(s, q, xa, out) || q->se > 0;
     if (!done) {
         int ref_a = !(q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa));
         ct__sat_face_contact(s, q, ref_a, xa, xb, out);
-        if (q->type == CT__SAT_EDGE) { q->ctype = ref_a ? CT__SAT_FACE_A : CT__SAT_FACE_B; q->cia = q->fa; q->cib = q->fb; }
+        if (q->type == CT_SAT_EDGES) { q->ctype = ref_a ? CT_SAT_FACE_A : CT_SAT_FACE_B; q->cia = q->fa; q->cib = q->fb; }
     }
-}
-
-CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                  const ct_xform *xb, ct_real speculative,
-                                  ct_sat_cache *cache, ct_manifold *out) {
-    ct__sat s;
-    ct__satq q;
-    if (out) memset(out, 0, sizeof *out);
-    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
-        !ct__finite(speculative) || speculative < 0)
-        return CT_INVALID;
-    ct__sat_setup(&s, a, xa, b, xb, speculative);
-    ct__sat_cached_query(&s, cache, &q);
-    if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
-    ct__sat_cache_store(cache, &q);
-    return CT_OK;
 }
 
 /* ---- rounded hulls ------------------------------------------------------------------------- */
@@ -1043,9 +1012,10 @@ CT__PRIVATE void ct__sat_round_faces(const ct__sat *s, ct__round *g) {
    at the closest point is parallel to n (within CT__SAT_ROUND_PAR), the other hull's incident
    face is clipped against it, as for a resting box; otherwise (edge-edge, vertex-edge,
    vertex-vertex) one point midway between the rounded surfaces, keyed by the simplex's
-   features. s->spec is the speculative distance widened by ra + rb. */
+   features. s->spec is the speculative distance widened by ra + rb. A face clip is kept when
+   its deepest point is within acc of the core distance. */
 CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__round *g, ct_real ra, ct_real rb, ct_real spec,
-                                     const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
+                                     ct_real acc, const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
     const ct__simplex *sx = g->r.s;
     int i, ia[4], ib[4];
     if (g->ca >= 1 - CT__SAT_ROUND_PAR || g->cb >= 1 - CT__SAT_ROUND_PAR) {
@@ -1061,7 +1031,7 @@ CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__round *g, ct_re
         if (m.count > 0) {
             ct_real deepest = m.points[0].separation;
             for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
-            if (deepest <= g->d + ct__sat_edge_tol(s, g->d)) {
+            if (deepest <= g->d + acc) {
                 *out = m;
                 ct__sat_round_shift(out, ra, rb, spec);
                 return;
@@ -1090,13 +1060,13 @@ CT__PRIVATE void ct__sat_round_touching(const ct__sat *s, ct_sat_cache *cache, c
         ct__sat_round_shift(out, ra, rb, spec);
         if (out->count == 0) {
             if (g->r.overlap || !(g->d > 0)) {
-                ct_real x = q.type == CT__SAT_FACE_A ? q.sa : (q.type == CT__SAT_FACE_B ? q.sb : q.se);
+                ct_real x = q.type == CT_SAT_FACE_A ? q.sa : (q.type == CT_SAT_FACE_B ? q.sb : q.se);
                 g->d = ct__max(x, 0);
-                g->n = q.type == CT__SAT_FACE_A ? s->a->planes[q.fa].n
-                     : (q.type == CT__SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, s->b->planes[q.fb].n)) : q.ne);
+                g->n = q.type == CT_SAT_FACE_A ? s->a->planes[q.fa].n
+                     : (q.type == CT_SAT_FACE_B ? ct__neg(ct__xf_dir(&s->rel, s->b->planes[q.fb].n)) : q.ne);
                 ct__sat_round_faces(s, g);
             }
-            if (g->d - (ra + rb) <= spec) ct__sat_round_apart(s, g, ra, rb, spec, xa, xb, out);
+            if (g->d - (ra + rb) <= spec) ct__sat_round_apart(s, g, ra, rb, spec, ct__sat_edge_tol(s, g->d), xa, xb, out);
         }
     }
     ct__sat_cache_store(cache, &q);
@@ -1117,10 +1087,10 @@ CT__PRIVATE int ct__sat_round_boxes(const ct__sat *s, ct_real ra, ct_real rb, ct
     if (s->a->nfaces != 6 || s->b->nfaces != 6 || !ct__sat_box_of(s->a, &ba) || !ct__sat_box_of(s->b, &bb)) return 0;
     ct__sat_query_boxes(s, &ba, &bb, &q);
     if (q.separated) { ct__sat_cache_store(cache, &q); return 1; } /* apart beyond reach */
-    x = q.type == CT__SAT_FACE_A ? q.sa : q.sb;
-    if (q.type == CT__SAT_EDGE || !(x > CT__SAT_ROUND_SLOP * s->L)) return 0;
+    x = q.type == CT_SAT_FACE_A ? q.sa : q.sb;
+    if (q.type == CT_SAT_EDGES || !(x > CT__SAT_ROUND_SLOP * s->L)) return 0;
     memset(&m, 0, sizeof m);
-    ct__sat_face_contact(s, &q, q.type == CT__SAT_FACE_A, xa, xb, &m);
+    ct__sat_face_contact(s, &q, q.type == CT_SAT_FACE_A, xa, xb, &m);
     if (m.count == 0) return 0;
     deepest = m.points[0].separation;
     for (i = 1; i < m.count; ++i) deepest = ct__min(deepest, m.points[i].separation);
@@ -1131,9 +1101,74 @@ CT__PRIVATE int ct__sat_round_boxes(const ct__sat *s, ct_real ra, ct_real rb, ct
     return 1;
 }
 
-CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
-                                          const ct_xform *xb, ct_real rb, ct_real speculative,
-                                          ct_sat_cache *cache, ct_manifold *out) {
+/* Hulls that may be apart (the winning axis's separation x plus the biases by which the other
+   axes may have lost is positive) whose manifold is empty or whose deepest point lies above
+   max(x, 0) (when apart, x <= distance <= deepest, so an equal pair pins the distance) may
+   have missed the closest features: the SAT's face clip can leave every point beyond
+   speculative while the distance is within it, an edge axis can name edges whose closest
+   points are off the segments, and a face axis can win by its bias over the edge pair that
+   separates the hulls. GJK (cold, so the cache does not change the answer) gives the
+   distance: within speculative, the manifold comes from the closest features (Box2D v3): the
+   clip of a face parallel to the normal if its deepest point is the distance, else one point
+   at the distance. Only the clip accepted here and the SAT clip already pinned reach the
+   output, so the deepest separation is the distance (within CT__SAT_EXACT) when apart. */
+#define CT__SAT_EXACT ((ct_real)1024 * CT__EPS)   /* x L: the distance pinned, GJK's accuracy */
+CT__PRIVATE void ct__sat_closest_features(const ct__sat *s, const ct__satq *q, const ct_xform *xa,
+                                          const ct_xform *xb, ct_manifold *out) {
+    ct_shape sa = ct_shape_hull(s->a), sb = ct_shape_hull(s->b);
+    ct_real x = q->type == CT_SAT_FACE_A ? q->sa : (q->type == CT_SAT_FACE_B ? q->sb : q->se);
+    ct_real tol = CT__SAT_EXACT * s->L, deepest = CT__MAXR;
+    ct__round g;
+    int i;
+    /* the signed distance is at most x plus the bias by which another axis lost */
+    if (!(x + ct__sat_face_tol(s, x) + ct__sat_edge_tol(s, x) + s->margin > 0)) return;
+    for (i = 0; i < out->count; ++i) deepest = ct__min(deepest, out->points[i].separation);
+    if (out->count > 0 && deepest <= ct__max(x, 0) + tol) return;
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
+    if (g.r.overlap) return;
+    g.d = ct__len(g.r.v) * g.r.m.scale;
+    if (out->count > 0 && deepest <= g.d + tol) return;
+    memset(out, 0, sizeof *out);
+    if (!(g.d > 0) || g.d > s->spec) return;
+    ct__simplex_witness(g.r.s, &g.pa, &g.pb);
+    g.pa = ct__scale(g.pa, g.r.m.scale);
+    g.pb = ct__scale(g.pb, g.r.m.scale);
+    g.n = ct__scale(g.r.v, -g.r.m.scale / g.d);
+    ct__sat_round_faces(s, &g);
+    ct__sat_round_apart(s, &g, 0, 0, s->spec, tol, xa, xb, out);
+}
+
+/* The SAT manifold of two hulls with the cache, completed from the closest features. */
+CT__PRIVATE void ct__sat_hulls(const ct__sat *s, ct_sat_cache *cache, const ct_xform *xa, const ct_xform *xb,
+                               ct_manifold *out) {
+    ct__satq q;
+    ct__sat_cached_query(s, cache, &q);
+    if (!q.separated) {
+        ct__satq q2 = q;
+        ct__sat_manifold(s, &q2, xa, xb, out);
+        ct__sat_closest_features(s, &q, xa, xb, out);
+        q.ctype = q2.ctype; q.cia = q2.cia; q.cib = q2.cib;
+    }
+    ct__sat_cache_store(cache, &q);
+}
+
+CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_real speculative,
+                                  ct_sat_cache *cache, ct_manifold *out) {
+    ct__sat s;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
+        !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    ct__sat_setup(&s, a, xa, b, xb, speculative);
+    ct__sat_hulls(&s, cache, xa, xb, out);
+    ct__manifold_deepest(out);
+    return CT_OK;
+}
+
+CT__PRIVATE ct_status ct__manifold_rounded(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                           const ct_xform *xb, ct_real rb, ct_real speculative,
+                                           ct_sat_cache *cache, ct_manifold *out) {
     ct__sat s;
     ct__round g;
     ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
@@ -1146,10 +1181,7 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, 
     /* the speculative distance of the cores is widened by the radii */
     ct__sat_setup(&s, a, xa, b, xb, speculative + r);
     if (r == 0) {
-        ct__satq q;
-        ct__sat_cached_query(&s, cache, &q);
-        if (!q.separated) ct__sat_manifold(&s, &q, xa, xb, out);
-        ct__sat_cache_store(cache, &q);
+        ct__sat_hulls(&s, cache, xa, xb, out);
         return CT_OK;
     }
     /* A cached axis that still separates the cores by more proves the rounded hulls apart (a
@@ -1176,10 +1208,10 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, 
         /* cores apart: their closest features; the cache gets the face most parallel to n */
         g.n = ct__scale(g.r.v, -g.r.m.scale / g.d);
         ct__sat_round_faces(&s, &g);
-        if (g.d - r <= speculative) ct__sat_round_apart(&s, &g, ra, rb, speculative, xa, xb, out);
+        if (g.d - r <= speculative) ct__sat_round_apart(&s, &g, ra, rb, speculative, ct__sat_edge_tol(&s, g.d), xa, xb, out);
         if (cache) {
             int fb = g.cb > g.ca;
-            cache->type = fb ? CT__SAT_FACE_B : CT__SAT_FACE_A;
+            cache->type = fb ? CT_SAT_FACE_B : CT_SAT_FACE_A;
             cache->index_a = fb ? 0 : g.fa;
             cache->index_b = fb ? g.fb : 0;
         }
@@ -1191,6 +1223,14 @@ CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, 
     }
     ct__sat_round_touching(&s, cache, &g, ra, rb, speculative, xa, xb, out);
     return CT_OK;
+}
+
+CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                          const ct_xform *xb, ct_real rb, ct_real speculative,
+                                          ct_sat_cache *cache, ct_manifold *out) {
+    ct_status st = ct__manifold_rounded(a, xa, ra, b, xb, rb, speculative, cache, out);
+    if (st == CT_OK) ct__manifold_deepest(out);
+    return st;
 }
 
 /* ---- a hull against a sphere ----------------------------------------------------------------- */

@@ -157,16 +157,38 @@ CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
     return bi[best];
 }
 
-/* Hill climbing over the vertex adjacency (steepest ascent), from vertex *id. On a convex
-   polytope a vertex with no neighbour strictly higher along d is a global maximiser, so this
-   returns an exact support vertex; the dot strictly increases, so it ends. Warm-started from
-   the previous support vertex it takes O(1) steps for coherent directions, and O(sqrt n)
-   cold on round hulls (Cameron 1997, "Enhancing GJK"). */
+/* Steepest ascent over h's vertex adjacency along d from vertex v, stopping early once a
+   vertex reaches goal (pass CT__MAXR for none); *best gets the last vertex's dot with d. On a
+   convex polytope a vertex with no neighbour strictly higher along d is a global maximiser, so
+   without an early stop this returns an exact support vertex; the dot strictly increases, so
+   it ends. Warm-started from the previous support vertex it takes O(1) steps for coherent
+   directions, and O(sqrt n) cold on round hulls (Cameron 1997, "Enhancing GJK"). The one hill
+   climb of the library: supports (ct__hull_climb), SAT and the polar plane filter use it. */
+CT__PRIVATE int ct__hull_ascend(const ct_hull *h, ct_vec3 d, int v, ct_real goal, ct_real *best) {
+    ct_real b = ct__dot(h->verts[v], d);
+    while (b < goal) {
+        int next = v, k, end = h->vert_first[v + 1];
+        for (k = h->vert_first[v]; k < end; ++k) {
+            int u = h->vert_adj[k];
+            ct_real t = ct__dot(h->verts[u], d);
+            if (t > b) { b = t; next = u; }
+        }
+        if (next == v) break;
+        v = next;
+    }
+    *best = b;
+    return v;
+}
+
+/* An exact support vertex of h along d. start: the previous support vertex (warm: climb from
+   it), or out of range (cold: hulls of up to 64 vertices are scanned, first index on ties;
+   larger ones climb from the best of 16 spread-out vertices, so a cold answer depends on
+   nothing but h and d). Hulls without adjacency are scanned. */
 CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
     int v = start, k;
     ct_real best;
-    if (v < 0 || v >= h->nverts) { /* cold: small hulls are scanned, large ones climbed from
-                                       the best of 16 spread-out vertices */
+    if (!h->vert_first || !h->vert_adj) return ct__argmax_dot(h->verts, h->nverts, d);
+    if (v < 0 || v >= h->nverts) {
         int step = h->nverts / 16;
         if (h->nverts <= 64) return ct__argmax_dot(h->verts, h->nverts, d);
         v = 0;
@@ -176,17 +198,7 @@ CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
             if (t > best) { best = t; v = k; }
         }
     }
-    best = ct__dot(h->verts[v], d);
-    for (;;) {
-        int next = v, end = h->vert_first[v + 1];
-        for (k = h->vert_first[v]; k < end; ++k) {
-            int u = h->vert_adj[k];
-            ct_real t = ct__dot(h->verts[u], d);
-            if (t > best) { best = t; next = u; }
-        }
-        if (next == v) return v;
-        v = next;
-    }
+    return ct__hull_ascend(h, d, v, CT__MAXR, &best);
 }
 
 /* Support point of the core of s (local frame) in direction d (any length, finite). *id: in,

@@ -467,7 +467,7 @@ Test(sat, cache_hit_equals_cold) {
     tumble_cached(&a.h, 0, &b.h, 0, 1.3, 0.4, &cache, &hits);
     cr_assert(hits >= 199);
     /* a cache full of another pair's indices only steers the search */
-    cache.type = 3; cache.index_a = 1000; cache.index_b = -5;
+    cache.type = CT_SAT_EDGES; cache.index_a = 1000; cache.index_b = -5;
     {
         ct_xform xb = xf(0, 0, 1, 0.3, 0, 0, 1.4);
         cr_assert_eq(ct_manifold_hulls(&a.h, NULL, &b.h, &xb, 0.1, NULL, &cold), CT_OK);
@@ -765,7 +765,7 @@ Test(sat, random_box_pairs_against_brute_force_sat) {
         cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
         cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)(0.05 * (a.extent + b.extent)), &cache, &mc), CT_OK);
         cr_assert(same_manifold(&m, &mc), "pair %d: cached differs", k);
-        edges += cache.type == 3;
+        edges += cache.type == CT_SAT_EDGES;
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
@@ -775,7 +775,7 @@ Test(sat, random_box_pairs_against_brute_force_sat) {
 }
 
 Test(sat, large_hulls_hill_climbing_against_brute_force_sat) {
-    /* more than CT__SAT_CLIMB vertices: supports by hill climbing; scaled and shifted */
+    /* more than 64 vertices: supports by hill climbing; scaled and shifted */
     unsigned long long seed = 77;
     pair_stats st;
     int k;
