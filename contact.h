@@ -312,8 +312,12 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
                        ct_gjk_cache *cache /* may be NULL */, ct_distance *out);
 /* Signed distance: GJK; when the (rounded) cores are apart the exact answer comes from the
    cores and the radii; when the cores overlap, EPA on the cores (polytope in the scratch,
-   at most CT_EPA_MAX_VERTS vertices) plus the radii. Touching shapes give distance 0 (up to
-   rounding) with a finite unit normal. s may be NULL (a local scratch is made). */
+   at most CT_EPA_MAX_VERTS vertices) plus the radii. On curved cores (ellipsoids, support
+   functions) EPA's answer is refined until the support point along the normal is parallel to
+   it (depth to about sqrt(eps) x size in the gradient, i.e. ~eps relative in the depth on
+   strictly convex smooth shapes, concentric ones included); CT_NO_CONVERGENCE only if that
+   fails too. Touching shapes give distance 0 (up to rounding) with a finite unit normal. s may
+   be NULL (a local scratch is made). */
 #define CT_EPA_MAX_VERTS 256
 CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
                                    const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
