@@ -176,7 +176,10 @@ typedef struct ct_hull {
     ct_real extent;               /* largest distance from center to a vertex (scale of the hull) */
     ct_allocator ct__alloc;       /* private: the owner's allocator */
     void        *ct__block;       /* private: one block holds every array */
+    unsigned     ct__valid;       /* private: CT__HULL_VALID when built by the library (complete
+                                     adjacency, finite contents): queries skip its checks */
 } ct_hull;
+#define CT__HULL_VALID 0x48554C4Cu
 
 typedef struct ct_hull_desc {
     ct_real eps;          /* 0: relative default (a few ulps of the input's extent); otherwise

@@ -73,7 +73,7 @@ double signed_dist(Set &s, Pair &p) {
     return d.distance;
 }
 
-void build(Set &s, int nv, double gap, unsigned long long seed) {
+void build(Set &s, int nv, double gap, unsigned long long seed, bool points = false) {
     s.nv = nv;
     s.gap = gap;
     s.next = 0;
@@ -90,7 +90,7 @@ void build(Set &s, int nv, double gap, unsigned long long seed) {
             b.local[k].x = xyz[3 * k]; b.local[k].y = xyz[3 * k + 1]; b.local[k].z = xyz[3 * k + 2];
         }
         ct_hull_build(b.local.data(), nv, NULL, NULL, &b.hull);
-        b.shape = ct_shape_hull(&b.hull);
+        b.shape = points ? ct_shape_points(b.local.data(), nv) : ct_shape_hull(&b.hull);
         b.x = random_xform(&seed);
     }
     for (int i = 0; i < kPairs; ++i) {
@@ -383,6 +383,37 @@ int main() {
             }
             destroy(s);
         }
+
+    // Point clouds: the same 20-point sets as ct_shape_points (every support scans the points).
+    bench_table("GJK / EPA on 20-point clouds (ct_shape_points)",
+                "As above with the 20 points given as ct_shape_points instead of a hull; libccd's support "
+                "scans the same points.");
+    for (int gi = 0; gi < 3; ++gi) {
+        Set s;
+        build(s, 20, gaps[gi], seed + 500 + gi, true);
+        bool sep = gaps[gi] > 0;
+        for (int w = 0; w < 2; ++w) {
+            bench_fn ours = w ? (sep ? ours_gjk_warm : ours_sd_warm) : (sep ? ours_gjk_cold : ours_sd_cold);
+            check_ours(s, chk, sizeof chk, w != 0);
+            std::snprintf(name, sizeof name, "%s 20 points, gap %+g, %s", sep ? "ct_gjk" : "ct_signed_distance", gaps[gi],
+                          w ? "warm" : "cold");
+#ifdef CT_HAVE_CCD
+            CcdCtx c;
+            char b[512];
+            ccd_setup(c, s);
+            check_ccd(s, c, false, b, sizeof b);
+            std::snprintf(b + std::strlen(b), sizeof b - std::strlen(b), "; ours %s", chk);
+            bench_row(name, ours, &s, sep ? "ccdGJKIntersect" : "ccdGJKPenetration", sep ? ccd_intersect : ccd_gjk_pen, &c, b);
+            if (!sep) {
+                check_ccd(s, c, true, b, sizeof b);
+                bench_row(name, ours, &s, "ccdMPRPenetration", ccd_mpr_pen, &c, b);
+            }
+#else
+            bench_row_ours(name, ours, &s, chk);
+#endif
+        }
+        destroy(s);
+    }
 
     // Cold cost against vertex count: hill climbing from 16 sampled vertices makes it grow
     // sub-linearly (a scan would be linear).

@@ -1260,6 +1260,7 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
         else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
     }
+    out->ct__valid = CT__HULL_VALID; /* complete: per-call checks of its structure are skipped */
     return CT_OK;
 }
 

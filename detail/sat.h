@@ -855,9 +855,12 @@ CT__PRIVATE int ct__sat_edge_contact(const ct__sat *s, const ct__satq *q, const 
 /* A hull as ct_hull_build / ct__hull_assemble make it: the contents are trusted, the shape of
    the struct is checked (a zeroed or half-filled struct is rejected, not dereferenced). */
 CT__PRIVATE int ct__sat_hull_ok(const ct_hull *h) {
-    return h && h->nverts >= 3 && h->nfaces >= 2 && h->nedges >= 3 && h->verts && h->planes &&
-           h->face_first && h->face_verts && h->he_twin && h->he_next && h->he_face && h->vert_edge &&
-           h->face_first[h->nfaces] == 2 * h->nedges && ct__finite3(h->center) && ct__finite(h->extent) &&
+    /* built by the library: its contents were checked at build; only the struct's own fields
+       (a copy whose arrays were taken away) are looked at, nothing behind its pointers */
+    int arrays = h && h->verts && h->planes && h->face_first && h->face_verts && h->he_twin && h->he_next &&
+                 h->he_face && h->vert_edge;
+    if (arrays && h->ct__valid == CT__HULL_VALID) return h->nverts >= 3 && h->nfaces >= 2 && h->nedges >= 3;
+    return arrays && h->nverts >= 3 && h->nfaces >= 2 && h->nedges >= 3 && h->face_first[h->nfaces] == 2 * h->nedges && ct__finite3(h->center) && ct__finite(h->extent) &&
            h->extent > 0;
 }
 
