@@ -305,6 +305,23 @@ void check_ccd(Set &s, CcdCtx &c, bool mpr, char *buf, size_t n) {
 }
 #endif
 
+#ifdef CT_HAVE_CCD
+// The libccd rows of one set: ccdGJKIntersect (separated) or ccdGJKPenetration and
+// ccdMPRPenetration (penetrating), each after its agreement check.
+void ccd_rows(Set &s, bench_fn ours, const char *name, bool sep, const char *chk) {
+    CcdCtx c;
+    char b[512];
+    ccd_setup(c, s);
+    check_ccd(s, c, false, b, sizeof b);
+    std::snprintf(b + std::strlen(b), sizeof b - std::strlen(b), "; ours %s", chk);
+    bench_row(name, ours, &s, sep ? "ccdGJKIntersect" : "ccdGJKPenetration", sep ? ccd_intersect : ccd_gjk_pen, &c, b);
+    if (!sep) {
+        check_ccd(s, c, true, b, sizeof b);
+        bench_row(name, ours, &s, "ccdMPRPenetration", ccd_mpr_pen, &c, b);
+    }
+}
+#endif
+
 #ifdef CT_HAVE_BULLET
 void check_bt(Set &s, char *buf, size_t n) {
     double worst = 0;
@@ -364,18 +381,7 @@ int main() {
                 }
 #endif
 #ifdef CT_HAVE_CCD
-                {
-                    CcdCtx c;
-                    char b[512];
-                    ccd_setup(c, s);
-                    check_ccd(s, c, false, b, sizeof b);
-                    std::snprintf(b + std::strlen(b), sizeof b - std::strlen(b), "; ours %s", chk);
-                    bench_row(name, ours, &s, sep ? "ccdGJKIntersect" : "ccdGJKPenetration", sep ? ccd_intersect : ccd_gjk_pen, &c, b);
-                    if (!sep) {
-                        check_ccd(s, c, true, b, sizeof b);
-                        bench_row(name, ours, &s, "ccdMPRPenetration", ccd_mpr_pen, &c, b);
-                    }
-                }
+                ccd_rows(s, ours, name, sep, chk);
 #endif
 #if !defined(CT_HAVE_CCD) && !defined(CT_HAVE_BULLET)
                 bench_row_ours(name, ours, &s, chk);
@@ -398,16 +404,7 @@ int main() {
             std::snprintf(name, sizeof name, "%s 20 points, gap %+g, %s", sep ? "ct_gjk" : "ct_signed_distance", gaps[gi],
                           w ? "warm" : "cold");
 #ifdef CT_HAVE_CCD
-            CcdCtx c;
-            char b[512];
-            ccd_setup(c, s);
-            check_ccd(s, c, false, b, sizeof b);
-            std::snprintf(b + std::strlen(b), sizeof b - std::strlen(b), "; ours %s", chk);
-            bench_row(name, ours, &s, sep ? "ccdGJKIntersect" : "ccdGJKPenetration", sep ? ccd_intersect : ccd_gjk_pen, &c, b);
-            if (!sep) {
-                check_ccd(s, c, true, b, sizeof b);
-                bench_row(name, ours, &s, "ccdMPRPenetration", ccd_mpr_pen, &c, b);
-            }
+            ccd_rows(s, ours, name, sep, chk);
 #else
             bench_row_ours(name, ours, &s, chk);
 #endif

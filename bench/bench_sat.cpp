@@ -47,6 +47,7 @@ struct Case {
 
 struct Work {
     std::vector<Case> cases;
+    std::vector<ct_xform> moved;   // scene rows: B after one small motion step (empty: none)
     std::vector<ct_sat_cache> caches;
     ct_real spec;
     ct_real radius;             // rounding radius of both hulls (0: ct_manifold_hulls)
@@ -109,9 +110,14 @@ void run_ours(void *p, long calls) {
     int n = (int)w->cases.size();
     for (long i = 0; i < calls; ++i) {
         int k = (int)(i % n);
-        const Case &c = w->cases[k];
         ct_manifold m;
-        manifold(c, w->radius, w->spec, w->cached ? &w->caches[k] : NULL, &m);
+        if (!w->moved.empty() && ((i / n) & 1)) {   // every other pass B has moved one step
+            Case c = w->cases[k];
+            c.xb = w->moved[k];
+            manifold(c, w->radius, w->spec, w->cached ? &w->caches[k] : NULL, &m);
+        } else {
+            manifold(w->cases[k], w->radius, w->spec, w->cached ? &w->caches[k] : NULL, &m);
+        }
         acc += m.count;
     }
     w->sink = acc;
@@ -138,6 +144,7 @@ struct Peer {
     Work *w;
     btVertexArray v1, v2;
     Collect out;
+    bool gjk_path;              // radius 0: btConvexConvexAlgorithm's default (GJK normal + clip)
     volatile double sink;
 };
 
@@ -160,8 +167,12 @@ btConvexHullShape *to_bt(const ct_hull *h, double margin) {
 
 // Rounded: btConvexConvexAlgorithm's polyhedral branch for margin shapes. GJK (EPA when the
 // margins overlap) gives the axis and the distance; the polyhedra are clipped along it.
+// With p->gjk_path and radius 0 this is btConvexConvexAlgorithm's default path for two
+// btConvexHullShape with polyhedral features and margin 0 (m_enableSatConvex off): GJK (EPA when
+// they overlap) for the normal, then clipHullAgainstHull along it.
 void bullet_call_rounded(Peer *p, int k, Collect *gjk_out) {
-    const btConvexHullShape *sa = p->rounded[p->w->cases[k].ia], *sb = p->rounded[p->w->cases[k].ib];
+    const std::vector<btConvexHullShape *> &set = p->w->radius > 0 ? p->rounded : p->shapes;
+    const btConvexHullShape *sa = set[p->w->cases[k].ia], *sb = set[p->w->cases[k].ib];
     btVoronoiSimplexSolver simplex;
     btGjkEpaPenetrationDepthSolver epa;
     btGjkPairDetector gjk(sa, sb, &simplex, &epa);
@@ -209,7 +220,7 @@ void run_bullet(void *q, long calls) {
     double acc = 0;
     int n = (int)p->w->cases.size();
     for (long i = 0; i < calls; ++i) {
-        if (p->w->radius > 0) bullet_call_rounded(p, (int)(i % n), NULL);
+        if (p->w->radius > 0 || p->gjk_path) bullet_call_rounded(p, (int)(i % n), NULL);
         else bullet_call(p, (int)(i % n));
         acc += p->out.count;
     }
@@ -231,7 +242,7 @@ std::string agreement(Peer *p) {
         for (int i = 0; i < m.count; ++i) ours = std::min(ours, (double)m.points[i].separation);
         Collect g;
         const Collect *ref = &p->out;   // whose deepest separation and normal are compared
-        if (w->radius > 0) { bullet_call_rounded(p, k, &g); ref = &g; }
+        if (w->radius > 0 || p->gjk_path) { bullet_call_rounded(p, k, &g); ref = &g; }
         else bullet_call(p, k);
         bool po = m.count > 0 && ours < 0, pp = p->out.count > 0 && ref->count > 0 && ref->deepest < 0;
         if (po && pp) {
@@ -292,6 +303,120 @@ void build_cases(Work &w, const Scene &s, bool boxes, bool rotated, bool mixed, 
     for (size_t k = 0; k < w.caches.size(); ++k) std::memset(&w.caches[k], 0, sizeof w.caches[k]);
 }
 
+// Scene pairs: 10,000 bodies (each its own 20-point hull on the unit sphere, random rotation)
+// at uniform random positions in a cube whose side gives about 7.4 AABB-overlapping pairs per
+// body (the scene of the narrow-phase issue: 74,383 pairs, 54% separated); the first kScene
+// pairs of ct_broadphase's list are timed. Warm: a ct_sat_cache per pair and B moving by one
+// small step (0.5% of the size along a random direction and 1 degree about a random axis)
+// between consecutive calls of a pair.
+const int kBodies = 10000, kScene = 4000;
+
+struct SceneSet {
+    std::vector<ct_hull> hulls;
+    std::vector<ct_xform> x;
+};
+
+void scene_build(SceneSet &sc, Work &w, unsigned long long seed) {
+    double side = std::cbrt(64.0 * kBodies * (kBodies - 1) / 2 / 74383.0);
+    std::vector<ct_aabb> boxes(kBodies);
+    sc.hulls.resize(kBodies);
+    sc.x.resize(kBodies);
+    for (int i = 0; i < kBodies; ++i) {
+        double xyz[60];
+        ct_vec3 p[20];
+        wl_sphere(xyz, 20, 1.0, &seed);
+        for (int j = 0; j < 20; ++j) p[j] = v3(xyz[3 * j], xyz[3 * j + 1], xyz[3 * j + 2]);
+        if (ct_hull_build(p, 20, NULL, NULL, &sc.hulls[i]) != CT_OK) std::printf("hull build failed\n");
+        sc.x[i] = random_rot(&seed);
+        sc.x[i].p = v3(side * bench_uniform(&seed), side * bench_uniform(&seed), side * bench_uniform(&seed));
+        boxes[i] = ct_hull_aabb(&sc.hulls[i], &sc.x[i]);
+    }
+    ct_pairs pairs;
+    ct_broadphase(boxes.data(), kBodies, NULL, &pairs);
+    w.cases.clear();
+    w.moved.clear();
+    for (size_t k = 0; k < pairs.count && (int)k < kScene; ++k) {
+        Case c;
+        c.ia = pairs.items[k].a;
+        c.ib = pairs.items[k].b;
+        c.a = &sc.hulls[c.ia];
+        c.b = &sc.hulls[c.ib];
+        c.xa = sc.x[c.ia];
+        c.xb = sc.x[c.ib];
+        w.cases.push_back(c);
+        double d[3], ax[3];
+        wl_direction(d, &seed);
+        wl_direction(ax, &seed);
+        ct_xform step = ct_xform_from_axis_angle(v3(ax[0], ax[1], ax[2]), (ct_real)(3.14159265358979 / 180), v3(0, 0, 0));
+        ct_xform m = c.xb;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                m.r[i][j] = step.r[i][0] * c.xb.r[0][j] + step.r[i][1] * c.xb.r[1][j] + step.r[i][2] * c.xb.r[2][j];
+        double L = (double)c.b->extent;   // 0.5% of the size (the diameter 2 L)
+        m.p = v3(c.xb.p.x + 0.01 * L * d[0], c.xb.p.y + 0.01 * L * d[1], c.xb.p.z + 0.01 * L * d[2]);
+        w.moved.push_back(m);
+    }
+    std::printf("scene: %zu AABB pairs among %d bodies (side %.1f); %zu timed\n", pairs.count, kBodies, side, w.cases.size());
+    ct_pairs_free(&pairs);
+    w.caches.assign(w.cases.size(), ct_sat_cache());
+    for (size_t k = 0; k < w.caches.size(); ++k) std::memset(&w.caches[k], 0, sizeof w.caches[k]);
+}
+
+void scene_rows(unsigned long long seed) {
+    SceneSet sc;
+    Work w;
+    w.spec = (ct_real)0.02;
+    w.radius = 0;
+    w.cached = false;
+    w.sink = 0;
+    scene_build(sc, w, seed);
+    int apart = 0, contacts = 0;
+    for (size_t k = 0; k < w.cases.size(); ++k) {
+        ct_shape sa = ct_shape_hull(w.cases[k].a), sb = ct_shape_hull(w.cases[k].b);
+        ct_distance d;
+        ct_manifold m;
+        ct_gjk(&sa, &w.cases[k].xa, &sb, &w.cases[k].xb, NULL, &d);
+        apart += d.distance > 0;
+        manifold(w.cases[k], 0, w.spec, NULL, &m);
+        contacts += m.count > 0;
+    }
+    char setup[400], row[160];
+    std::snprintf(setup, sizeof setup, "%d bodies, %zu of their AABB-overlapping pairs (%.0f%% separated, %d with "
+                  "a contact within speculative 0.02); warm = a ct_sat_cache per pair with B moved by 0.5%% of the "
+                  "size and 1 degree between consecutive calls. Bullet (float): default path, no persistent state.",
+                  kBodies, w.cases.size(), 100.0 * apart / (double)w.cases.size(), contacts);
+    bench_table("Contact manifold on scene pairs (20-point hulls)", setup);
+#ifdef CT_HAVE_BULLET
+    Peer peer;
+    peer.w = &w;
+    peer.gjk_path = true;
+    peer.shapes.assign(kBodies, (btConvexHullShape *)NULL);
+    for (size_t k = 0; k < w.cases.size(); ++k)
+        for (int e = 0; e < 2; ++e) {
+            int i = e ? w.cases[k].ib : w.cases[k].ia;
+            if (!peer.shapes[i]) peer.shapes[i] = to_bt(&sc.hulls[i], 0);
+        }
+    for (size_t k = 0; k < w.cases.size(); ++k) { peer.ta.push_back(to_bt(w.cases[k].xa)); peer.tb.push_back(to_bt(w.cases[k].xb)); }
+    std::string check = agreement(&peer);
+#endif
+    for (int cached = 0; cached < 2; ++cached) {
+        w.cached = cached != 0;
+        std::vector<ct_xform> moved;
+        if (!w.cached) moved.swap(w.moved);   // cold: the same transforms every call
+        std::snprintf(row, sizeof row, "scene pairs, %s", cached ? "warm (small motion)" : "cold");
+#ifdef CT_HAVE_BULLET
+        bench_row(row, run_ours, &w, "Bullet default: GJK + clip (float)", run_bullet, &peer, check.c_str());
+#else
+        bench_row(row, run_ours, &w, "Bullet (not installed)", NULL, NULL, "-");
+#endif
+        if (!w.cached) moved.swap(w.moved);
+    }
+#ifdef CT_HAVE_BULLET
+    for (size_t i = 0; i < peer.shapes.size(); ++i) delete peer.shapes[i];
+#endif
+    for (size_t i = 0; i < sc.hulls.size(); ++i) ct_hull_free(&sc.hulls[i]);
+}
+
 } // namespace
 
 int main() {
@@ -325,8 +450,11 @@ int main() {
     const double kRadius = 0.05;
 #endif
     bench_table("Contact manifold (SAT + clipping)",
-                "64 pairs per row, cycled; speculative 0.02; ours double, Bullet float (btPolyhedralContactClipping: "
-                "findSeparatingAxis + clipHullAgainstHull); cached = a warm ct_sat_cache per pair.");
+                "64 pairs per row, cycled; speculative 0.02; ours double, Bullet float. Two Bullet peers: its default "
+                "path (btConvexConvexAlgorithm with m_enableSatConvex off: btGjkPairDetector + "
+                "btGjkEpaPenetrationDepthSolver on btConvexHullShape with initializePolyhedralFeatures(), margin 0, "
+                "for the normal, then btPolyhedralContactClipping::clipHullAgainstHull) and its SAT option "
+                "(findSeparatingAxis + clipHullAgainstHull); cached = a warm ct_sat_cache per pair.");
     const char *names[9] = { "box-box resting", "box-box rotated", "20-vertex hulls resting", "20-vertex hulls rotated",
                              "box-box rotated, mixed gaps", "20-vertex hulls rotated, mixed gaps",
                              "rounded (0.05) box-box resting", "rounded (0.05) box-box rotated",
@@ -349,11 +477,20 @@ int main() {
 #ifdef CT_HAVE_BULLET
         peer.ta.clear(); peer.tb.clear();
         for (size_t k = 0; k < w.cases.size(); ++k) { peer.ta.push_back(to_bt(w.cases[k].xa)); peer.tb.push_back(to_bt(w.cases[k].xb)); }
+        peer.gjk_path = false;
         std::string check = agreement(&peer);
+        peer.gjk_path = true;
+        std::string check_gjk = w.radius > 0 ? check : agreement(&peer);
         for (int cached = 0; cached < 2; ++cached) {
             w.cached = cached != 0;
             std::snprintf(row, sizeof row, "%s, %s (%d/64 in contact)", names[r], cached ? "cached" : "cold", contacts);
-            bench_row(row, run_ours, &w, "Bullet (float)", run_bullet, &peer, check.c_str());
+            if (w.radius == 0) {   // the default path first: the headline peer
+                peer.gjk_path = true;
+                bench_row(row, run_ours, &w, "Bullet default: GJK + clip (float)", run_bullet, &peer, check_gjk.c_str());
+            }
+            peer.gjk_path = false;
+            bench_row(row, run_ours, &w, w.radius > 0 ? "Bullet margin path (float)" : "Bullet findSeparatingAxis + clip (float)",
+                      run_bullet, &peer, check.c_str());
         }
 #else
         for (int cached = 0; cached < 2; ++cached) {
@@ -363,6 +500,7 @@ int main() {
         }
 #endif
     }
+    scene_rows(seed + 99);
 #ifdef CT_HAVE_BULLET
     for (size_t i = 0; i < peer.shapes.size(); ++i) { delete peer.shapes[i]; delete peer.rounded[i]; }
 #endif
