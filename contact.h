@@ -420,6 +420,15 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    are boxes (8 vertices, 6 quads whose normals form 3 orthogonal opposite pairs) take the 15
    axes of the OBB test in closed form (Gottschalk, Lin & Manocha 1996) under the same rules:
    the same axis and features as the general search, at about a third of its cost.
+   Every pair whose signed distance is <= speculative gets at least one point (units of
+   speculative: a world length). When the hulls may be apart (the winning separation plus the
+   biases above is positive) and the clip is empty or its deepest point lies above the winning
+   separation, the manifold comes from the closest features found by GJK instead (Box2D v3):
+   the clip of a face parallel to the closest direction if its deepest point is the distance,
+   else one point at the distance. So for hulls apart the deepest separation equals the
+   distance within 1024 eps (extent_a + extent_b); for penetrating hulls it is the winning
+   axis's separation, within the biases above of the signed distance. points[deepest] is the
+   point of least separation.
 
    Each point lies midway between the surfaces: point - separation/2 * normal is on A's surface
    and point + separation/2 * normal on B's; only points with separation <= speculative are

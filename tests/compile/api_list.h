@@ -19,7 +19,7 @@
 #define CT_API_POLAR(X) X(ct_intersect) X(ct_contact_hulls) X(ct_sparsify)
 
 /* SAT part */
-#define CT_API_SAT(X) X(ct_manifold_hulls) X(ct_manifold_hull_sphere)
+#define CT_API_SAT(X) X(ct_manifold_hulls) X(ct_manifold_rounded_hulls) X(ct_manifold_hull_sphere)
 
 /* ellipsoid part */
 #define CT_API_ELLIPSOID(X) X(ct_ellipsoids)
