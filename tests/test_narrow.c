@@ -71,6 +71,28 @@ Test(narrow, speculative_pairs_against_signed_distance) {
         cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)spec, NULL, &m), CT_OK);
         cr_assert_eq(ct_manifold_rounded_hulls(&a, &xa, 0, &b, &xb, 0, (ct_real)spec, NULL, &mr), CT_OK);
         cr_assert(memcmp(&m, &mr, sizeof m) == 0, "pair %d: radius 0 differs from ct_manifold_hulls", i);
+        {   /* a cache primed one small step earlier changes nothing; swapping A and B keeps
+               the count, the ids and the deepest separation and negates the normal */
+            ct_sat_cache cache;
+            ct_manifold mc, ms;
+            ct_xform xp = xb;
+            memset(&cache, 0, sizeof cache);
+            xp.p = tu_vec(xb.p.x + 0.005, xb.p.y - 0.004, xb.p.z + 0.003);
+            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xp, (ct_real)spec, &cache, &mc), CT_OK);
+            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, (ct_real)spec, &cache, &mc), CT_OK);
+            cr_assert(memcmp(&m, &mc, sizeof m) == 0, "pair %d: warm cache differs from the cold call", i);
+            cr_assert_eq(ct_manifold_hulls(&b, &xb, &a, &xa, (ct_real)spec, NULL, &ms), CT_OK);
+            if (sd > tol && sd < spec - tol) { /* apart: both sides report the distance */
+                cr_assert_eq(ms.count >= 1, m.count >= 1, "pair %d: swap changes contact", i);
+                cr_assert(fabs(nw_deepest(&ms) - nw_deepest(&m)) <= 2 * tol, "pair %d: swap deepest %.17g vs %.17g", i,
+                          nw_deepest(&ms), nw_deepest(&m));
+                if (m.count == 1 && ms.count == 1) {
+                    cr_assert_eq(m.points[0].id, ms.points[0].id, "pair %d: swap changes the id", i);
+                    cr_assert(fabs((double)(m.normal.x + ms.normal.x)) + fabs((double)(m.normal.y + ms.normal.y)) +
+                              fabs((double)(m.normal.z + ms.normal.z)) <= (TU_FLOAT ? 1e-3 : 1e-6), "pair %d: swap normal", i);
+                }
+            }
+        }
         if (sd <= spec - tol) {
             double dp;
             ++within;
