@@ -3,6 +3,7 @@
 --   premake4 --file=premake5.lua test        build and run every test configuration
 --   premake4 --file=premake5.lua bench       build optimised and run the benchmarks, then the report
 --   premake4 --file=premake5.lua report      rewrite build/bench/report.md and results.md's summary
+--   premake4 --file=premake5.lua pictures    render the README's pictures into examples/
 --   premake4 --file=premake5.lua amalgamate  write build/contact.h (one self-contained file)
 --   premake4 --file=premake5.lua gmake       just the makefiles, under build/
 -- (premake5 takes the same actions; its makefile generator is gmake2 or gmake.)
@@ -132,12 +133,12 @@ for _, f in ipairs(os.matchfiles("bench/bench_*.cpp")) do
         links { "m", "pthread" }
 end
 
--- Pictures of typical contacts, rendered by gnuplot from the OBJ/VTK export (bench/render.c).
+-- Pictures of typical contacts, rendered by gnuplot from the OBJ/VTK export (examples/render.c).
 project "render"
     kind "ConsoleApp"
     language "C"
     dirs("render")
-    files { "bench/render.c", "bench/meshread.c", "bench/impl.c" }
+    files { "examples/render.c", "bench/meshread.c", "bench/impl.c" }
     links { "m", "pthread" }
 
 ---------------------------------------------------------------------------------------------
@@ -518,6 +519,19 @@ local function write_report()
     print("wrote build/bench/report.md and the summary of build/bench/results.md")
     return true
 end
+
+-- The README's pictures: rendered into build/bench/pictures, the PNGs copied to examples/.
+newaction {
+    trigger = "pictures",
+    description = "Render the pictures of typical contacts and copy the PNGs to examples/",
+    execute = function()
+        if not (generate() and run("make -C build -j" .. jobs() .. " config=release render") and
+                run("build/release/render build/bench/pictures") and
+                run("cp build/bench/pictures/stack.png build/bench/pictures/pair20.png examples/")) then
+            os.exit(1)
+        end
+    end,
+}
 
 newaction {
     trigger = "report",

@@ -256,8 +256,9 @@ CTDEF ct_status ct_export_contact(const ct_contact *c, const ct_hull *overlap, c
     m.point = ct__xcontact_point; m.size = ct__xcontact_size; m.index = ct__xcontact_index;
     m.cvalue = ct__xcontact_cvalue;
     m.cname[0] = "part"; m.cname[1] = "face"; m.ncarr = 2;
-    snprintf(title, sizeof title, "contact.h contact found %d gap %.9g area %.9g volume %.9g", c->found,
-             c->found ? (double)c->gap : 0.0, c->found ? (double)c->area : 0.0, c->found ? (double)c->volume : 0.0);
+    snprintf(title, sizeof title, "contact.h contact found %d gap %.*g area %.*g volume %.*g", c->found,
+             CT__FLOAT ? 9 : 17, c->found ? (double)c->gap : 0.0, CT__FLOAT ? 9 : 17, c->found ? (double)c->area : 0.0,
+             CT__FLOAT ? 9 : 17, c->found ? (double)c->volume : 0.0);
     return ct__export_run(&m, title, format, fn, user);
 }
 

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "meshread.h"
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -686,5 +687,43 @@ Test(export, every_kind_renders_with_gnuplot) {
     tx_render(&b, CT_EXPORT_VTK, "manifold");
     tx_free(&b);
     ct_hull_free(&box);
+    tx_pair_free(&p);
+}
+
+/* ---- reentrancy: exports from 4 threads at once give the serial bytes ---- */
+typedef struct tx_job { const tx_pair *p; tx_buf out; ct_status st; } tx_job;
+static void *tx_thread(void *arg) {
+    tx_job *j = (tx_job *)arg;
+    int r;
+    for (r = 0; r < 20 && j->st == CT_OK; ++r) {
+        tx_free(&j->out);
+        j->st = tx_k_scene(j->p, tx_write, &j->out);
+        if (j->st == CT_OK) j->st = tx_k_contact(j->p, tx_write, &j->out);
+    }
+    return NULL;
+}
+
+Test(export, threads_give_the_serial_bytes) {
+    tx_pair p;
+    tx_job job[4];
+    pthread_t th[4];
+    tx_buf serial;
+    int i;
+    tx_pair_make(17, &p);
+    tx_init(&serial, 0);
+    cr_assert_eq(tx_k_scene(&p, tx_write, &serial), CT_OK);
+    cr_assert_eq(tx_k_contact(&p, tx_write, &serial), CT_OK);
+    for (i = 0; i < 4; ++i) {
+        job[i].p = &p; job[i].st = CT_OK;
+        tx_init(&job[i].out, 0);
+        cr_assert_eq(pthread_create(&th[i], NULL, tx_thread, &job[i]), 0);
+    }
+    for (i = 0; i < 4; ++i) {
+        cr_assert_eq(pthread_join(th[i], NULL), 0);
+        cr_assert_eq(job[i].st, CT_OK);
+        cr_assert(job[i].out.n == serial.n && memcmp(job[i].out.s, serial.s, serial.n) == 0);
+        tx_free(&job[i].out);
+    }
+    tx_free(&serial);
     tx_pair_free(&p);
 }

@@ -1,6 +1,9 @@
 /* Pictures of typical contacts, made from contact.h's OBJ/VTK export and drawn by gnuplot.
 
-     build/release/render [dir]     (default build/bench/pictures; README pictures: examples)
+     build/release/render [dir]     (default build/bench/pictures)
+
+   `premake4 --file=premake5.lua pictures` builds it, runs it and copies the two PNGs to examples/
+   (the README's pictures); the bench action runs it for build/bench/report.md.
 
    Writes, for each picture, the exported .vtk/.obj files (open them in ParaView, VisIt,
    MeshLab, Blender), the gnuplot data read back from them (bench/meshread.c) and the .png:
@@ -153,7 +156,9 @@ static int picture_stack(void) {
                   export_file("stack_manifold0.vtk", ex_m0, &s) | export_file("stack_manifold1.vtk", ex_m1, &s);
     if (!rc) {
         static const layer layers[] = {
-            { "stack_scene.vtk", 2, NULL, -1, "stack_boxes.dat", "with polygons fs transparent solid 0.25 fc rgb '#8899aa'" },
+            { "stack_scene.vtk", 2, "body", 0, "stack_box0.dat", "with polygons fs transparent solid 0.3 fc rgb '#8899aa'" },
+            { "stack_scene.vtk", 2, "body", 1, "stack_box1.dat", "with polygons fs transparent solid 0.3 fc rgb '#99bb88'" },
+            { "stack_scene.vtk", 2, "body", 2, "stack_box2.dat", "with polygons fs transparent solid 0.3 fc rgb '#bb99cc'" },
             { "stack_contact0.vtk", 2, NULL, -1, "stack_slab.dat", "with polygons fs solid 1.0 fc rgb '#ff8800'" },
             { "stack_contact1.vtk", 2, NULL, -1, "stack_slab.dat", NULL },
             { "stack_scene.vtk", 1, NULL, -1, "stack_normals.dat", "with lines lw 3 lc rgb '#cc0000'" },
@@ -161,7 +166,7 @@ static int picture_stack(void) {
             { "stack_manifold1.vtk", 0, NULL, -1, "stack_points.dat", NULL },
         };
         rc = draw("stack", "set title 'Flush stack: contact polygons (orange), manifold points (blue), normals (red)' "
-                           "font ',11'\nset view 62, 28, 1.45\n", layers, 6);
+                           "font ',11'\nset view 52, 32, 1.45\n", layers, 8);
     }
     for (i = 0; i < 3; ++i) ct_hull_free(&box[i]);
     ct_hull_free(&s.o[0]);
