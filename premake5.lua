@@ -286,12 +286,13 @@ end
 
 -- The size in a workload name ("20 v", "1000 vertices", "20-vertex", "n = 10000", "8 points")
 -- and the name with it replaced by N, so rows of one series share a key.
-local SIZE_PATTERNS = { "n = (%d+)", "(%d+) v,", "(%d+) v$", "(%d+) vertices", "(%d+)%-vertex", "(%d+) points" }
+local SIZE_PATTERNS = { "n = #", "# v,", "# v$", "# vertices", "#%-vertex", "# points", "#%-point" }
 local function size_of(w)
     for _, p in ipairs(SIZE_PATTERNS) do
-        local n = w:match(p)
-        if n then
-            local key = w:gsub(p:gsub("%(%%d%+%)", "%%d+"), (p:gsub("%(%%d%+%)", "N"):gsub("%%", "")), 1)
+        local n = w:match((p:gsub("#", "(%%d[%%de%%.]*)")))
+        if n and tonumber(n) then
+            local text = p:gsub("#", "N"):gsub("%%%-", "-"):gsub("%$$", "")
+            local key = w:gsub((p:gsub("#", "%%d[%%de%%.]*")), function() return text end, 1)
             return tonumber(n), key
         end
     end
@@ -325,7 +326,7 @@ local function ratio_plot(dir, i, t)
     local script = string.format([[
 set terminal png size 1200,%d noenhanced
 set output '%s/%s'
-set title "%s -- peer time / our time (> 1: contact.h faster; red: the peer wins)"
+set title "%s\npeer time / our time (> 1: contact.h faster; red: the peer wins)"
 set logscale x
 set xrange [%g:%g]
 set yrange [%d.6:0.4]
@@ -375,7 +376,7 @@ local function size_plot(dir, i, t)
     local script = string.format([[
 set terminal png size 1000,700 noenhanced
 set output '%s/%s'
-set title "%s -- time per call against size (thick: contact.h)"
+set title "%s\ntime per call against size (thick: contact.h)"
 set logscale xy
 set grid
 set key below
@@ -408,17 +409,31 @@ local function summary(tables)
     w("| compiler | " .. shell("gcc --version | head -1") .. " / " .. shell("g++ --version | head -1") .. " |")
     w("| flags | `" .. flags .. "` (bench/impl.c and the harness as C, benchmarks as C++), double unless a row says float |")
     w("| commit | " .. commit .. " |")
-    w("| date | " .. os.date("!%Y-%m-%d %H:%M UTC") .. " |")
+    w("| date | " .. os.date("!%Y-%m-%d %H:%M UTC") .. " (load average when the report was written: " ..
+      shell("cut -d' ' -f1-3 /proc/loadavg") .. "; ratios are measured in one process, alternating, so they hold up better than times) |")
     w("| peers | " .. shell("dpkg-query -W -f='${Package} ${Version}, ' libqhull-dev libccd-dev libbullet-dev libcgal-dev | sed 's/, $//'") .. " |")
     w("")
-    w("Headline: one row per table (routine). Our time is the range over the table's rows; the")
+    w("Headline: one row per routine (a table, split by the entry point its rows name). Our time is the range over its rows; the")
     w("strongest peer is the one with the lowest geometric mean of peer/ours over its rows (> 1:")
     w("contact.h faster). Plots: [report.md](report.md).")
     w("")
     w("| routine | ours (us/call) | strongest peer | peer/ours: geometric mean (range) | rows | verdict |")
     w("|---|---:|---|---:|---:|---|")
     local disagree = {}
+    -- a routine: a table, split by the entry point that starts a workload name (ct_gjk, ...)
+    local routines, rorder = {}, {}
     for _, t in ipairs(tables) do
+        for _, r in ipairs(t.rows) do
+            local fn = r.workload:match("^(ct_[%w_]+)")
+            local name = fn and (t.title .. ": " .. fn) or t.title
+            if not routines[name] then
+                routines[name] = { title = name, rows = {} }
+                table.insert(rorder, routines[name])
+            end
+            table.insert(routines[name].rows, r)
+        end
+    end
+    for _, t in ipairs(rorder) do
         local lo, hi = math.huge, 0
         local peers, porder = {}, {}
         for _, r in ipairs(t.rows) do
@@ -446,8 +461,13 @@ local function summary(tables)
                 for _, p in ipairs(porder) do
                     for _, r in ipairs(peers[p]) do if r.ratio < 1 then table.insert(wins, r.workload .. " vs " .. p) end end
                 end
+                local nrows = 0
+                for _, p in ipairs(porder) do nrows = nrows + #peers[p] end
+                local shown = {}
+                for k = 1, math.min(3, #wins) do shown[k] = wins[k] end
                 local verdict = #wins == 0 and "contact.h faster on every row"
-                    or ("**a peer wins**: " .. table.concat(wins, "; "))
+                    or string.format("**a peer wins %d of %d rows**: %s%s", #wins, nrows, table.concat(shown, "; "),
+                                     #wins > 3 and "; ..." or "")
                 w(string.format("| %s | %s | %s | %.2fx (%.2f - %.2f) | %d | %s |", t.title, ours, best, bestg, rlo, rhi,
                                 #peers[best], verdict))
             else

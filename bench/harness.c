@@ -151,7 +151,7 @@ static void *bench_heartbeat(void *arg) {
         sleep(1);
         pthread_mutex_lock(&bench_pg.lock);
         if (bench_wall() - bench_pg.last_print >= BENCH_HEARTBEAT)
-            bench_say(bench_pg.in_row ? "still running" : "still running, past row");
+            bench_say(bench_pg.in_row ? "still running" : "still running, preparing the row after");
         pthread_mutex_unlock(&bench_pg.lock);
     }
     return NULL;
