@@ -80,7 +80,7 @@
 
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
-                     polar intersection; SAT manifolds; ellipsoids; broad phase.
+                     polar intersection; SAT manifolds; ellipsoids; broad phase; OBJ/VTK export.
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
