@@ -29,6 +29,7 @@
      >>sat         SAT + clipping contact manifolds              (detail/sat.h)
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
+     >>export      debug export to Wavefront OBJ and legacy VTK      (detail/export.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -79,7 +80,7 @@
 
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
-                     polar intersection; SAT manifolds; ellipsoids; broad phase.
+                     polar intersection; SAT manifolds; ellipsoids; broad phase; OBJ/VTK export.
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -120,7 +121,8 @@ typedef enum ct_status {
     CT_INVALID,        /* bad argument: NULL, negative count, NaN/Inf coordinate */
     CT_DEGENERATE,     /* input does not span the dimension the routine needs */
     CT_NO_MEMORY,      /* the allocator returned NULL; nothing leaked */
-    CT_NO_CONVERGENCE  /* an iteration hit its cap; outputs hold the best estimate */
+    CT_NO_CONVERGENCE, /* an iteration hit its cap; outputs hold the best estimate */
+    CT_WRITE_FAILED    /* an export's write function reported a failure */
 } ct_status;
 CTDEF const char *ct_status_string(ct_status s);
 
@@ -597,6 +599,57 @@ CTDEF void      ct_pairs_free(ct_pairs *p);
 typedef void (*ct_pair_fn)(void *user, int a, int b, int thread);
 CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn, void *user);
 
+/* >>export ---------------------------------------------------------------------------- */
+/* Debug export: geometry as text for a viewer (ParaView/VisIt read legacy VTK; Blender,
+   MeshLab and most tools read Wavefront OBJ). Nothing is allocated and no file is opened:
+   the text goes through `fn(user, bytes, n)`, which returns 0 on success and anything else to
+   stop the export (the call then returns CT_WRITE_FAILED; the stream holds a prefix).
+   ct_write_stdio is such a function for a FILE* passed as user (the implementation includes
+   <stdio.h>; this declaration does not).
+   Every input is checked before the first byte is written: NULL fn or object, an unknown
+   format, a hull whose counts, offsets or vertex ids are inconsistent or whose vertices are
+   not finite, an invalid transform, a NaN/Inf point or normal, a negative count or arrow,
+   a box with lo > hi: CT_INVALID and nothing written.
+   Coordinates are printed in full precision (17 significant digits in double, 9 in float),
+   so they read back to the same ct_real. VTK files are ASCII POLYDATA (points; VERTICES,
+   LINES, POLYGONS cells in that order; named int arrays under CELL_DATA, named arrays under
+   POINT_DATA); OBJ files carry the same points and cells (v; p, l, f, 1-based) without the
+   arrays. A normal is drawn as a line of length `arrow` (world units; 0: not drawn).
+   Reentrant; the only state is the caller's. */
+typedef int (*ct_write_fn)(void *user, const char *bytes, size_t n);
+typedef enum ct_export_format { CT_EXPORT_OBJ = 1, CT_EXPORT_VTK } ct_export_format;
+
+/* A hull placed by x (NULL: identity): its vertices and faces (CCW from outside). Cell
+   arrays: face_id, and face_tag when h->face_tag is set (ct_intersect's output: >= 0 on face
+   face_tag of A, < 0 on face -face_tag-1 of B). Point array: vert_source when set. */
+CTDEF ct_status ct_export_hull(const ct_hull *h, const ct_xform *x, ct_export_format format, ct_write_fn fn,
+                               void *user);
+/* A contact from ct_contact_hulls: the point (a vertex cell), the normal arrow (a line from
+   the point), and the faces of the intersection polyhedron `overlap` (ct_intersect's output
+   for the same pair, in world coordinates; NULL or empty: none), which hold the contact
+   polygons. Cell arrays: part (0 point, 1 arrow, 2 face on A, 3 face on B) and face (its
+   index in its body, -1 for the point and the arrow). A contact with found == 0 writes an
+   empty data set. */
+CTDEF ct_status ct_export_contact(const ct_contact *c, const ct_hull *overlap, ct_real arrow,
+                                  ct_export_format format, ct_write_fn fn, void *user);
+/* A manifold: its points (vertex cells), their polygon counter-clockwise about the normal (3
+   or 4 points; a line for 2), and the normal arrow from their mean. Cell array part (0
+   point, 1 arrow, 2 segment or polygon); point arrays separation and id (0 and -1 on the
+   arrow). count == 0 writes an empty data set. */
+CTDEF ct_status ct_export_manifold(const ct_manifold *m, ct_real arrow, ct_export_format format,
+                                   ct_write_fn fn, void *user);
+/* Boxes (a broad-phase input): 8 corners and 6 quads each (outward, CCW), cell array box. */
+CTDEF ct_status ct_export_aabbs(const ct_aabb *boxes, int n, ct_export_format format, ct_write_fn fn,
+                                void *user);
+/* A scene: hull i placed by xforms[i] (xforms NULL: all identity), then for every contact with
+   found != 0 its point and normal arrow. Cell arrays: body and face (-1 for contact cells),
+   contact (its index in contacts, -1 for faces). */
+CTDEF ct_status ct_export_scene(const ct_hull *const *hulls, const ct_xform *xforms, int n,
+                                const ct_contact *contacts, int ncontacts, ct_real arrow,
+                                ct_export_format format, ct_write_fn fn, void *user);
+/* A ct_write_fn for a FILE* passed as user: 0 when every byte was written. */
+CTDEF int ct_write_stdio(void *file, const char *bytes, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
@@ -640,6 +693,9 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
 
 /* broad phase */
 #include "detail/broadphase.h"
+
+/* debug export */
+#include "detail/export.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

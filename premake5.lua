@@ -1,7 +1,9 @@
 -- contact.h build: premake5 API, runnable by Debian's premake4 4.3 through the shim below.
 --
 --   premake4 --file=premake5.lua test        build and run every test configuration
---   premake4 --file=premake5.lua bench       build optimised and run the benchmarks
+--   premake4 --file=premake5.lua bench       build optimised and run the benchmarks, then the report
+--   premake4 --file=premake5.lua report      rewrite build/bench/report.md and results.md's summary
+--   premake4 --file=premake5.lua pictures    render the README's pictures into examples/
 --   premake4 --file=premake5.lua amalgamate  write build/contact.h (one self-contained file)
 --   premake4 --file=premake5.lua gmake       just the makefiles, under build/
 -- (premake5 takes the same actions; its makefile generator is gmake2 or gmake.)
@@ -37,6 +39,14 @@ end
 local ROOT = path.getabsolute(".")
 local SCRIPT = _SCRIPT or path.join(ROOT, "premake5.lua") -- _SCRIPT is nil inside actions in 4.3
 local function have(p) return os.isfile(p) end
+-- the contents of a file, nil if it cannot be read
+local function slurp(p)
+    local f = io.open(p, "r")
+    if not f then return nil end
+    local s = f:read("*a")
+    f:close()
+    return s
+end
 local PEERS = {
     qhull  = have("/usr/include/libqhull_r/libqhull_r.h"),
     ccd    = have("/usr/include/ccd/ccd.h"),
@@ -102,7 +112,7 @@ local function testproject(name, lang, impl)
         kind "ConsoleApp"
         language(lang)
         dirs(name)
-        files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", impl }
+        files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", "bench/meshread.c", impl }
         peerlinks { "qhull", "ccd" }
         links { "criterion", "m", "pthread" }
 end
@@ -123,6 +133,14 @@ for _, f in ipairs(os.matchfiles("bench/bench_*.cpp")) do
         links { "m", "pthread" }
 end
 
+-- Pictures of typical contacts, rendered by gnuplot from the OBJ/VTK export (examples/render.c).
+project "render"
+    kind "ConsoleApp"
+    language "C"
+    dirs("render")
+    files { "examples/render.c", "bench/meshread.c", "bench/impl.c" }
+    links { "m", "pthread" }
+
 ---------------------------------------------------------------------------------------------
 -- Actions
 ---------------------------------------------------------------------------------------------
@@ -136,13 +154,6 @@ end
 
 -- The single-file header: contact.h with each #include "detail/x.h" replaced by the file.
 local function amalgamate()
-    local function slurp(p)
-        local f = io.open(p, "r")
-        if not f then return nil end
-        local s = f:read("*a")
-        f:close()
-        return s
-    end
     local src = slurp(ROOT .. "/contact.h")
     if not src then print("cannot read contact.h") return false end
     local missing = false
@@ -232,6 +243,322 @@ newaction {
     end,
 }
 
+
+---------------------------------------------------------------------------------------------
+-- The bench report: a summary at the top of results.md and build/bench/report.md with a plot
+-- per table, made from the markdown tables the harness wrote (bench/harness.c).
+---------------------------------------------------------------------------------------------
+local SUMMARY_END = "<!-- end of summary -->"
+
+
+local function shell(cmd)
+    local f = io.popen(cmd .. " 2>/dev/null")
+    if not f then return "" end
+    local s = f:read("*a") or ""
+    f:close()
+    return (s:gsub("%s+$", ""))
+end
+
+local function trim(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
+
+-- Tables of results.md: { title, rows = { workload, ours, peer, peer_t, ratio, check } }.
+local function parse_results(text)
+    local tables, cur = {}, nil
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+        local title = line:match("^###%s+(.+)$")
+        if title then
+            cur = { title = trim(title), rows = {} }
+            table.insert(tables, cur)
+        elseif cur and line:match("^| ") and not line:match("^| workload |") and not line:match("^|%-") then
+            local cells = {}
+            for c in line:sub(2):gmatch("([^|]*)|") do table.insert(cells, trim(c)) end
+            if #cells >= 5 then
+                local check = table.concat(cells, " | ", 6)
+                table.insert(cur.rows, {
+                    workload = cells[1], ours = tonumber(cells[2]), peer = cells[3],
+                    peer_t = tonumber(cells[4]), ratio = tonumber((cells[5]:gsub("[%*x]", ""))), check = check,
+                })
+            end
+        end
+    end
+    return tables
+end
+
+-- The size in a workload name ("20 v", "1000 vertices", "20-vertex", "n = 10000", "8 points")
+-- and the name with it replaced by N, so rows of one series share a key.
+local SIZE_PATTERNS = { "n = #", "# v,", "# v$", "# vertices", "#%-vertex", "# points", "#%-point" }
+local function size_of(w)
+    for _, p in ipairs(SIZE_PATTERNS) do
+        local n = w:match((p:gsub("#", "(%%d[%%de%%.]*)")))
+        if n and tonumber(n) then
+            local text = p:gsub("#", "N"):gsub("%%%-", "-"):gsub("%$$", "")
+            local key = w:gsub((p:gsub("#", "%%d[%%de%%.]*")), function() return text end, 1)
+            return tonumber(n), key
+        end
+    end
+    return nil
+end
+
+local function label(s) return (s:gsub('"', "'")) end
+
+local function gnuplot(script, path)
+    local f = io.open(path, "w")
+    f:write(script)
+    f:close()
+    return run("gnuplot " .. path)
+end
+
+-- One horizontal log-scale bar per row with a peer: ratio peer/ours, bars from 1 (red: the
+-- peer wins).
+local function ratio_plot(dir, i, t)
+    local rows = {}
+    for _, r in ipairs(t.rows) do if r.ratio and r.ratio > 0 then table.insert(rows, r) end end
+    if #rows == 0 then return nil end
+    local dat = string.format("%s/t%02d_ratio.dat", dir, i)
+    local f = io.open(dat, "w")
+    local lo, hi = 1, 1
+    for k, r in ipairs(rows) do
+        f:write(string.format('%d %.6g "%s"\n', k, r.ratio, label(r.workload .. " | " .. r.peer)))
+        lo, hi = math.min(lo, r.ratio), math.max(hi, r.ratio)
+    end
+    f:close()
+    local png = string.format("t%02d_ratio.png", i)
+    local script = string.format([[
+set terminal png size 1200,%d noenhanced
+set output '%s/%s'
+set title "%s\npeer time / our time (> 1: contact.h faster; red: the peer wins)"
+set logscale x
+set xrange [%g:%g]
+set yrange [%d.6:0.4]
+set ytics scale 0
+set grid x
+set key off
+set xlabel 'ratio peer / ours (log scale)'
+set arrow from 1, graph 0 to 1, graph 1 nohead lw 2
+plot '%s' using (sqrt($2)):1:(($2<1)?$2:1):(($2<1)?1:$2):($1-0.35):($1+0.35):(($2<1)?0xcc3333:0x3377bb):ytic(3) with boxxyerror fs solid 0.8 lc rgb variable, \
+     '' using (($2<1)?1:$2):1:(sprintf("%%.2fx", $2)) with labels left offset 0.5,0
+]], 90 + 24 * #rows, dir, png, label(t.title), lo / 1.5, hi * 3, #rows, dat)
+    if gnuplot(script, dat:gsub("%.dat$", ".gp")) then return png end
+    return nil
+end
+
+-- Time against size where a table's rows form series of 3 or more sizes: ours and each peer.
+local function size_plot(dir, i, t)
+    local series, order = {}, {}
+    local function add(key, size, time)
+        if not series[key] then series[key] = {} table.insert(order, key) end
+        local s = series[key]
+        for _, p in ipairs(s) do if p[1] == size then return end end
+        table.insert(s, { size, time })
+    end
+    for _, r in ipairs(t.rows) do
+        local n, key = size_of(r.workload)
+        if n and r.ours then
+            add("contact.h: " .. key, n, r.ours)
+            if r.peer_t and r.peer ~= "-" then add(r.peer .. ": " .. key, n, r.peer_t) end
+        end
+    end
+    local keep = {}
+    for _, k in ipairs(order) do if #series[k] >= 3 and #keep < 12 then table.insert(keep, k) end end
+    if #keep == 0 then return nil end
+    local dat = string.format("%s/t%02d_size.dat", dir, i)
+    local f = io.open(dat, "w")
+    local plots = {}
+    for j, k in ipairs(keep) do
+        table.sort(series[k], function(a, b) return a[1] < b[1] end)
+        for _, p in ipairs(series[k]) do f:write(string.format("%g %g\n", p[1], p[2])) end
+        f:write("\n\n")
+        table.insert(plots, string.format("'%s' index %d using 1:2 with linespoints lw %d title \"%s\"", dat, j - 1,
+                                          k:match("^contact%.h") and 3 or 1, label(k)))
+    end
+    f:close()
+    local png = string.format("t%02d_size.png", i)
+    local script = string.format([[
+set terminal png size 1000,700 noenhanced
+set output '%s/%s'
+set title "%s\ntime per call against size (thick: contact.h)"
+set logscale xy
+set grid
+set key below
+set xlabel 'size (points / vertices / boxes)'
+set ylabel 'us per call'
+plot %s
+]], dir, png, label(t.title), table.concat(plots, ", \\\n     "))
+    if gnuplot(script, dat:gsub("%.dat$", ".gp")) then return png end
+    return nil
+end
+
+local function geomean(v)
+    local s = 0
+    for _, x in ipairs(v) do s = s + math.log(x) end
+    return math.exp(s / #v)
+end
+
+-- The summary that opens results.md: machine, compiler, flags, commit, date, peers, headline.
+local function summary(tables)
+    local out = {}
+    local function w(s) table.insert(out, s) end
+    local cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
+    local flags = shell("sed -n '/config),release/,/CXXFLAGS/p' build/bench_hull.make | grep -m1 'CFLAGS' | sed 's/.*(ARCH) //'")
+    local commit = shell("git rev-parse --short HEAD") .. (shell("git status --porcelain --untracked-files=no") ~= "" and " (with uncommitted changes)" or "")
+    w("# contact.h benchmark results")
+    w("")
+    w("| | |")
+    w("|---|---|")
+    w("| machine | " .. trim(cpu) .. ", " .. shell("nproc") .. " cores available (" .. shell("nproc --all") .. " in all), " .. shell("uname -sr") .. " |")
+    w("| compiler | " .. shell("gcc --version | head -1") .. " / " .. shell("g++ --version | head -1") .. " |")
+    w("| flags | `" .. flags .. "` (bench/impl.c and the harness as C, benchmarks as C++), double unless a row says float |")
+    w("| commit | " .. commit .. " |")
+    w("| date | " .. os.date("!%Y-%m-%d %H:%M UTC") .. " (load average when the report was written: " ..
+      shell("cut -d' ' -f1-3 /proc/loadavg") .. "; ratios are measured in one process, alternating, so they hold up better than times) |")
+    w("| peers | " .. shell("dpkg-query -W -f='${Package} ${Version}, ' libqhull-dev libccd-dev libbullet-dev libcgal-dev | sed 's/, $//'") .. " |")
+    w("")
+    w("Headline: one row per routine (a table, split by the entry point its rows name). Our time is the range over its rows; the")
+    w("strongest peer is the one with the lowest geometric mean of peer/ours over its rows (> 1:")
+    w("contact.h faster). Plots: [report.md](report.md).")
+    w("")
+    w("| routine | ours (us/call) | strongest peer | peer/ours: geometric mean (range) | rows | verdict |")
+    w("|---|---:|---|---:|---:|---|")
+    local disagree = {}
+    -- a routine: a table, split by the entry point that starts a workload name (ct_gjk, ...)
+    local routines, rorder = {}, {}
+    for _, t in ipairs(tables) do
+        for _, r in ipairs(t.rows) do
+            local fn = r.workload:match("^(ct_[%w_]+)")
+            local name = fn and (t.title .. ": " .. fn) or t.title
+            if not routines[name] then
+                routines[name] = { title = name, rows = {} }
+                table.insert(rorder, routines[name])
+            end
+            table.insert(routines[name].rows, r)
+        end
+    end
+    for _, t in ipairs(rorder) do
+        local lo, hi = math.huge, 0
+        local peers, porder = {}, {}
+        for _, r in ipairs(t.rows) do
+            if r.ours then lo, hi = math.min(lo, r.ours), math.max(hi, r.ours) end
+            if r.ratio and r.ratio > 0 then
+                if not peers[r.peer] then peers[r.peer] = {} table.insert(porder, r.peer) end
+                table.insert(peers[r.peer], r)
+            end
+            if r.check:match("DISAGREE") then table.insert(disagree, t.title .. ": " .. r.workload .. " (" .. r.peer .. "): " .. r.check) end
+        end
+        if hi > 0 then
+            local best, bestg
+            for _, p in ipairs(porder) do
+                local v = {}
+                for _, r in ipairs(peers[p]) do table.insert(v, r.ratio) end
+                local g = geomean(v)
+                if not bestg or g < bestg then best, bestg = p, g end
+            end
+            local ours = lo == hi and string.format("%.4g", lo) or string.format("%.4g - %.4g", lo, hi)
+            if best then
+                local rlo, rhi, wins = math.huge, 0, {}
+                for _, r in ipairs(peers[best]) do
+                    rlo, rhi = math.min(rlo, r.ratio), math.max(rhi, r.ratio)
+                end
+                for _, p in ipairs(porder) do
+                    for _, r in ipairs(peers[p]) do if r.ratio < 1 then table.insert(wins, r.workload .. " vs " .. p) end end
+                end
+                local nrows = 0
+                for _, p in ipairs(porder) do nrows = nrows + #peers[p] end
+                local shown = {}
+                for k = 1, math.min(3, #wins) do shown[k] = wins[k] end
+                local verdict = #wins == 0 and "contact.h faster on every row"
+                    or string.format("**a peer wins %d of %d rows**: %s%s", #wins, nrows, table.concat(shown, "; "),
+                                     #wins > 3 and "; ..." or "")
+                w(string.format("| %s | %s | %s | %.2fx (%.2f - %.2f) | %d | %s |", t.title, ours, best, bestg, rlo, rhi,
+                                #peers[best], verdict))
+            else
+                w(string.format("| %s | %s | - | - | %d | ours only |", t.title, ours, #t.rows))
+            end
+        end
+    end
+    w("")
+    if #disagree > 0 then
+        w("Rows where a peer and contact.h DISAGREE (the benchmark's check says which, if any, an oracle supports):")
+        w("")
+        for _, d in ipairs(disagree) do w("- " .. d) end
+    else
+        w("Every timed row passed its agreement check.")
+    end
+    w("")
+    w(SUMMARY_END)
+    w("")
+    return table.concat(out, "\n")
+end
+
+local function write_report()
+    local dir = ROOT .. "/build/bench"
+    local text = slurp(dir .. "/results.md")
+    if not text then print("report: no build/bench/results.md (run the bench action)") return false end
+    local cut = text:find(SUMMARY_END, 1, true)
+    if cut then text = text:sub(cut + #SUMMARY_END):gsub("^\n+", "") end
+    local tables = parse_results(text)
+    local f = io.open(dir .. "/results.md", "w")
+    f:write(summary(tables) .. "\n" .. text)
+    f:close()
+    os.mkdir(dir .. "/report")
+    local out = { "# contact.h benchmark report", "",
+                  "Made from [results.md](results.md) by `premake4 --file=premake5.lua report` (gnuplot).",
+                  "Ratios are peer time / our time in the same run: > 1 means contact.h is faster.", "" }
+    local have_gnuplot = run("command -v gnuplot >/dev/null")
+    for i, t in ipairs(tables) do
+        table.insert(out, "## " .. t.title)
+        table.insert(out, "")
+        if have_gnuplot then
+            local r = ratio_plot(dir .. "/report", i, t)
+            local s = size_plot(dir .. "/report", i, t)
+            if r then table.insert(out, "![ratios](report/" .. r .. ")") end
+            if s then table.insert(out, "![time against size](report/" .. s .. ")") end
+            if not r and not s then table.insert(out, "(no peer rows and no size series: see the table in results.md)") end
+        else
+            table.insert(out, "(gnuplot not installed: no plot)")
+        end
+        table.insert(out, "")
+    end
+    local extra = {}
+    for _, png in ipairs(os.matchfiles(dir .. "/*.png")) do table.insert(extra, path.getname(png)) end
+    if #extra > 0 then
+        table.insert(out, "## Plots written by the benchmarks (time against size, thread scaling)")
+        table.insert(out, "")
+        for _, png in ipairs(extra) do table.insert(out, "![" .. png .. "](" .. png .. ")") end
+        table.insert(out, "")
+    end
+    local pics = os.matchfiles(dir .. "/pictures/*.png")
+    if #pics > 0 then
+        table.insert(out, "## Typical contacts (rendered from the OBJ/VTK export by build/release/render)")
+        table.insert(out, "")
+        for _, png in ipairs(pics) do table.insert(out, "![" .. path.getname(png) .. "](pictures/" .. path.getname(png) .. ")") end
+        table.insert(out, "")
+    end
+    f = io.open(dir .. "/report.md", "w")
+    f:write(table.concat(out, "\n"))
+    f:close()
+    print("wrote build/bench/report.md and the summary of build/bench/results.md")
+    return true
+end
+
+-- The README's pictures: rendered into build/bench/pictures, the PNGs copied to examples/.
+newaction {
+    trigger = "pictures",
+    description = "Render the pictures of typical contacts and copy the PNGs to examples/",
+    execute = function()
+        if not (generate() and run("make -C build -j" .. jobs() .. " config=release render") and
+                run("build/release/render build/bench/pictures") and
+                run("cp build/bench/pictures/stack.png build/bench/pictures/pair20.png examples/")) then
+            os.exit(1)
+        end
+    end,
+}
+
+newaction {
+    trigger = "report",
+    description = "Write build/bench/report.md and the summary of results.md from the last bench run",
+    execute = function() if not write_report() then os.exit(1) end end,
+}
+
 newaction {
     trigger = "bench",
     description = "Build optimised and run the benchmarks (results in build/bench/)",
@@ -239,14 +566,23 @@ newaction {
         if not generate() then os.exit(1) end
         os.mkdir(ROOT .. "/build/bench")
         os.remove(ROOT .. "/build/bench/results.md")
+        os.remove(ROOT .. "/build/bench/timing.new")
+        -- progress lines (stderr) count elapsed time from here and estimate what remains from
+        -- the last complete run's row times (build/bench/timing.tsv)
+        local env = "CT_BENCH_T0=" .. os.time() .. " "
         local ok = true
         for _, name in ipairs(BENCHES) do
             if not run("make -C build -j" .. jobs() .. " config=release " .. name) then ok = false
-            elseif not run("build/release/" .. name) then ok = false end
+            elseif not run(env .. "build/release/" .. name) then ok = false end
         end
         for p, present in pairs(PEERS) do
             if not present then print("peer " .. p .. " not installed: its rows are skipped") end
         end
+        if ok then os.rename(ROOT .. "/build/bench/timing.new", ROOT .. "/build/bench/timing.tsv") end
+        -- pictures of typical contacts from the OBJ/VTK export, then the report
+        if not (run("make -C build -j" .. jobs() .. " config=release render") and
+                run("build/release/render build/bench/pictures")) then ok = false end
+        if not write_report() then ok = false end
         if not ok then os.exit(1) end
     end,
 }

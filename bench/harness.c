@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #define BENCH_REPS 7            /* repetitions, median taken */
 #define BENCH_TARGET 0.02       /* seconds per repetition per side */
@@ -37,6 +39,8 @@ static void bench_emit(const char *line) {
     if (f) { fputs(line, f); fclose(f); }
 }
 
+static void bench_note_row(const char *line);
+
 void bench_note(const char *fmt, ...) {
     char buf[1024];
     va_list ap;
@@ -45,10 +49,172 @@ void bench_note(const char *fmt, ...) {
     va_end(ap);
     strcat(buf, "\n");
     bench_emit(buf);
+    bench_note_row(buf);
+}
+
+/* ---- progress: a line per row as it starts, and a heartbeat while a row runs ----
+   Elapsed time counts from CT_BENCH_T0 (epoch seconds, set by the bench action for the whole
+   run) or from this process's first table. The estimate of what remains comes from the last
+   complete run (build/bench/timing.tsv: section, row, seconds per row) minus the rows done
+   since CT_BENCH_T0 (build/bench/timing.new, which the action renames to timing.tsv at the
+   end). Bench code, not the library: this file-scope state is the harness's own. */
+#define BENCH_HEARTBEAT 20      /* seconds of silence before a "still running" line */
+#define BENCH_MAXROWS 1024      /* rows remembered from the last run */
+
+typedef struct bench_done { char key[256]; double sec; int used; } bench_done;
+static struct {
+    pthread_mutex_t lock;
+    int started, in_row;
+    double t0, mark, last_print;
+    char section[256], row[256];
+    int nprev;
+    bench_done *prev;
+} bench_pg = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, 0, "", "", 0, NULL };
+
+static void bench_copy(char *dst, size_t cap, const char *src) {
+    size_t n = strlen(src);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+static double bench_wall(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void bench_fmt_time(char *out, size_t n, double sec) {
+    if (sec < 0) sec = 0;
+    if (sec >= 60) snprintf(out, n, "%dm%02ds", (int)(sec / 60), (int)sec % 60);
+    else snprintf(out, n, "%.0fs", sec);
+}
+
+/* Reads "section \t row \t seconds" lines; returns the count. */
+static int bench_read_timing(const char *name, bench_done *d, int cap) {
+    char path[256], line[1024];
+    int n = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", bench_outdir(), name);
+    f = fopen(path, "r");
+    if (!f) return 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        char *tab = strrchr(line, '\t');
+        if (!tab) continue;
+        *tab = 0;
+        bench_copy(d[n].key, sizeof d[n].key, line);
+        d[n].sec = atof(tab + 1);
+        d[n].used = 0;
+        ++n;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Seconds the last run spent on rows not yet done in this one (-1: no last run). */
+static double bench_remaining(void) {
+    bench_done *now;
+    int nnow, i, j;
+    double left = 0;
+    if (!bench_pg.nprev) return -1;
+    now = (bench_done *)calloc(BENCH_MAXROWS, sizeof *now);
+    if (!now) return -1;
+    nnow = getenv("CT_BENCH_T0") ? bench_read_timing("timing.new", now, BENCH_MAXROWS) : 0;
+    for (j = 0; j < bench_pg.nprev; ++j) bench_pg.prev[j].used = 0;
+    for (i = 0; i < nnow; ++i)
+        for (j = 0; j < bench_pg.nprev; ++j)
+            if (!bench_pg.prev[j].used && strcmp(now[i].key, bench_pg.prev[j].key) == 0) { bench_pg.prev[j].used = 1; break; }
+    for (j = 0; j < bench_pg.nprev; ++j)
+        if (!bench_pg.prev[j].used) left += bench_pg.prev[j].sec;
+    free(now);
+    return left;
+}
+
+static void bench_say(const char *what) {
+    char el[32], left[128];
+    double rem = bench_remaining(), now = bench_wall();
+    bench_fmt_time(el, sizeof el, now - bench_pg.t0);
+    if (rem < 0) bench_copy(left, sizeof left, "remaining: unknown (no complete earlier run)");
+    else {
+        char t[32];
+        bench_fmt_time(t, sizeof t, rem);
+        snprintf(left, sizeof left, "remaining: about %s (by the last run)", t);
+    }
+    fprintf(stderr, "[bench %s] %s | %s | %s | %s\n", el, what, bench_pg.section, bench_pg.row, left);
+    fflush(stderr);
+    bench_pg.last_print = now;
+}
+
+static void *bench_heartbeat(void *arg) {
+    (void)arg;
+    for (;;) {
+        sleep(1);
+        pthread_mutex_lock(&bench_pg.lock);
+        if (bench_wall() - bench_pg.last_print >= BENCH_HEARTBEAT)
+            bench_say(bench_pg.in_row ? "still running" : "still running, preparing the row after");
+        pthread_mutex_unlock(&bench_pg.lock);
+    }
+    return NULL;
+}
+
+static void bench_progress_start(void) {
+    const char *t0 = getenv("CT_BENCH_T0");
+    pthread_t th;
+    if (bench_pg.started) return;
+    bench_pg.started = 1;
+    bench_pg.t0 = t0 ? atof(t0) : bench_wall();
+    bench_pg.mark = bench_wall();
+    bench_pg.last_print = bench_pg.mark;
+    bench_pg.prev = (bench_done *)calloc(BENCH_MAXROWS, sizeof *bench_pg.prev);
+    if (bench_pg.prev) bench_pg.nprev = bench_read_timing("timing.tsv", bench_pg.prev, BENCH_MAXROWS);
+    if (pthread_create(&th, NULL, bench_heartbeat, NULL) == 0) pthread_detach(th);
+}
+
+/* A row starts: say so (stderr, so stdout stays the markdown table). */
+static void bench_row_start(const char *row) {
+    bench_progress_start();
+    pthread_mutex_lock(&bench_pg.lock);
+    bench_copy(bench_pg.row, sizeof bench_pg.row, row);
+    bench_pg.in_row = 1;
+    bench_say("row");
+    pthread_mutex_unlock(&bench_pg.lock);
+}
+
+/* A row ended: its time (since the previous row ended) goes to timing.new. */
+static void bench_row_end(void) {
+    char path[256];
+    FILE *f;
+    double now = bench_wall();
+    pthread_mutex_lock(&bench_pg.lock);
+    snprintf(path, sizeof path, "%s/timing.new", bench_outdir());
+    f = fopen(path, "a");
+    if (f) { fprintf(f, "%s | %s\t%.3f\n", bench_pg.section, bench_pg.row, now - bench_pg.mark); fclose(f); }
+    bench_pg.mark = now;
+    bench_pg.in_row = 0;
+    pthread_mutex_unlock(&bench_pg.lock);
+}
+
+/* A table row a benchmark printed itself through bench_note ("| workload | ..."): timed like
+   a row from the previous one. */
+static void bench_note_row(const char *line) {
+    char row[256];
+    const char *end;
+    if (!bench_pg.started || strncmp(line, "| ", 2) != 0) return;
+    end = strstr(line + 2, " |");
+    snprintf(row, sizeof row, "%.*s (own row)", end ? (int)(end - line - 2) : 0, line + 2);
+    pthread_mutex_lock(&bench_pg.lock);
+    bench_copy(bench_pg.row, sizeof bench_pg.row, row);
+    pthread_mutex_unlock(&bench_pg.lock);
+    bench_row_end();
 }
 
 void bench_table(const char *title, const char *setup) {
     char buf[2048];
+    bench_progress_start();
+    pthread_mutex_lock(&bench_pg.lock);
+    bench_copy(bench_pg.section, sizeof bench_pg.section, title);
+    bench_pg.row[0] = 0;
+    pthread_mutex_unlock(&bench_pg.lock);
     snprintf(buf, sizeof buf,
              "\n### %s\n\n%s\n\n| workload | ours (us/call) | peer | peer (us/call) | peer/ours | check |\n"
              "|---|---:|---|---:|---:|---|\n", title, setup ? setup : "");
@@ -110,6 +276,8 @@ double bench_row(const char *workload, bench_fn ours, void *ours_ctx,
                  const char *peer_name, bench_fn peer_fn, void *peer_ctx, const char *check) {
     char buf[2048], peer_t[64] = "-", ratio[64] = "-";
     double to, tp, r = 0;
+    snprintf(buf, sizeof buf, "%s (%s)", workload, peer_name ? peer_name : "-");
+    bench_row_start(buf);
     bench_pair(ours, ours_ctx, peer_fn, peer_ctx, &to, &tp);
     if (peer_fn) {
         r = tp / to;
@@ -119,6 +287,7 @@ double bench_row(const char *workload, bench_fn ours, void *ours_ctx,
     snprintf(buf, sizeof buf, "| %s | %.4g | %s | %s | %s | %s |\n", workload, to * 1e6,
              peer_name ? peer_name : "-", peer_t, ratio, check ? check : "");
     bench_emit(buf);
+    bench_row_end();
     return r;
 }
 

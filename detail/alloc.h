@@ -26,6 +26,7 @@ CTDEF const char *ct_status_string(ct_status s) {
     case CT_DEGENERATE: return "degenerate input";
     case CT_NO_MEMORY: return "out of memory";
     case CT_NO_CONVERGENCE: return "no convergence";
+    case CT_WRITE_FAILED: return "write failed";
     }
     return "unknown status";
 }
