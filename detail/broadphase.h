@@ -83,6 +83,7 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 #define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 #define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
+#define CT__BP_WIDEN (4 * CT__EPS) /* cell extents widened by these ulps: rounding never drops a pair */
 
 CT__INLINE int ct__bp_threads(void) {
 #if CT__BP_OMP
@@ -211,7 +212,7 @@ CT__INLINE int ct__bp_isbig(const ct__bpbox *b, const ct_real t[3]) {
 CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, int m, const ct_real t[3],
                                         ct_real mag, int nthreads, ct__bpgrid *g) {
     ct_real ext[3], e0 = 0, e1 = 0, e2 = 0, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
-    ct_real span1, span2, widen = 4 * CT__EPS;
+    ct_real span1, span2, widen = CT__BP_WIDEN;
     double d1, d2, cap = (double)m;
     int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
     ct__bpbox *box;

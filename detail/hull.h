@@ -114,6 +114,28 @@ typedef ct_vec3 ct__qv;
 #define ct__q_out(a) (a)
 #endif
 
+/* ---- tolerances (tol: the build's tolerance, ct__qh_tolerance; all relative to the input) -- */
+/* Default tol = eps (CT__QH_TOL_EXT E + CT__QH_TOL_ABS M), E the half-width sum of the bounding
+   box, M the largest |coordinate|: the rounding of the extent plus that of absolute coordinates. */
+#define CT__QH_TOL_EXT 3
+#define CT__QH_TOL_ABS 2
+/* The first simplex's spread, triangle height and tetrahedron height must exceed this many tol:
+   a set thinner than that is flat, a line or a point (CT_DEGENERATE). */
+#define CT__QH_SPAN 2
+/* Rounding of a sliver triangle's normal, in ulps of |e1| |e2| |e3| / |e1 x e2|. */
+#define CT__QH_TILT (8 * CT__QEPS)
+/* A point this many tol above a new face is clearly outside: the search for its face stops. */
+#define CT__QH_FAR 1000
+/* A first tetrahedron under this many tol high may be a set that thin: the hull is checked. */
+#define CT__QH_THIN 1024
+/* The guarantee: every input point within this many tol of every face plane, every face convex
+   within it (checked by ct__qh_face_ok / ct__qh_verify; stated in contact.h). */
+#define CT__QH_BOUND 8
+/* A user eps (relative) shrunk below this by the rebuild ladder becomes the default tolerance. */
+#define CT__QH_EPS_FLOOR (10 * CT__EPS)
+/* The default-tolerance ladder's coarser rebuilds: tol times 2^(4 k), k = 1, 2, 3 (16, 256, 4096). */
+#define CT__QH_COARSEN_LOG2 4
+
 /* ---- construction state ------------------------------------------------------------------ */
 enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
 
@@ -422,7 +444,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         spread = ct__q_vget(p[imax[k]], k) - ct__q_vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
     }
-    if (!(best > 2 * q->tol)) return CT_DEGENERATE;
+    if (!(best > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
     v[0] = imin[ax]; v[1] = imax[ax];
     u = ct__q_normalize(ct__q_sub(p[v[1]], p[v[0]]), NULL);
     best = -1; v[2] = -1;
@@ -430,7 +452,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         d = ct__q_len2(ct__q_cross(u, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[2] = i; }
     }
-    if (!(ct__q_sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
+    if (!(ct__q_sqrt(best) > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
     nrm = ct__q_normalize(ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
     best = -1; v[3] = -1;
@@ -443,8 +465,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     {
         ct__qv e1 = ct__q_sub(p[v[1]], p[v[0]]), e2 = ct__q_sub(p[v[2]], p[v[0]]), e3 = ct__q_sub(p[v[3]], p[v[0]]);
         ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
-        ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
-        if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
+        ct__qreal tilt = area2 > 0 ? CT__QH_TILT * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
+        if (!(best > CT__QH_SPAN * q->tol + tilt)) return CT_DEGENERATE;
         q->height = best;
         q->centre = ct__q_scale(ct__q_add(ct__q_add(p[v[0]], p[v[1]]), ct__q_add(p[v[2]], p[v[3]])), (ct__qreal)0.25);
     }
@@ -771,7 +793,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
    the loop over points reads one small array. */
 CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
     int i = q->unclaimed, nx, k, m = 0, last = 0;
-    ct__qreal far = 1000 * q->tol;
+    ct__qreal far = CT__QH_FAR * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
     {   /* a single point to place (besides the eye): scan the new faces directly, in the
@@ -979,7 +1001,7 @@ typedef struct ct__qh {
     int *he_twin;      /* twin of each face_verts slot, as in ct_hull */
     ct__qreal tol;     /* the tolerance it was built with */
     ct__qreal unit;    /* the length desc->eps is relative to (ct__qh_tolerance) */
-    int thin;          /* the simplex is under 1024 tolerances high: the set may be that thin */
+    int thin;          /* the simplex is under CT__QH_THIN tolerances high: the set may be that thin */
     int ok;            /* every face passed ct__qh_face_ok (or none was checked) */
     int fuzzy;         /* a tolerance decision was made (see ct__qhs) */
 } ct__qh;
@@ -991,7 +1013,7 @@ CT__PRIVATE ct__qreal ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
     ct_real ext = half.x + half.y + half.z;
     ct_real absmax = ct__max(ct__maxabs(lo), ct__maxabs(hi));
     if (eps > 0) return eps * ct__max(ext, CT__EPS * absmax);
-    return CT__EPS * (3 * ext + 2 * absmax);
+    return CT__EPS * (CT__QH_TOL_EXT * ext + CT__QH_TOL_ABS * absmax);
 }
 
 /* Quickhull of pts[0..n). CT_INVALID when a point is not finite. */
@@ -1063,7 +1085,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 #endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
-    out->thin = q.height < 1024 * q.tol;
+    out->thin = q.height < CT__QH_THIN * q.tol;
     for (i = 0;; ++i) {
         while (q.stack.n > 0) {
             f = q.stack.a[--q.stack.n];
@@ -1142,7 +1164,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             }
             for (f = 0, k = 0; f < q.nf && out->ok; ++f) {
                 if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
-                out->ok = ct__qh_face_ok(&q, &q.f[f], out->planes[k++], ctr, 8 * q.tol, seed, ns);
+                out->ok = ct__qh_face_ok(&q, &q.f[f], out->planes[k++], ctr, CT__QH_BOUND * q.tol, seed, ns);
             }
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
@@ -1346,13 +1368,13 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
     st = ct__quickhull(s, pts, npts, eps, &q);
     if (st == CT_OK && eps > 0) {
         /* a user tolerance merges more, and chains of merges can tilt a face past a point
-           or fold a polygon: verify the hull within 8 of the user's tolerances and, while it
+           or fold a polygon: verify the hull within CT__QH_BOUND of the user's tolerances and, while it
            fails, rebuild with a tenth of the tolerance (the default one last, checked as below) */
-        ct__qreal bound = 8 * q.tol;
+        ct__qreal bound = CT__QH_BOUND * q.tol;
         int ok;
         while (st == CT_OK && eps > 0 && (ok = ct__qh_verify(s, &q, pts, npts, bound)) <= 0) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
-            eps = eps > 10 * CT__EPS ? eps / 10 : 0;
+            eps = eps > CT__QH_EPS_FLOOR ? eps / 10 : 0;
             ct__scratch_reset(s, m);
             st = ct__quickhull(s, pts, npts, eps, &q);
         }
@@ -1366,13 +1388,13 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
            tolerances thick, where rounding decides which near-coplanar faces exist, and in
            which order) is built again at the default tolerance with the points in reverse
            order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096
-           times coarser, each checked against 8 of its own tolerances; a set flat within the
+           times coarser, each checked against CT__QH_BOUND of its own tolerances; a set flat within the
            coarser tolerance is CT_DEGENERATE, and so is one that fails at 4096 */
         ct__qreal tol0 = q.tol;
         int ok, step;
         for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
                                            (double)npts * q.nfaces > CT__QH_VERIFY_BUDGET ? 1 :
-                                           ct__qh_verify(s, &q, pts, npts, 8 * q.tol)) <= 0;
+                                           ct__qh_verify(s, &q, pts, npts, CT__QH_BOUND * q.tol)) <= 0;
              ++step) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
             if (step > 5) { st = CT_DEGENERATE; break; }
@@ -1392,7 +1414,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
                     for (i = 0; i < q.face_first[q.nfaces]; ++i) q.face_verts[i] = perm[q.face_verts[i]];
                 }
             } else {
-                eps = (ct_real)((ct__qreal)(1 << (4 * (step - 2))) * tol0 / q.unit);
+                eps = (ct_real)((ct__qreal)(1 << (CT__QH_COARSEN_LOG2 * (step - 2))) * tol0 / q.unit);
                 st = ct__quickhull(s, pts, npts, eps, &q);
             }
         }

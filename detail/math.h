@@ -34,6 +34,9 @@
 #define CT__EPS   ((ct_real)(CT__FLOAT ? FLT_EPSILON : DBL_EPSILON))
 #define CT__MAXR  ((ct_real)(CT__FLOAT ? FLT_MAX : DBL_MAX))
 #define CT__PI    ((ct_real)3.14159265358979323846)
+/* A rotation is accepted when orthonormal and det > 0 within this (relative): the rounding of
+   a user's quaternion-to-matrix conversion, far below any real shear or scale. */
+#define CT__XF_TOL ((ct_real)1e3 * CT__EPS)
 
 CT__INLINE ct_real ct__sqrt(ct_real x) { return CT__FLOAT ? (ct_real)sqrtf((float)x) : (ct_real)sqrt((double)x); }
 CT__INLINE ct_real ct__abs(ct_real x)  { return x < 0 ? -x : x; }
@@ -129,7 +132,7 @@ CT__INLINE ct_plane ct__xf_plane(const ct_xform *x, ct_plane pl) {
    entry points, so kept to a few dozen flops and two branches. */
 CT__INLINE int ct__xf_valid(const ct_xform *x) {
     const ct_real (*r)[3];
-    ct_real z, e, tol = 1e3 * CT__EPS;
+    ct_real z, e, tol = CT__XF_TOL;
     if (!x) return 1;
     r = x->r;
     /* v - v is 0 for finite v and NaN for NaN/Inf: one test covers all 12 entries (a sum of

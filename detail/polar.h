@@ -59,6 +59,18 @@
 /* A touching verdict whose bodies' vertices are apart by more than this (working frame) along
    the LP's separating normal is put to GJK (ct__polar_run). */
 #define CT__POLAR_APART   (ct__sqrt(CT__EPS))
+/* A 4x4 pivot below this many ulps of the largest entry: the system is singular. */
+#define CT__POLAR_SINGULAR (16 * CT__EPS)
+/* Phase 1 of the LP ending above this (entries O(1)): the planes do not close a polyhedron. */
+#define CT__POLAR_RESIDUAL (ct__sqrt(CT__EPS))
+/* Centres closer than this (relative to the radii sum) give no line of centres to search. */
+#define CT__POLAR_COINCIDE (64 * CT__EPS)
+/* Smallest eigenvalue, relative to the largest, kept when conditioning the overlap's shape. */
+#define CT__POLAR_EIG_FLOOR (64 * CT__EPS)
+/* Added to each plane's LP weight so that planes parallel to the search direction still count. */
+#define CT__POLAR_WEIGHT_FLOOR (ct__sqrt(CT__EPS))
+/* |n_a . (n_b x n_c)| of unit normals below this: the triple does not define a vertex. */
+#define CT__POLAR_TRIPLE (64 * CT__EPS)
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -101,7 +113,7 @@ CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
         ct_real t;
         for (i = k + 1; i < 4; ++i)
             if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
-        if (!(ct__abs(M[p][k]) > 16 * CT__EPS * big)) return 0;
+        if (!(ct__abs(M[p][k]) > CT__POLAR_SINGULAR * big)) return 0;
         if (p != k) {
             for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
             t = b[k]; b[k] = b[p]; b[p] = t;
@@ -217,7 +229,7 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
        basis is feasible to rounding and phase 2 proceeds from it: the point is re-solved
        from the data and its depth recomputed exactly, so nothing downstream trusts the
        tableau. Only a gross residual means the input is not a closed polyhedron. */
-    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= ct__sqrt(CT__EPS))) ok = 0;
+    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= CT__POLAR_RESIDUAL)) ok = 0;
     /* artificials still basic (at zero level) leave on any usable structural column */
     for (i = 0; ok && i < 4; ++i) {
         int best = -1;
@@ -376,7 +388,7 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
     const ct_real gold = (ct_real)0.6180339887498949;
     int it, j, j1 = 0, j2 = 0, m = p->nkeep;
-    if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
+    if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > CT__POLAR_COINCIDE * (p->ra + p->rb))) return 0;
     h = CT__SALLOC(s, ct_real, 2 * (long long)m);
     if (!h) return 0;
     g = h + m;
@@ -512,7 +524,7 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
         lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
         llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
         if (!(lmax > 0) || llo * 256 >= lmax) break;
-        llo = ct__max(llo, lmax * 64 * CT__EPS);
+        llo = ct__max(llo, lmax * CT__POLAR_EIG_FLOOR);
         for (k = 0; k < 3; ++k) beta[k] = ct__sqrt(llo / ct__max(M[k][k], llo));
         for (i = 0; i < 3; ++i)               /* T = E diag(beta) E^T */
             for (j = 0; j < 3; ++j)
@@ -613,7 +625,7 @@ CT__PRIVATE ct_status ct__polar_slab_centre(ct_scratch *s, ct__polar *p) {
     if (!w) return CT_NO_MEMORY;
     for (j = 0; j < p->nkeep; ++j) {
         ct_vec3 n = p->pl[p->keep[j]].n;
-        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + ct__sqrt(CT__EPS);
+        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + CT__POLAR_WEIGHT_FLOOR;
     }
     st = ct__polar_lp(s, p, p->keep, p->nkeep, w, &c2, NULL, NULL);
     ct__scratch_reset(s, mk);
@@ -726,7 +738,7 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
             if (q > best) { best = q; c = idx[t]; }
         }
     }
-    if (c >= 0 && best > 64 * CT__EPS) {
+    if (c >= 0 && best > CT__POLAR_TRIPLE) {
         nb = p->pl[b].n;
         nc = p->pl[c].n;
         det = ct__dot(na, ct__cross(nb, nc));

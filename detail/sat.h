@@ -26,6 +26,8 @@
 /* Face of B versus face of A: B is the reference only when clearly better (bias for A). */
 #define CT__SAT_FACE_REL ((ct_real)0.01)
 #define CT__SAT_FACE_ABS ((ct_real)2.5e-4)
+/* Clip points closer than this (relative to the hulls' extents) count as one in the reduction. */
+#define CT__SAT_REDUCE_TOL ((ct_real)1e3 * CT__EPS)
 /* Edge pairs whose directions make a sine below this are skipped (the face axes cover them;
    their normal would carry an error of eps / sine). About 16 sqrt(eps). */
 #define CT__SAT_PARALLEL (CT__FLOAT ? (ct_real)5.5e-3 : (ct_real)2.4e-7)
@@ -734,7 +736,7 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
     int i;
     memset(&r, 0, sizeof r);
     r.n = c->pr.n;
-    r.tol = 1e3 * CT__EPS * L;
+    r.tol = CT__SAT_REDUCE_TOL * L;
     ct__clip_enum(c, &r);
     if (r.count <= CT_MANIFOLD_MAX) {
         for (i = 0; i < r.count; ++i) pts[i] = r.first[i];
