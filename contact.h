@@ -147,6 +147,23 @@ typedef struct ct_scratch {
 CTDEF void ct_scratch_init(ct_scratch *s, const ct_allocator *a);
 CTDEF void ct_scratch_release(ct_scratch *s);
 
+/* Vector helpers (the arithmetic the library itself uses). ct_vec3_length scales by the
+   largest |component| first, so it neither overflows nor underflows for finite vectors. */
+CTDEF ct_vec3 ct_vec3_make(ct_real x, ct_real y, ct_real z);
+CTDEF ct_vec3 ct_vec3_add(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_sub(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_scale(ct_vec3 a, ct_real s);
+CTDEF ct_real ct_vec3_dot(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_cross(ct_vec3 a, ct_vec3 b);
+CTDEF ct_real ct_vec3_length(ct_vec3 a);
+/* Applying a transform (NULL: identity): ct_xform_point gives r p + t (a point),
+   ct_xform_vector r v (a direction or normal: no translation); the inverse ones give
+   r^T (p - t) and r^T v, exact inverses for a rigid x (r a rotation). */
+CTDEF ct_vec3 ct_xform_point(const ct_xform *x, ct_vec3 p);
+CTDEF ct_vec3 ct_xform_vector(const ct_xform *x, ct_vec3 v);
+CTDEF ct_vec3 ct_xform_inv_point(const ct_xform *x, ct_vec3 p);
+CTDEF ct_vec3 ct_xform_inv_vector(const ct_xform *x, ct_vec3 v);
+
 /* Transform helpers. q = (x, y, z, w), normalised internally; p is the translation. They never
    fail: a NULL, zero or non-finite q (a zero or non-finite axis or angle) gives the identity
    rotation, so the result is always a valid rigid transform when p is finite. */

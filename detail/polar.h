@@ -38,9 +38,7 @@
         of the normal fan).
    Coincident planes of A and B (flush stacking) give identical dual points; quickhull keeps
    one, and the face is then tagged with A's plane whenever an A plane coincides with it.
-
-   Private helpers here that are general enough for math.h: ct__solve4 (4x4 solve with
-   partial pivoting), ct__sym3_eigen (Jacobi eigen-decomposition of a symmetric 3x3). */
+ */
 
 /* Tolerances in the working frame (unit = the larger extent of the two bodies). */
 /* |Chebyshev radius| below touch (= CT__POLAR_TOUCH times the ratio of the coordinates'
@@ -59,8 +57,6 @@
 /* A touching verdict whose bodies' vertices are apart by more than this (working frame) along
    the LP's separating normal is put to GJK (ct__polar_run). */
 #define CT__POLAR_APART   (ct__sqrt(CT__EPS))
-/* A 4x4 pivot below this many ulps of the largest entry: the system is singular. */
-#define CT__POLAR_SINGULAR (16 * CT__EPS)
 /* Phase 1 of the LP ending above this (entries O(1)): the planes do not close a polyhedron. */
 #define CT__POLAR_RESIDUAL (ct__sqrt(CT__EPS))
 /* Centres closer than this (relative to the radii sum) give no line of centres to search. */
@@ -99,38 +95,6 @@ typedef struct ct__polar {
     int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
     ct_real cond;           /* smallest |det| of the plane triples that placed the vertices */
 } ct__polar;
-
-/* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
-   relative to the largest entry. */
-CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
-    int i, j, k;
-    ct_real big = 0;
-    for (i = 0; i < 4; ++i)
-        for (j = 0; j < 4; ++j) big = ct__max(big, ct__abs(M[i][j]));
-    if (!(big > 0)) return 0;
-    for (k = 0; k < 4; ++k) {
-        int p = k;
-        ct_real t;
-        for (i = k + 1; i < 4; ++i)
-            if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
-        if (!(ct__abs(M[p][k]) > CT__POLAR_SINGULAR * big)) return 0;
-        if (p != k) {
-            for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
-            t = b[k]; b[k] = b[p]; b[p] = t;
-        }
-        for (i = k + 1; i < 4; ++i) {
-            ct_real f = M[i][k] / M[k][k];
-            for (j = k; j < 4; ++j) M[i][j] -= f * M[k][j];
-            b[i] -= f * b[k];
-        }
-    }
-    for (k = 3; k >= 0; --k) {
-        ct_real sum = b[k];
-        for (j = k + 1; j < 4; ++j) sum -= M[k][j] * x[j];
-        x[k] = sum / M[k][k];
-    }
-    return 1;
-}
 
 /* ---- Chebyshev centre: the dual LP by a dense two-phase simplex ------------------------ */
 typedef struct ct__lp {
@@ -451,45 +415,6 @@ CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_h
     p->state = p->r > p->touch ? CT__POLAR_OVERLAP
              : (p->r >= -p->touch ? CT__POLAR_TOUCHING : CT__POLAR_DISJOINT);
     return CT_OK;
-}
-
-/* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (Golub & Van Loan,
-   Alg. 8.4.3): on return a is diagonal (the eigenvalues) and the columns of v the vectors.
-   General enough for math.h. */
-CT__PRIVATE void ct__sym3_eigen(ct_real a[3][3], ct_real v[3][3]) {
-    static const int P[3] = { 0, 0, 1 }, Q[3] = { 1, 2, 2 };
-    int sweep, r, i, j;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) v[i][j] = i == j;
-    for (sweep = 0; sweep < 16; ++sweep) {
-        ct_real off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
-        ct_real dia = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
-        if (!(off > CT__EPS * CT__EPS * dia)) break;
-        for (r = 0; r < 3; ++r) {
-            int p = P[r], q = Q[r];
-            ct_real th, t, c, s;
-            if (a[p][q] == 0) continue;
-            th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-            t = (th >= 0 ? 1 : -1) / (ct__abs(th) + ct__sqrt(th * th + 1));
-            c = 1 / ct__sqrt(t * t + 1);
-            s = t * c;
-            for (i = 0; i < 3; ++i) {            /* a <- a J (columns p, q) */
-                ct_real ap = a[i][p], aq = a[i][q];
-                a[i][p] = c * ap - s * aq;
-                a[i][q] = s * ap + c * aq;
-            }
-            for (j = 0; j < 3; ++j) {            /* a <- J^T a (rows p, q) */
-                ct_real ap = a[p][j], aq = a[q][j];
-                a[p][j] = c * ap - s * aq;
-                a[q][j] = s * ap + c * aq;
-            }
-            for (i = 0; i < 3; ++i) {
-                ct_real vp = v[i][p], vq = v[i][q];
-                v[i][p] = c * vp - s * vq;
-                v[i][q] = s * vp + c * vq;
-            }
-        }
-    }
 }
 
 /* Rounds the dual point set in place: y <- W y with W symmetric positive, so that the second
