@@ -169,7 +169,8 @@ newaction {
 -- Compile-only checks of the header: strict C99 and C++ with gcc and clang, static mode,
 -- no writable global/static data, and the amalgamated header.
 local function compile_checks(failed)
-    local W = "-Wall -Wextra -Werror -pedantic -fopenmp -I. -c -o /dev/null"
+    -- -Wdouble-promotion -Wconversion: a float build computes nothing in double by accident
+    local W = "-Wall -Wextra -Werror -pedantic -Wdouble-promotion -Wconversion -fopenmp -I. -c -o /dev/null"
     local checks = {}
     for _, cc in ipairs({ "gcc", "clang" }) do
         if run("command -v " .. cc .. " >/dev/null") then

@@ -1,4 +1,4 @@
-/* contact.h detail: >>math - private scalar, vector, matrix and transform helpers, and the
+/* contact.h detail: >>types - private scalar, vector, matrix and transform helpers, and the
    small dense solvers (4x4 linear system, symmetric 3x3 eigen-decomposition).
    Everything here is static (inline, or unused-ok) and stateless. Included once, by contact.h, under
    CONTACT_IMPLEMENTATION. Guarded and free of external definitions, so tests may include it
@@ -32,8 +32,8 @@
 /* CT__FLOAT is 1 when ct_real is float; every libm call goes through these wrappers so the
    float build never promotes to double behind our back. */
 #define CT__FLOAT (sizeof(ct_real) == sizeof(float))
-#define CT__EPS   ((ct_real)(CT__FLOAT ? FLT_EPSILON : DBL_EPSILON))
-#define CT__MAXR  ((ct_real)(CT__FLOAT ? FLT_MAX : DBL_MAX))
+#define CT__EPS   (CT__FLOAT ? (ct_real)FLT_EPSILON : (ct_real)DBL_EPSILON)
+#define CT__MAXR  (CT__FLOAT ? (ct_real)FLT_MAX : (ct_real)DBL_MAX)   /* the arm not taken is never evaluated */
 #define CT__PI    ((ct_real)3.14159265358979323846)
 /* A rotation is accepted when orthonormal and det > 0 within this (relative): the rounding of
    a user's quaternion-to-matrix conversion, far below any real shear or scale. */

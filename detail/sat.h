@@ -17,7 +17,29 @@
    Determinism and the cache. The query keeps, per group (faces of A, faces of B, edge pairs),
    the exact argmax under a total order (larger separation, then the smaller index). Candidates
    are skipped only by bounds that prove they cannot change that argmax or the final decision,
-   so visiting a cached candidate first (ct_sat_cache) changes the work, never the answer. */
+   so visiting a cached candidate first (ct_sat_cache) changes the work, never the answer.
+
+   Rounded hulls (ct_manifold_rounded_hulls), case by case:
+     1. A cached axis that still separates the cores by more than speculative + ra + rb answers
+        at once (count 0; a separation along any axis is at most the distance).
+     2. GJK on the cores (Box2D v3 / Box3D style). Cores apart by more than CT__SAT_ROUND_SLOP x
+        (extent_a + extent_b): if a face of A (or of B) at the closest point is parallel to the
+        GJK normal within CT__SAT_ROUND_PAR, the other hull's incident face is clipped against
+        it as in ct_manifold_hulls (a resting rounded box gets 4 points, separation = gap - ra
+        - rb, the face normal exactly); else one point (edge-edge, vertex-edge, vertex-vertex)
+        with separation d - ra - rb exactly, midway between the rounded surfaces on the line of
+        the closest points. A face clip whose deepest point is not the closest pair (within
+        CT__SAT_EDGE_REL of d + CT__SAT_EDGE_ABS x (extent_a + extent_b)) gives way to that
+        single point. Two boxes try the closed-form SAT first: a face axis whose clip holds the
+        other box's deepest vertex at the axis's separation is exact (that is the distance) and
+        gives the same clip without GJK.
+     3. Cores overlapping or within the slop: the SAT manifold of the cores (with the
+        speculative distance widened by ra + rb), each separation reduced by ra + rb and each
+        point moved by (ra - rb)/2 along the normal; if that finds nothing (touching cores whose
+        features do not face each other), the closest features give one point.
+   The cache keeps an axis (the face most parallel to the normal when the cores are apart, the
+   SAT's axis otherwise) for step 1 and the SAT. Two boxes' closed-form OBB test (the 15 axes,
+   Gottschalk, Lin & Manocha 1996) costs about a third of the general search. */
 
 /* ---- tolerances (all relative: dimensionless or times the scale L = extent_a + extent_b) --- */
 /* Face versus edge: an edge axis wins only when it beats the best face by this much. */

@@ -143,7 +143,7 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
         ct_vec3 ca = ct__v3(0, 0, 0), cb = ct__v3(0, 0, 0);
         for (i = 0; i < a->nverts; ++i) ca = ct__add(ca, va[i]);
         for (i = 0; i < b->nverts; ++i) cb = ct__add(cb, vb[i]);
-        n = ct__normalize(ct__sub(ct__scale(cb, (ct_real)1 / b->nverts), ct__scale(ca, (ct_real)1 / a->nverts)), &ok);
+        n = ct__normalize(ct__sub(ct__scale(cb, (ct_real)1 / (ct_real)b->nverts), ct__scale(ca, (ct_real)1 / (ct_real)a->nverts)), &ok);
         if (!ok) n = ct__v3(1, 0, 0);
     }
     ct__basis(n, &u, &w);
