@@ -10,11 +10,6 @@
          #include "contact.h"
      everywhere else just #include "contact.h".
 
-   FILES
-     "One header" means contact.h together with the detail/ directory next to it, which holds
-     the implementation (one algorithm per file): copy both. For a single self-contained
-     file run `premake4 --file=premake5.lua amalgamate` (writes build/contact.h).
-
          ct_hull a, b;
          ct_contact c;
          if (ct_hull_build(pts_a, na, NULL, NULL, &a) == CT_OK &&
@@ -23,10 +18,14 @@
              apply(c.point, c.normal, c.gap);
          ct_hull_free(&a); ct_hull_free(&b);
 
+   FILES
+     "One header" means contact.h together with the detail/ directory next to it, which holds
+     the implementation (one algorithm per file): copy both. For a single self-contained
+     file run `premake4 --file=premake5.lua amalgamate` (writes build/contact.h).
+
    TABLE OF CONTENTS (grep for the tags)
      >>config      compile-time options
-     >>types       vectors, planes, boxes, transforms, status, allocator, scratch
-                                                                   (detail/math.h, alloc.h, xform.h)
+     >>types       vectors, transforms, status, allocator, scratch (detail/math.h, alloc.h, xform.h)
      >>quickhull   quickhull, mass properties                    (detail/hull.h, mass.h)
      >>gjk         shapes, GJK distance, EPA penetration         (detail/shape.h, gjk.h, epa.h)
      >>polar       polar intersection, volumetric contact        (detail/polar.h, volcontact.h)

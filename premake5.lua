@@ -145,6 +145,17 @@ local function amalgamate()
     end
     local src = slurp(ROOT .. "/contact.h")
     if not src then print("cannot read contact.h") return false end
+    -- the FILES paragraph of contact.h tells the reader the implementation is in detail/:
+    -- in the single file it is not
+    local FILES = '     "One header" means contact.h together with the detail/ directory next to it, which holds\n' ..
+                  '     the implementation (one algorithm per file): copy both. For a single self-contained\n' ..
+                  '     file run `premake4 --file=premake5.lua amalgamate` (writes build/contact.h).\n'
+    local i, j = src:find(FILES, 1, true)
+    if not i then print("amalgamate: the FILES paragraph of contact.h changed; update premake5.lua") return false end
+    src = src:sub(1, i - 1) ..
+          '     This is the single-file build of contact.h (made by its amalgamate action): the\n' ..
+          '     implementation follows in this file, after the API. Nothing else is needed.\n' ..
+          src:sub(j + 1)
     local missing = false
     src = src:gsub('#include "detail/([%w_]+%.h)"', function(n)
         local body = slurp(ROOT .. "/detail/" .. n)
@@ -204,6 +215,11 @@ newaction {
         compile_checks(failed)
         -- every entry point from 8 pthreads at once under ThreadSanitizer (tests/tsan/run.sh)
         if not run("sh tests/tsan/run.sh") then table.insert(failed, "tsan") end
+        -- Solfec-1.0's cvi regression inputs (not redistributed: see tests/test_polar.c), used
+        -- when CT_SOLFEC_CVI names them or they sit in shared/data/solfec-cvi next to the checkout
+        local solfec = ""
+        local cvi = os.getenv("CT_SOLFEC_CVI") or path.getabsolute(ROOT .. "/../shared/data/solfec-cvi")
+        if os.isfile(cvi .. "/README.md") then solfec = "CT_SOLFEC_CVI=" .. cvi .. " " end
         local runs = {
             { "double", "tests" }, { "float", "tests" },
             { "double", "tests_cpp" }, { "float", "tests_cpp" },
@@ -215,7 +231,7 @@ newaction {
             if not run("make -C build -j" .. jobs() .. " config=" .. cfg .. " " .. prj) then
                 table.insert(failed, "build " .. prj .. " [" .. cfg .. "]")
             else
-                local env = "CT_TEST_CONFIG=" .. cfg .. " "
+                local env = "CT_TEST_CONFIG=" .. cfg .. " " .. solfec
                 if cfg == "sanitize" then
                     env = env .. "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "
                 end

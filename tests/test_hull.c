@@ -998,7 +998,7 @@ Test(hull, fuzz_regressions) {
         }
 }
 
-/* Stress (issue #3): geometry a few tolerances thick, where chains of coplanarity merges tilt
+/* Stress: geometry a few tolerances thick, where chains of coplanarity merges tilt
    faces. Without the verified fallback of ct_hull_build, at every eps > 0, about 2% of the
    flattened spheres and 0.2% of the noisy boxes left points up to ~800 tolerances outside
    (a few a whole corner, ~1e4), and more had faces folded by hundreds of tolerances or a
@@ -1038,7 +1038,7 @@ Test(hull, stress_near_coplanar_sets_stay_contained, .timeout = 300) {
         }
 }
 
-/* Stress at the default tolerance (issue #3): the same families, a few default tolerances
+/* Stress at the default tolerance: the same families, a few default tolerances
    thick. Before the default-tolerance check in ct_hull_build, a noisy box could come out with
    a face of its bottom flipped to face up (a point two box widths outside it), flattened
    spheres left points up to ~600 tolerances outside, and a needle 1.6e7 long left a point
