@@ -47,7 +47,7 @@ local PEERS = {
 ---------------------------------------------------------------------------------------------
 -- Projects
 ---------------------------------------------------------------------------------------------
-local CONFIGS = { "double", "float", "sanitize", "release" }
+local CONFIGS = { "double", "float", "sanitize", "release", "debug" }
 
 workspace "contact"
     configurations(CONFIGS)
@@ -68,6 +68,10 @@ workspace "contact"
         linkoptions { "-fsanitize=address,undefined" }
     filter "configurations:release"
         optimize "Speed"
+    -- CT_ASSERT on: the structural invariants the algorithms rely on are checked (never user data)
+    filter "configurations:debug"
+        optimize "Speed"
+        defines { "CONTACT_DEBUG" }
     filter {}
 
 local function dirs(name)
@@ -214,7 +218,12 @@ newaction {
         if not generate() then print("premake generation failed") os.exit(1) end
         compile_checks(failed)
         -- every entry point from 8 pthreads at once under ThreadSanitizer (tests/tsan/run.sh)
-        if not run("sh tests/tsan/run.sh") then table.insert(failed, "tsan") end
+        -- (each run's stdout is kept in a .log for tests/check_readme.sh)
+        local function logged(cmd, log)
+            return run("sh -c '" .. cmd .. " > " .. log .. " 2>&1; s=$?; cat " .. log .. "; exit $s'")
+        end
+        os.mkdir(ROOT .. "/build/tsan")
+        if not logged("sh tests/tsan/run.sh", "build/tsan/tsan.log") then table.insert(failed, "tsan") end
         -- Solfec-1.0's cvi regression inputs (not redistributed: see tests/test_polar.c), used
         -- when CT_SOLFEC_CVI names them or they sit in shared/data/solfec-cvi next to the checkout
         local solfec = ""
@@ -223,7 +232,7 @@ newaction {
         local runs = {
             { "double", "tests" }, { "float", "tests" },
             { "double", "tests_cpp" }, { "float", "tests_cpp" },
-            { "sanitize", "tests" },
+            { "sanitize", "tests" }, { "debug", "tests" },
         }
         for _, r in ipairs(runs) do
             local cfg, prj = r[1], r[2]
@@ -235,10 +244,15 @@ newaction {
                 if cfg == "sanitize" then
                     env = env .. "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "
                 end
-                if not run(env .. "build/" .. cfg .. "/" .. prj .. " --jobs " .. jobs()) then
+                if not logged(env .. "build/" .. cfg .. "/" .. prj .. " --jobs " .. jobs(),
+                              "build/" .. cfg .. "/" .. prj .. ".log") then
                     table.insert(failed, "run " .. prj .. " [" .. cfg .. "]")
                 end
             end
+        end
+        -- the figures README.md quotes from the tests are the ones they count
+        if not run("sh tests/check_readme.sh build/double/tests.log build/float/tests.log build/tsan/tsan.log") then
+            table.insert(failed, "README figures")
         end
         print("\n==== summary ====")
         if #failed > 0 then

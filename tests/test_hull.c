@@ -5,6 +5,7 @@
 #include "workload.h"
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef CT_HAVE_QHULL
@@ -1063,7 +1064,7 @@ static double worst_outside(const ct_hull *h, const ct_vec3 *p, int n) {
 Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
     static const double thick[] = { 0.5, 4, 100 };   /* in units of ct_real's epsilon */
     ct_vec3 p[220];
-    int fam, k, j;
+    int fam, k, j, sets = 0, flat = 0, flat_degenerate = 0;
     for (fam = 0; fam < ST_COUNT; ++fam)
         for (k = 0; k < 3; ++k) {
             unsigned long long s = 0xdefa0000ULL + (unsigned long long)(100 * fam + k);
@@ -1074,7 +1075,9 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
                 double tol = hull_tolerance(p, n, 0), absmax = 0, w;
                 ct_hull h;
                 ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
-                if (st == CT_DEGENERATE && fam == ST_FLAT_SPHERE) { ++degenerate; continue; }
+                ++sets;
+                flat += fam == ST_FLAT_SPHERE;
+                if (st == CT_DEGENERATE && fam == ST_FLAT_SPHERE) { ++degenerate; ++flat_degenerate; continue; }
                 cr_assert_eq(st, CT_OK, "%s, %g eps, set %d: %s", st_name[fam], thick[k], j, ct_status_string(st));
                 for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
                 w = (worst_outside(&h, p, n) - 8 * (double)TU_EPS * absmax) / tol;
@@ -1088,6 +1091,8 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
             cr_log_info("default tolerance, %s, %g eps: %d of 400 degenerate, worst %.1f tolerances",
                         st_name[fam], thick[k], degenerate, most);
         }
+    printf("hull: %d default-tolerance stress sets, %d of %d flattened spheres CT_DEGENERATE\n", sets,
+           flat_degenerate, flat);
 }
 
 /* Cylinders (a DEM particle mesh): m points on each of two circles. Each rim point the caps

@@ -1125,6 +1125,7 @@ Test(polar, solfec_cvi_regressions) {
         fclose(f);
     }
     cr_assert_geq(pairs, 249, "read %d pairs", pairs);
+    printf("polar: %d Solfec cvi regression pairs\n", pairs);
     cr_log_info("solfec-cvi: %d pairs, %d found, %d with a volume", pairs, found, overlapping);
 }
 
