@@ -39,8 +39,11 @@
      CTDEF                override the decoration of public functions (default extern).
      CT_MALLOC, CT_FREE   default allocator used when a ct_allocator* is NULL; define both
                           or neither (implementation file only). Signatures as malloc/free.
-     CT_ASSERT(x)         checks internal invariants only (never user data). Default: off
-                          unless CONTACT_DEBUG is defined, then assert().
+     CT_ASSERT(x)         checks internal invariants only (never user data): the adjacency
+                          (twins, closed face loops) and Euler's formula of every hull made,
+                          GJK simplex and EPA polytope sizes, manifold and pair-list order.
+                          Default: off unless CONTACT_DEBUG is defined, then assert(). The
+                          `debug` configuration of premake5.lua runs every test with it on.
      CT_NO_OPENMP         build the broad phase serially even under -fopenmp.
 
    THREAD SAFETY

@@ -764,6 +764,17 @@ CT__PRIVATE ct_status ct__bp_prepare(ct_scratch *s, const ct_aabb *boxes, int n,
 }
 
 /* Both entry points: self pairs of A when B is NULL, else the pairs of A x B. */
+/* The output's promise: pairs sorted by (a, b), each once, a < b within one set. */
+CT__PRIVATE int ct__bp_sorted(const ct_pairs *p, int self) {
+    size_t k;
+    for (k = 0; k < p->count; ++k) {
+        if (self && !(p->items[k].a < p->items[k].b)) return 0;
+        if (k > 0 && !(p->items[k - 1].a < p->items[k].a ||
+                       (p->items[k - 1].a == p->items[k].a && p->items[k - 1].b < p->items[k].b))) return 0;
+    }
+    return 1;
+}
+
 CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, int nb, int self,
                                    const ct_allocator *a, ct_pairs *out) {
     ct_scratch local, *s;
@@ -785,6 +796,7 @@ CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, i
         st = self ? ct__bp_self(s, va, na, mag, T, &out->ct__alloc, &out->items, &out->count)
                   : ct__bp_bip(s, va, na, vb, nb, mag, T, &out->ct__alloc, &out->items, &out->count);
     ct__scratch_end(s, &local, mk);
+    CT_ASSERT(st != CT_OK || ct__bp_sorted(out, self));
     if (st != CT_OK) {
         ct_allocator keep = out->ct__alloc;
         memset(out, 0, sizeof *out);

@@ -99,6 +99,7 @@ CT__PRIVATE void ct__epa_silhouette(ct__epa *e, int f, int i, ct_vec3 w) {
    normal, an open horizon, a full table); the caller then stops with the face it had. */
 CT__PRIVATE int ct__epa_expand(ct__epa *e, int c, const ct__sv *w) {
     int i, k, vi = e->nv;
+    CT_ASSERT(e->nv < e->maxv);   /* the caller stops before the vertex table is full */
     e->vert[e->nv++] = *w;
     e->nh = 0;
     e->ndead = 0;

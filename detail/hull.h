@@ -1196,6 +1196,27 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 }
 
 /* ---- the ct_hull block -------------------------------------------------------------------- */
+/* The structure every consumer of a ct_hull relies on (checked by CT_ASSERT on every hull
+   assembled here): each half-edge has a twin on another face running the other way, twins
+   pair up (he_twin[he_twin[k]] == k), each face loop closes after its own vertex count, and
+   Euler's formula V - E + F = 2 holds. */
+CT__PRIVATE int ct__hull_structure_ok(const ct_hull *h) {
+    int f, k, nhe = h->face_first[h->nfaces];
+    if (nhe != 2 * h->nedges || h->nverts - h->nedges + h->nfaces != 2) return 0;
+    for (k = 0; k < nhe; ++k) {
+        int t = h->he_twin[k];
+        if (t < 0 || t >= nhe || h->he_twin[t] != k || h->he_face[t] == h->he_face[k]) return 0;
+        if (h->face_verts[t] != h->face_verts[h->he_next[k]]) return 0;
+    }
+    for (f = 0; f < h->nfaces; ++f) {
+        int k0 = h->face_first[f], n = h->face_first[f + 1] - k0, e = k0, i;
+        if (n < 3) return 0;
+        for (i = 0; i < n; ++i) e = h->he_next[e];
+        if (e != k0) return 0;
+    }
+    return 1;
+}
+
 /* A ct_hull in one allocation from CCW faces: fills planes (when NULL, from the polygons),
    half-edge adjacency (he_twin: given, or NULL to find the twins by searching vertex
    out-edges), vertex neighbours, centre and extent. face_verts index `verts`. */
@@ -1297,6 +1318,7 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
                 out->vert_adj[k] = face_verts[out->he_next[out->vert_adj[k]]];
         }
     }
+    CT_ASSERT(ct__hull_structure_ok(out));
     /* planes */
     for (f = 0; f < nfaces; ++f) {
         if (planes) out->planes[f] = planes[f];

@@ -811,11 +811,13 @@ CT__PRIVATE int ct__sat_incident(const ct_hull *h, int v, ct_vec3 dir, ct_real *
 /* Sorts by id (insertion sort, at most CT_MANIFOLD_MAX entries) and writes world output. */
 CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 normal, ct_manifold *out) {
     int i, j;
+    CT_ASSERT(n >= 0 && n <= CT_MANIFOLD_MAX);
     for (i = 1; i < n; ++i) {
         ct__cand t = pts[i];
         for (j = i; j > 0 && pts[j - 1].id > t.id; --j) pts[j] = pts[j - 1];
         pts[j] = t;
     }
+    for (i = 1; i < n; ++i) CT_ASSERT(pts[i - 1].id <= pts[i].id);
     if (n == 0) return; /* no contact: the manifold stays zero */
     out->normal = ct__xf_dir(x, normal);
     out->count = n;

@@ -246,3 +246,37 @@ Test(foundation, public_transform_helpers) {
         cr_assert(ct_vec3_length(ct_vec3_sub(ct_vec3_sub(w, ct_xform_point(&x, tu_vec(0, 0, 0))), r)) <= 400 * TU_EPS);
     }
 }
+
+/* The structural checks CT_ASSERT applies in the debug configuration accept what the library
+   builds and reject each kind of corruption they exist to catch. */
+Test(foundation, debug_structure_checks_reject_corruption) {
+    ct_hull h;
+    ct_pairs p;
+    ct_pair items[3];
+    int t;
+    cr_assert_eq(ct_hull_box(tu_vec(1, 2, 3), NULL, &h), CT_OK);
+    cr_assert(ct__hull_structure_ok(&h));
+    t = h.he_twin[0];
+    h.he_twin[0] = h.he_twin[1];                       /* twins no longer pair up */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.he_twin[0] = t;
+    cr_assert(ct__hull_structure_ok(&h));
+    h.he_next[h.face_first[1] - 1] = h.face_first[0] + 1;   /* face 0's loop does not close */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.he_next[h.face_first[1] - 1] = h.face_first[0];
+    h.nverts += 1;                                     /* Euler broken */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.nverts -= 1;
+    ct_hull_free(&h);
+    items[0].a = 0; items[0].b = 1;
+    items[1].a = 0; items[1].b = 2;
+    items[2].a = 1; items[2].b = 2;
+    memset(&p, 0, sizeof p);
+    p.items = items;
+    p.count = 3;
+    cr_assert(ct__bp_sorted(&p, 1));
+    items[1].b = 1;                                    /* a repeated pair */
+    cr_assert(!ct__bp_sorted(&p, 1));
+    items[1].a = 2; items[1].b = 0;                    /* out of order, and a > b */
+    cr_assert(!ct__bp_sorted(&p, 1) && !ct__bp_sorted(&p, 0));
+}
