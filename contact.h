@@ -90,7 +90,7 @@
      They coincide for two boxes resting face to face (same normal, depth = overlap along it).
      They differ by design when the overlap is not a slab: the chord and the SAT separation
      measure along their own normal, EPA along the shortest way out. Measured on random
-     overlapping 20-point hulls (tests/test_polar.c, conventions_measured): see README.
+     overlapping 20-point hulls (polar/conventions_measured_on_random_hulls): see README.md.
 
    ARGUMENT ORDER (one rule for every function)
      1. the inputs, body by body: the body (hull, shape, points + count, semi-axes), then its
@@ -171,7 +171,8 @@ typedef struct ct_scratch {
 CTDEF void ct_scratch_init(ct_scratch *s, const ct_allocator *a);
 CTDEF void ct_scratch_release(ct_scratch *s);
 
-/* Vector helpers (the arithmetic the library itself uses). ct_vec3_length scales by the
+/* Vector helpers (the arithmetic the library itself uses). Plain arithmetic without checks or
+   statuses (NaN in, NaN out), reentrant, allocation-free. ct_vec3_length scales by the
    largest |component| first, so it neither overflows nor underflows for finite vectors. */
 CTDEF ct_vec3 ct_vec3_make(ct_real x, ct_real y, ct_real z);
 CTDEF ct_vec3 ct_vec3_add(ct_vec3 a, ct_vec3 b);

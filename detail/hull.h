@@ -421,9 +421,9 @@ CT__PRIVATE int ct__qh_refile(ct__qh_state *q, int i, int from) {
 /* Refiles the outside and coplanar sets of face f, which `absorb` has taken in (f may be
    `absorb` itself when its plane moved). */
 CT__PRIVATE int ct__qh_release_points(ct__qh_state *q, int f, int absorb) {
-    int out = q->f[f].outside, cop = q->f[f].coplanar;
+    int out = q->f[f].outside, coplanar_first = q->f[f].coplanar;
     q->f[f].outside = q->f[f].coplanar = -1;
-    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, cop, absorb);
+    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, coplanar_first, absorb);
 }
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
@@ -680,7 +680,7 @@ CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, cop;
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, coplanar_first;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     q->fuzzy = 1;
@@ -702,14 +702,14 @@ CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
     ct__qh_face_geometry(q, f);
     /* coplanar points of faces whose plane moved are filed again (outside points are
        rescanned when the face is next taken: far_point was reset) */
-    cop = q->f[f].coplanar;
+    coplanar_first = q->f[f].coplanar;
     q->f[f].coplanar = -1;
-    if (!ct__qh_refile(q, cop, f)) return 0;
+    if (!ct__qh_refile(q, coplanar_first, f)) return 0;
     for (k = 0; k < 2; ++k)
         if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX) {
-            cop = q->f[moved[k]].coplanar;
+            coplanar_first = q->f[moved[k]].coplanar;
             q->f[moved[k]].coplanar = -1;
-            if (!ct__qh_refile(q, cop, moved[k])) return 0;
+            if (!ct__qh_refile(q, coplanar_first, moved[k])) return 0;
         }
     for (k = 0; k < ng; ++k) {
         if (!ct__qh_release_points(q, gone[k], f)) return 0;
