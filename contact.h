@@ -8,9 +8,7 @@
      In exactly one C or C++ file:
          #define CONTACT_IMPLEMENTATION
          #include "contact.h"
-     everywhere else just #include "contact.h". The implementation lives in the detail/ headers
-     next to this file; `premake4 --file=premake5.lua amalgamate` writes a single
-     self-contained build/contact.h for users who want one file.
+     everywhere else just #include "contact.h".
 
          ct_hull a, b;
          ct_contact c;
@@ -20,10 +18,15 @@
              apply(c.point, c.normal, c.gap);
          ct_hull_free(&a); ct_hull_free(&b);
 
+   FILES
+     "One header" means contact.h together with the detail/ directory next to it, which holds
+     the implementation (one algorithm per file): copy both. For a single self-contained
+     file run `premake4 --file=premake5.lua amalgamate` (writes build/contact.h).
+
    TABLE OF CONTENTS (grep for the tags)
      >>config      compile-time options
-     >>types       vectors, planes, boxes, transforms, status, allocator, scratch
-     >>hull        quickhull, mass properties                    (detail/hull.h, mass.h)
+     >>types       vectors, transforms, status, allocator, scratch (detail/math.h, alloc.h, xform.h)
+     >>quickhull   quickhull, mass properties                    (detail/hull.h, mass.h)
      >>gjk         shapes, GJK distance, EPA penetration         (detail/shape.h, gjk.h, epa.h)
      >>polar       polar intersection, volumetric contact        (detail/polar.h, volcontact.h)
      >>sat         SAT + clipping contact manifolds              (detail/sat.h)
@@ -37,8 +40,11 @@
      CTDEF                override the decoration of public functions (default extern).
      CT_MALLOC, CT_FREE   default allocator used when a ct_allocator* is NULL; define both
                           or neither (implementation file only). Signatures as malloc/free.
-     CT_ASSERT(x)         checks internal invariants only (never user data). Default: off
-                          unless CONTACT_DEBUG is defined, then assert().
+     CT_ASSERT(x)         checks internal invariants only (never user data): the adjacency
+                          (twins, closed face loops) and Euler's formula of every hull made,
+                          GJK simplex and EPA polytope sizes, manifold and pair-list order.
+                          Default: off unless CONTACT_DEBUG is defined, then assert(). The
+                          `debug` configuration of premake5.lua runs every test with it on.
      CT_NO_OPENMP         build the broad phase serially even under -fopenmp.
 
    THREAD SAFETY
@@ -66,8 +72,26 @@
 
    CONVENTIONS
      Normals point from A to B. Distances/gaps/separations are negative when penetrating.
-     Points are in world coordinates. A NULL const ct_xform* is the identity.
+     Points are in world coordinates; lengths (distances, gaps, separations, `speculative`)
+     are world lengths. A NULL const ct_xform* is the identity; a non-NULL one must be rigid.
      Bad input (NULL, negative counts, NaN/Inf) returns CT_INVALID; never a crash.
+     Prose spells "centre"; the identifiers keep `center` (ct_hull.center, arguments).
+     Bounds are stated with the names of the CT__* constants (detail/ files, each with its
+     reason) and their values. What each routine's normal, depth and point mean:
+
+     routine                 normal (A -> B)          depth (< 0: overlap)        point
+     ct_gjk                  closest-point direction  distance >= 0 (0 overlap)   pa, pb closest
+     ct_signed_distance      EPA: min translation     -depth of least transl.     pa, pb witnesses
+     ct_contact_hulls        area-weighted faces of   -chord of A n B along the   centroid of the
+                             A n B (Solfec)           normal (else EPA depth)     overlap surface
+     ct_manifold_*           reference face / edge    SAT separation per point    midway, <= 4
+                             pair axis of least pen.  along the normal            sorted by id
+     ct_ellipsoids           common normal of the     gap = R.n - h_A - h_B       where the scaled
+                             scaled ellipsoids (PW)   (sign of F - 1)             ellipsoids touch
+     They coincide for two boxes resting face to face (same normal, depth = overlap along it).
+     They differ by design when the overlap is not a slab: the chord and the SAT separation
+     measure along their own normal, EPA along the shortest way out. Measured on random
+     overlapping 20-point hulls (polar/conventions_measured_on_random_hulls): see README.md.
 
    ARGUMENT ORDER (one rule for every function)
      1. the inputs, body by body: the body (hull, shape, points + count, semi-axes), then its
@@ -149,6 +173,24 @@ typedef struct ct_scratch {
 CTDEF void ct_scratch_init(ct_scratch *s, const ct_allocator *a);
 CTDEF void ct_scratch_release(ct_scratch *s);
 
+/* Vector helpers (the arithmetic the library itself uses). Plain arithmetic without checks or
+   statuses (NaN in, NaN out), reentrant, allocation-free. ct_vec3_length scales by the
+   largest |component| first, so it neither overflows nor underflows for finite vectors. */
+CTDEF ct_vec3 ct_vec3_make(ct_real x, ct_real y, ct_real z);
+CTDEF ct_vec3 ct_vec3_add(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_sub(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_scale(ct_vec3 a, ct_real s);
+CTDEF ct_real ct_vec3_dot(ct_vec3 a, ct_vec3 b);
+CTDEF ct_vec3 ct_vec3_cross(ct_vec3 a, ct_vec3 b);
+CTDEF ct_real ct_vec3_length(ct_vec3 a);
+/* Applying a transform (NULL: identity): ct_xform_point gives r p + t (a point),
+   ct_xform_vector r v (a direction or normal: no translation); the inverse ones give
+   r^T (p - t) and r^T v, exact inverses for a rigid x (r a rotation). */
+CTDEF ct_vec3 ct_xform_point(const ct_xform *x, ct_vec3 p);
+CTDEF ct_vec3 ct_xform_vector(const ct_xform *x, ct_vec3 v);
+CTDEF ct_vec3 ct_xform_inv_point(const ct_xform *x, ct_vec3 p);
+CTDEF ct_vec3 ct_xform_inv_vector(const ct_xform *x, ct_vec3 v);
+
 /* Transform helpers. q = (x, y, z, w), normalised internally; p is the translation. They never
    fail: a NULL, zero or non-finite q (a zero or non-finite axis or angle) gives the identity
    rotation, so the result is always a valid rigid transform when p is finite. */
@@ -156,7 +198,7 @@ CTDEF ct_xform ct_xform_identity(void);
 CTDEF ct_xform ct_xform_from_quat(const ct_real q[4], ct_vec3 p);
 CTDEF ct_xform ct_xform_from_axis_angle(ct_vec3 axis, ct_real angle, ct_vec3 p);
 
-/* >>hull ------------------------------------------------------------------------------ */
+/* >>quickhull ------------------------------------------------------------------------- */
 typedef struct ct_hull {
     int nverts, nfaces, nedges;   /* nverts - nedges + nfaces == 2 */
     ct_vec3  *verts;
@@ -191,32 +233,26 @@ typedef struct ct_hull_desc {
                              with one scratch allocates only their output blocks */
 } ct_hull_desc;
 
-/* Convex hull of npts points by quickhull. Faces are maximal coplanar polygons (a cube: 8
-   vertices, 6 quads, 12 edges), CCW seen from outside, with unit outward planes; points within
-   the tolerance of the hull are not vertices. CT_INVALID: NULL, npts < 0, NaN/Inf;
-   CT_DEGENERATE: fewer than 4 points, or all points within the tolerance of a plane, a line
-   or a point. Duplicates are fine. The output owns one block from `a` (NULL: CT_MALLOC).
-   Tolerance tol: 0 eps: eps_r (3 E + 2 M) with eps_r the epsilon of ct_real, E the half-width
-   sum of the bounding box and M the largest |coordinate|; else desc->eps * max(E, eps_r M).
-   Guarantee for desc->eps > 0: every input point p has n.p + d <= 8 tol on every face plane
-   (plus the ct_real rounding of evaluating the plane), every face polygon is convex within
-   8 tol and every vertex has 3 or more faces. Chains of coplanarity merges can break this on
-   sets a few tolerances thick (flat or noisy-planar, at any eps), so the hull is verified and,
-   while it fails, rebuilt with eps / 10, down to the default tolerance: eps is an upper bound
-   on merging, honoured where the guarantee allows. The check costs O(n) plus O(n) per face
-   that some point is farther from the vertex mean than (0 for a round set, few for a flat
-   one; O(n F) at worst) plus the squared vertex count of each face, and a rebuild costs a
-   build. Default tolerance (eps = 0): when the build made a tolerance decision (a merge of
-   near-coplanar faces, a point within tol of a plane) or the set may be thin (its first
-   tetrahedron is under 1024 tol high), the hull is checked the same way (every face, every
-   point; the points are skipped, leaving a check of the hull's vertices only, when points x
-   faces exceed 3e7), and while it fails it is rebuilt: at the default tolerance with the
-   points in two other orders (reversed; reversed and rotated by half), then with a tolerance
-   16, 256, then 4096 times the default; the guarantee above then holds for the tolerance it
-   was built with,
-   and a set flat within the coarser tolerance, or failing at 4096, is CT_DEGENERATE. Sets in
-   general position make no tolerance decision and pay nothing. Work is in double also when
-   ct_real is float. */
+/* Convex hull of npts points (quickhull; detail/hull.h). Faces are maximal coplanar polygons
+   (a cube: 8 vertices, 6 quads, 12 edges), CCW seen from outside, with unit outward planes;
+   every vertex has 3 or more faces; points within the tolerance of the hull are not vertices;
+   duplicates are fine. Computed in double also when ct_real is float.
+   Tolerance tol: desc->eps == 0 (default): eps_r (3 E + 2 M) (CT__QH_TOL_EXT, CT__QH_TOL_ABS),
+   eps_r the epsilon of ct_real, E the half-width sum of the bounding box, M the largest
+   |coordinate|; desc->eps > 0: desc->eps * max(E, eps_r M).
+   Guarantee (checked by the tests on every hull): every input point p has n.p + d <=
+   CT__QH_BOUND (8) tol on every face plane, plus the ct_real rounding of evaluating the plane,
+   and every face polygon is convex within CT__QH_BOUND tol, for the tolerance the hull was
+   built with: desc->eps > 0 is an upper bound (a finer one, down to the default, is used where
+   the guarantee needs it); at the default, sets only a few tolerances thick may be built with
+   up to 4096 times the default tolerance. Above 3e7 points x faces (CT__QH_VERIFY_BUDGET) the
+   default-tolerance check covers the hull's vertices only.
+   CT_INVALID: out NULL, npts < 0, pts NULL, NaN/Inf, desc->eps negative or NaN.
+   CT_DEGENERATE: fewer than 4 points, or all points within the tolerance of a plane, a line or
+   a point. CT_NO_MEMORY. On error *out is zeroed.
+   Memory: the hull owns one block from `a` (NULL: CT_MALLOC), freed by ct_hull_free;
+   temporaries come from desc->scratch (NULL: a temporary scratch), so building many hulls
+   with one warm scratch allocates only their output blocks. */
 CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *desc /* NULL: defaults */,
                               const ct_allocator *a, ct_hull *out);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */
@@ -251,9 +287,7 @@ CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out);
    its invariants: finite verts, vert_first/vert_adj adjacency). Hulls with more than
    CT_HULL_SCAN_MAX vertices use hill climbing over the vertex adjacency, started from the
    last support vertex (within a query, and across queries through the ct_gjk_cache); smaller
-   ones are scanned. Measured (GJK on random sphere hulls, cold and warm): climbing already
-   wins from about 10 vertices because consecutive support directions are close, so the
-   threshold is lower than the ~32 usually quoted for cold scans. */
+   ones are scanned (the choice of the threshold: detail/shape.h). */
 #ifndef CT_HULL_SCAN_MAX
 #define CT_HULL_SCAN_MAX 10   /* may be overridden (implementation file) */
 #endif
@@ -302,27 +336,27 @@ typedef struct ct_distance {
     int iterations;     /* GJK iterations (+ EPA iterations for ct_signed_distance) */
 } ct_distance;
 
-/* GJK only: distance >= 0 (0 when overlapping, normal then unspecified: the zero vector when
-   the cores overlap, pa = pb a common point). Van den Bergen's GJK
-   with Montanari, Petrinic & Barbieri's (2017) signed-volume subalgorithm; terminates when the
-   lower and upper distance bounds agree to a relative tolerance (a step that stalls in rounding
-   within 128 ulps of the scale of touching, with the bounds not excluding contact, reports
-   contact: EPA then decides the depth; so does a repeated support point clearly beyond the
-   origin within sqrt(eps) of the scale, where the simplex's closest point is rounding);
-   CT_NO_CONVERGENCE after
-   CT_GJK_MAX_ITERS iterations with the best estimate in *out. Bad shapes/transforms/NULL:
-   CT_INVALID with *out zeroed. */
+/* GJK distance (detail/gjk.h): distance >= 0 between the rounded shapes, 0 when they overlap
+   (normal then the zero vector when the cores overlap, pa = pb a common point). The distance
+   is exact to the relative tolerance CT__GJK_REL (1e3 ulps) of the lower and upper bounds;
+   shapes within rounding of touching (CT__GJK_TOUCH, 128 ulps of the scale; CT__GJK_STALL,
+   sqrt(eps) of it, for a stalled step) are reported in contact (distance 0), for EPA to
+   decide. CT_NO_CONVERGENCE after CT_GJK_MAX_ITERS iterations with the best estimate in *out.
+   CT_INVALID (bad shapes, transforms, NULL) with *out zeroed. Allocates nothing. */
 #define CT_GJK_MAX_ITERS 128
 CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
                        ct_gjk_cache *cache /* may be NULL */, ct_distance *out);
-/* Signed distance: GJK; when the (rounded) cores are apart the exact answer comes from the
-   cores and the radii; when the cores overlap, EPA on the cores (polytope in the scratch,
-   at most CT_EPA_MAX_VERTS vertices) plus the radii. On curved cores (ellipsoids, support
-   functions) EPA's answer is refined until the support point along the normal is parallel to
-   it (depth to about sqrt(eps) x size in the gradient, i.e. ~eps relative in the depth on
-   strictly convex smooth shapes, concentric ones included); CT_NO_CONVERGENCE only if that
-   fails too. Touching shapes give distance 0 (up to rounding) with a finite unit normal. s may
-   be NULL (a local scratch is made). */
+/* Signed distance (detail/epa.h): the GJK distance when the cores are apart; when they
+   overlap, minus the penetration depth (the shortest translation of B that separates them)
+   by EPA on the cores plus the radii (EPA stops when its bounds agree within CT__EPA_REL,
+   256 ulps relative, for polytopes). On curved cores (ellipsoids, support functions) EPA's
+   answer is refined until the support point along the normal is parallel to it: the depth is
+   then exact to about eps relative on strictly convex smooth shapes, concentric ones included.
+   Touching shapes give distance 0 (up to rounding) with a finite unit normal. The polytope
+   (at most CT_EPA_MAX_VERTS vertices) lives in s (NULL: a temporary scratch): a warm scratch
+   allocates nothing. Statuses as ct_gjk, plus CT_NO_MEMORY, and CT_NO_CONVERGENCE when the
+   polytope fills up or stalls far from converged (CT__EPA_STUCK) and the refinement fails
+   too, *out then holding the best lower bound. */
 #define CT_EPA_MAX_VERTS 256
 CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
                                    const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
@@ -333,31 +367,19 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
 CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, ct_vec3 *pa, ct_vec3 *pb);
 
 /* >>polar ----------------------------------------------------------------------------- */
-/* The intersection of two convex polyhedra, as a hull (Muller-Preparata polar duality about
-   an interior point: the deepest point on the line of centres when that is clearly inside,
-   else the Chebyshev centre of A n B by LP, re-centred when the overlap is thin; every
-   tolerance relative to the larger extent). Face planes whose halfspace strictly holds the
-   other body (its bounding sphere, else its support found by hill climbing over its vertex
-   adjacency) are set aside before the dual hull: they cannot touch A n B. When that sets
-   aside every plane of one body, the other lies inside it and is returned face for face
-   (its vertices, faces and twins, tags on its own planes) without a dual hull. Cost: the
-   dual hull (quickhull over the kept planes' dual points) is about 70% of a call on random
-   20-vertex pairs and grows with the faces of A n B, not with the planes set aside.
-   Hulls whose face planes stray from their vertices (needles and slivers, faces of width near
-   rounding) are guarded: a disjoint or touching verdict of the LP that the vertices do not
-   bear out along its separating normal is decided by GJK on the vertices (ct_gjk: overlapping
-   or within the touching band is touching, i.e. found with zero volume); an A n B with an
-   ill-conditioned vertex (plane triple determinant < 1e-3) is checked against every plane and,
-   if one is crossed, rebuilt from all of them; such a vertex is placed by its dual face plane
-   when that crosses the planes less than the best triple's point.
-   Disjoint or only touching (zero volume): CT_OK with out->nfaces == 0 (out is zeroed, and
-   ct_hull_free on it is harmless). Otherwise out is a full ct_hull in world coordinates
-   whose memory comes from alloc (NULL: CT_MALLOC); vert_source is -1 for every vertex.
-   face_tag[f] >= 0: face f lies on face face_tag[f] of A; < 0: on face -face_tag[f]-1 of B.
-   A face on coincident planes of A and B (flush stacking) is tagged with A's face.
-   Temporaries come from s (NULL: a scratch made and freed here with alloc).
-   CT_INVALID for NULL/invalid hulls or transforms; CT_NO_MEMORY; CT_NO_CONVERGENCE only if
-   the interior-point LP gives up on a shallow contact (not seen in testing): out is zeroed. */
+/* The intersection A n B of two convex polyhedra, as a hull in world coordinates (polar
+   duality about an interior point; detail/polar.h). Tested against the brute force over all
+   plane triples. Disjoint or only touching (zero volume: the depth of the deepest interior
+   point within CT__POLAR_TOUCH, 256 ulps of the extent, scaled up by the coordinates'
+   magnitude over the extent): CT_OK with out->nfaces == 0 (out zeroed; ct_hull_free on it is
+   harmless). Otherwise out is a full ct_hull; vert_source is -1 for every vertex;
+   face_tag[f] >= 0: face f lies on face face_tag[f] of A; < 0: on face -face_tag[f]-1 of B;
+   a face on coincident planes of A and B (flush stacking) is tagged with A's face. A body
+   inside the other is returned face for face (its vertices, faces, twins and tags).
+   Memory: out owns one block from alloc (NULL: CT_MALLOC); temporaries come from s (NULL: a
+   scratch made and freed here with alloc). CT_INVALID for NULL/invalid hulls or transforms;
+   CT_NO_MEMORY; CT_NO_CONVERGENCE only if the interior-point LP gives up on a shallow contact
+   (not seen in testing). On error out is zeroed. */
 CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
                              ct_scratch *s, const ct_allocator *alloc, ct_hull *out);
 
@@ -371,33 +393,27 @@ typedef struct ct_contact {
     ct_vec3 centroid;   /* overlap volume centroid */
     int     face_a, face_b;  /* faces of A and B nearest to point */
 } ct_contact;
-/* Solfec's volumetric contact from A n B. Overlap: the fields as documented above; gap is
-   minus the length of the chord of A n B through point along normal (Solfec's
-   convex_convex_gap) when that chord is plausible, i.e. all of:
-     - the normal is defined: the weighted sum is longer than 64 ulps of sum area^2 (else it
-       cancelled, as for identical or symmetric bodies, and the normal of the largest face of
-       A n B on A, else minus that on B, stands in);
-     - the line through point along normal crosses A n B in a segment no longer than the
-       width of A n B along normal, and longer than sqrt(eps) times that width;
-     - the segment enters A n B through a face of B and leaves it through a face of A (where
-       it passes a corner, any face within sqrt(eps) x width of the end counts): it then spans
-       the interpenetration from B's surface to A's. Entering and leaving through faces of one
-       body it measures that body's thickness instead (containment, identical bodies, a
-       sliver cut across a corner).
-   Otherwise gap is minus the EPA penetration depth (ct_signed_distance on ct_shape_hull of
-   both): the shortest translation that separates the bodies, never more than the depth along
-   normal, and normal becomes EPA's direction when it was a stand-in. Should EPA see no
-   penetration (an overlap thinner than GJK's tolerance), the chord, or the width of A n B
-   along normal when the line misses, is kept.
-   Touching (zero-volume overlap: depth within 256 ulps of the extent, scaled up by the
-   coordinates' magnitude over the extent, i.e. the rounding the data carry): found = 1, gap = 0,
-   volume = 0, normal = the separating direction, point/centroid = centroid of the touching
-   polygon, segment or vertex, area = the polygon's area (0 for an edge or vertex).
+/* Solfec's volumetric contact from A n B (detail/volcontact.h). Overlap: the fields as
+   documented above; gap is minus the length of the chord of A n B through point along normal
+   (Solfec's convex_convex_gap) when that chord measures the interpenetration: the normal is
+   defined (the weighted sum longer than CT__VC_NORMAL, 64 ulps, of sum area^2; else it
+   cancelled, as for identical or symmetric bodies, and the normal of the largest face of
+   A n B on A, else minus that on B, stands in), the chord is no longer than the width of
+   A n B along normal and longer than CT__VC_FEATURE (sqrt(eps)) times it, and it enters
+   A n B through a face of B and leaves it through a face of A (at a corner: any face within
+   CT__VC_FEATURE x width of the end). Otherwise (containment, identical bodies, a sliver cut
+   across a corner) gap is minus the EPA penetration depth (ct_signed_distance on the hulls),
+   never more than the depth along normal, and a stand-in normal becomes EPA's direction;
+   should EPA see no penetration (thinner than GJK's tolerance) the chord, or the width along
+   normal, is kept.
+   Touching (zero volume, as ct_intersect): found = 1, gap = 0, volume = 0, normal = the
+   separating direction, point = centroid = centroid of the touching polygon, segment or
+   vertex, area = the polygon's area (0 for an edge or vertex).
    Disjoint: found = 0, face_a = face_b = -1. face_a/face_b: the face of A (B) whose plane
    is nearest to point among the faces of A n B on A (B), else among all faces of A (B).
-   With a scratch warmed on the same kinds of pairs (the EPA path included) the call allocates
-   nothing (NULL: a temporary scratch). Statuses as ct_intersect; on any error *out is zeroed
-   (found = 0, face_a = face_b = -1). */
+   Memory: temporaries from s (NULL: a temporary scratch); with a scratch warmed on the same
+   kinds of pairs (the EPA path included) the call allocates nothing. Statuses as
+   ct_intersect; on any error *out is zeroed (found = 0, face_a = face_b = -1). */
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                  const ct_xform *xb, ct_scratch *s, ct_contact *out);
 
@@ -417,18 +433,14 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    gives up to CT_MANIFOLD_MAX points: the incident face of the other hull clipped against the
    reference face's side planes, reduced to the deepest point plus the three that maximise the
    contact area. An edge axis gives one point. A face is preferred to an edge unless the edge is
-   better by 2% of the separation + 5e-4 x (extent_a + extent_b); a face of B becomes the
-   reference only when better than A's by 1% + 2.5e-4 x (extent_a + extent_b). Two hulls that
-   are boxes (8 vertices, 6 quads whose normals form 3 orthogonal opposite pairs) take the 15
-   axes of the OBB test in closed form (Gottschalk, Lin & Manocha 1996) under the same rules:
-   the same axis and features as the general search, at about a third of its cost.
+   better by CT__SAT_EDGE_REL (2%) of the separation + CT__SAT_EDGE_ABS (5e-4) x (extent_a +
+   extent_b); a face of B becomes the reference only when better than A's by CT__SAT_FACE_REL
+   (1%) + CT__SAT_FACE_ABS (2.5e-4) x (extent_a + extent_b). Two boxes (8 vertices, 6 quads in
+   3 orthogonal opposite pairs) get the same axis and features from a closed-form OBB test.
    Every pair whose signed distance is <= speculative gets at least one point (units of
-   speculative: a world length). When the hulls may be apart (the winning separation plus the
-   biases above is positive) and the clip is empty or its deepest point lies above the winning
-   separation, the manifold comes from the closest features found by GJK instead (Box2D v3):
-   the clip of a face parallel to the closest direction if its deepest point is the distance,
-   else one point at the distance. So for hulls apart the deepest separation equals the
-   distance within 1024 eps (extent_a + extent_b); for penetrating hulls it is the winning
+   speculative: a world length). For hulls apart the deepest separation equals the distance
+   within 1024 eps (extent_a + extent_b) (the manifold then comes from the closest features
+   when the SAT clip does not hold the distance); for penetrating hulls it is the winning
    axis's separation, within the biases above of the signed distance. points[deepest] is the
    point of least separation.
 
@@ -485,31 +497,17 @@ CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct
    points refer to the rounded surfaces: point - separation/2 * normal is on A's rounded surface
    and point + separation/2 * normal on B's (exactly on the reference face's side and for a
    single point; on the incident side within the rounded hull, off its surface by
-   r (1 - cos) of the incident face's tilt).
-     1. A cached axis that still separates the cores by more than speculative + ra + rb answers
-        at once (count 0; a separation along any axis is at most the distance).
-     2. GJK on the cores (Box2D v3 / Box3D style). Cores apart by more than a slop
-        (1e-5 x (extent_a + extent_b); 1e-3 in float): if a face of A (or of B) at the closest
-        point is parallel to the GJK normal within 0.01 rad, the other hull's incident face is
-        clipped against it as in ct_manifold_hulls (a resting rounded box gets 4 points,
-        separation = gap - ra - rb, the face normal exactly); else one point (edge-edge,
-        vertex-edge, vertex-vertex) with separation d - ra - rb exactly (d: the core distance),
-        midway between the rounded surfaces on the line of the closest points. A face clip
-        whose deepest point is not the closest pair (within 2% of d + 5e-4 x (extent_a +
-        extent_b)) gives way to that single point.
-        Two boxes try the closed-form SAT first: a face axis whose clip holds the other box's
-        deepest vertex at the axis's separation is exact (that is the distance) and gives the
-        same clip without GJK.
-     3. Cores overlapping or within the slop: the SAT manifold of the cores (with the
-        speculative distance widened by ra + rb), each separation reduced by ra + rb and each
-        point moved by (ra - rb)/2 along the normal; if that finds nothing (touching cores whose
-        features do not face each other), the closest features give one point.
-   ra = rb = 0 gives exactly ct_manifold_hulls' answer and cache (whose separations between
-   hulls apart are the SAT's lower bounds of the distance, not the distance). GJK runs cold, so
-   the answer does not depend on the cache; the cache keeps an axis (the face most parallel to
-   the normal when the cores are apart, the SAT's axis otherwise) for step 1 and the SAT.
-   CT_INVALID as ct_manifold_hulls, and for a NaN, infinite or negative radius, and for hulls
-   without vertex adjacency (vert_first/vert_adj) beyond CT_HULL_SCAN_MAX vertices. */
+   r (1 - cos) of the incident face's tilt). Cores apart by more than CT__SAT_ROUND_SLOP
+   (1e-5; 1e-3 in float) x (extent_a + extent_b): separations come from the GJK distance d of
+   the cores (a face clip when a face at the closest point is parallel to the normal within
+   CT__SAT_ROUND_PAR, about 0.01 rad: separation = d - ra - rb along the face normal; else one
+   point with separation d - ra - rb exactly). Cores overlapping or closer: the SAT manifold of
+   the cores with each separation reduced by ra + rb. ra = rb = 0 gives exactly
+   ct_manifold_hulls' answer and cache. The answer does not depend on the cache (GJK runs
+   cold; the cache only lets a still-separating axis answer at once). The cases in full:
+   detail/sat.h. CT_INVALID as ct_manifold_hulls, and for a NaN, infinite or negative
+   radius, and for hulls without vertex adjacency (vert_first/vert_adj) beyond
+   CT_HULL_SCAN_MAX vertices. */
 CTDEF ct_status ct_manifold_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
                                           const ct_xform *xb, ct_real rb, ct_real speculative,
                                           ct_sat_cache *cache /* may be NULL */, ct_manifold *out);
@@ -544,10 +542,9 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
    overlap, point is the centre. Returns CT_INVALID for NULL out, NaN/Inf input, a semi-axis
    <= 0, a transform that is not a rigid motion, or centres too far apart to subtract;
    CT_DEGENERATE when a semi-axis is so much smaller than another that its square underflows;
-   CT_NO_CONVERGENCE (outputs hold the last iterate) when the iteration cap (64 evaluations of
-   S') is hit, which the bracketed Newton iteration does not do in practice: 1-2 evaluations
-   for spheres, about 4-5 for moderate shapes cold (3-4 warm), up to ~16 at aspect 1:100.
-   Accuracy is relative, degrading like (largest/smallest semi-axis)^2. Allocates nothing. */
+   CT_NO_CONVERGENCE (outputs hold the last iterate) when the iteration cap (CT__PW_MAX_ITER,
+   64 evaluations of S') is hit (not seen in testing). Accuracy is relative, degrading like
+   (largest/smallest semi-axis)^2. Allocates nothing. */
 typedef struct ct_pw {
     ct_real F;          /* contact function: < 1 overlap, 1 tangent, > 1 apart */
     ct_real lambda;     /* maximiser of S(lambda) on [0,1] */
@@ -566,11 +563,9 @@ CTDEF ct_status ct_ellipsoids(ct_vec3 semi_a, const ct_xform *xa, ct_vec3 semi_b
    (no tolerance: the same <= comparisons as a brute-force loop) and identical for any number
    of OpenMP threads and for a build without OpenMP (or with CT_NO_OPENMP). Called from inside
    a parallel region the calls run on the calling thread only (no nested team).
-   Cost: n log n plus the number of pairs, on uniform, clustered (also far apart) and
-   mixed-size scenes (a few huge boxes among many small ones are handled apart); see
-   detail/broadphase.h for the algorithm. Temporary memory: about 170 bytes per box (double) plus 4 per
-   pair, besides the 8 bytes per pair of the result. Every allocation happens on the calling
-   thread, so the allocator need not be thread-safe. */
+   Temporary memory: about 170 bytes per box (double) plus 4 per pair, besides the 8 bytes
+   per pair of the result. Every allocation happens on the calling thread, so the allocator
+   need not be thread-safe. The algorithm and its cost: detail/broadphase.h. */
 typedef struct ct_pair  { int a, b; } ct_pair;   /* a < b (bipartite: a indexes set A, b set B) */
 typedef struct ct_pairs {
     ct_pair *items;

@@ -57,7 +57,7 @@ local PEERS = {
 ---------------------------------------------------------------------------------------------
 -- Projects
 ---------------------------------------------------------------------------------------------
-local CONFIGS = { "double", "float", "sanitize", "release" }
+local CONFIGS = { "double", "float", "sanitize", "release", "debug" }
 
 workspace "contact"
     configurations(CONFIGS)
@@ -78,6 +78,10 @@ workspace "contact"
         linkoptions { "-fsanitize=address,undefined" }
     filter "configurations:release"
         optimize "Speed"
+    -- CT_ASSERT on: the structural invariants the algorithms rely on are checked (never user data)
+    filter "configurations:debug"
+        optimize "Speed"
+        defines { "CONTACT_DEBUG" }
     filter {}
 
 local function dirs(name)
@@ -156,6 +160,17 @@ end
 local function amalgamate()
     local src = slurp(ROOT .. "/contact.h")
     if not src then print("cannot read contact.h") return false end
+    -- the FILES paragraph of contact.h tells the reader the implementation is in detail/:
+    -- in the single file it is not
+    local FILES = '     "One header" means contact.h together with the detail/ directory next to it, which holds\n' ..
+                  '     the implementation (one algorithm per file): copy both. For a single self-contained\n' ..
+                  '     file run `premake4 --file=premake5.lua amalgamate` (writes build/contact.h).\n'
+    local i, j = src:find(FILES, 1, true)
+    if not i then print("amalgamate: the FILES paragraph of contact.h changed; update premake5.lua") return false end
+    src = src:sub(1, i - 1) ..
+          '     This is the single-file build of contact.h (made by its amalgamate action): the\n' ..
+          '     implementation follows in this file, after the API. Nothing else is needed.\n' ..
+          src:sub(j + 1)
     local missing = false
     src = src:gsub('#include "detail/([%w_]+%.h)"', function(n)
         local body = slurp(ROOT .. "/detail/" .. n)
@@ -180,7 +195,8 @@ newaction {
 -- Compile-only checks of the header: strict C99 and C++ with gcc and clang, static mode,
 -- no writable global/static data, and the amalgamated header.
 local function compile_checks(failed)
-    local W = "-Wall -Wextra -Werror -pedantic -fopenmp -I. -c -o /dev/null"
+    -- -Wdouble-promotion -Wconversion: a float build computes nothing in double by accident
+    local W = "-Wall -Wextra -Werror -pedantic -Wdouble-promotion -Wconversion -fopenmp -I. -c -o /dev/null"
     local checks = {}
     for _, cc in ipairs({ "gcc", "clang" }) do
         if run("command -v " .. cc .. " >/dev/null") then
@@ -213,11 +229,21 @@ newaction {
         if not generate() then print("premake generation failed") os.exit(1) end
         compile_checks(failed)
         -- every entry point from 8 pthreads at once under ThreadSanitizer (tests/tsan/run.sh)
-        if not run("sh tests/tsan/run.sh") then table.insert(failed, "tsan") end
+        -- (each run's stdout is kept in a .log for tests/check_readme.sh)
+        local function logged(cmd, log)
+            return run("sh -c '" .. cmd .. " > " .. log .. " 2>&1; s=$?; cat " .. log .. "; exit $s'")
+        end
+        os.mkdir(ROOT .. "/build/tsan")
+        if not logged("sh tests/tsan/run.sh", "build/tsan/tsan.log") then table.insert(failed, "tsan") end
+        -- Solfec-1.0's cvi regression inputs (not redistributed: see tests/test_polar.c), used
+        -- when CT_SOLFEC_CVI names them or they sit in shared/data/solfec-cvi next to the checkout
+        local solfec = ""
+        local cvi = os.getenv("CT_SOLFEC_CVI") or path.getabsolute(ROOT .. "/../shared/data/solfec-cvi")
+        if os.isfile(cvi .. "/README.md") then solfec = "CT_SOLFEC_CVI=" .. cvi .. " " end
         local runs = {
             { "double", "tests" }, { "float", "tests" },
             { "double", "tests_cpp" }, { "float", "tests_cpp" },
-            { "sanitize", "tests" },
+            { "sanitize", "tests" }, { "debug", "tests" },
         }
         for _, r in ipairs(runs) do
             local cfg, prj = r[1], r[2]
@@ -225,14 +251,19 @@ newaction {
             if not run("make -C build -j" .. jobs() .. " config=" .. cfg .. " " .. prj) then
                 table.insert(failed, "build " .. prj .. " [" .. cfg .. "]")
             else
-                local env = "CT_TEST_CONFIG=" .. cfg .. " "
+                local env = "CT_TEST_CONFIG=" .. cfg .. " " .. solfec
                 if cfg == "sanitize" then
                     env = env .. "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "
                 end
-                if not run(env .. "build/" .. cfg .. "/" .. prj .. " --jobs " .. jobs()) then
+                if not logged(env .. "build/" .. cfg .. "/" .. prj .. " --jobs " .. jobs(),
+                              "build/" .. cfg .. "/" .. prj .. ".log") then
                     table.insert(failed, "run " .. prj .. " [" .. cfg .. "]")
                 end
             end
+        end
+        -- the figures README.md quotes from the tests are the ones they count
+        if not run("sh tests/check_readme.sh build/double/tests.log build/float/tests.log build/tsan/tsan.log") then
+            table.insert(failed, "README figures")
         end
         print("\n==== summary ====")
         if #failed > 0 then

@@ -1,4 +1,4 @@
-/* contact.h benchmark harness (see ../shared/BENCH.md).
+/* contact.h benchmark harness (the protocol: bench/README.md).
 
    Every row runs ours and a peer on the same inputs in the same process, alternating, over
    several repetitions, and reports the median time per call and the ratio peer/ours (> 1:

@@ -1,4 +1,4 @@
-/* contact.h detail: >>alloc - allocator plumbing, the scratch arena, status strings.
+/* contact.h detail: >>types - allocator plumbing, the scratch arena, status strings.
 
    Persistent memory: ct__alloc/ct__free through a resolved ct_allocator (NULL -> CT_MALLOC).
    Temporary memory: a ct_scratch arena. Every entry point that needs temporaries does

@@ -83,6 +83,7 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 #define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 #define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
+#define CT__BP_WIDEN (4 * CT__EPS) /* cell extents widened by these ulps: rounding never drops a pair */
 
 CT__INLINE int ct__bp_threads(void) {
 #if CT__BP_OMP
@@ -211,7 +212,7 @@ CT__INLINE int ct__bp_isbig(const ct__bpbox *b, const ct_real t[3]) {
 CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int n, int m, const ct_real t[3],
                                         ct_real mag, int nthreads, ct__bpgrid *g) {
     ct_real ext[3], e0 = 0, e1 = 0, e2 = 0, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
-    ct_real span1, span2, widen = 4 * CT__EPS;
+    ct_real span1, span2, widen = CT__BP_WIDEN;
     double d1, d2, cap = (double)m;
     int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
     ct__bpbox *box;
@@ -763,6 +764,17 @@ CT__PRIVATE ct_status ct__bp_prepare(ct_scratch *s, const ct_aabb *boxes, int n,
 }
 
 /* Both entry points: self pairs of A when B is NULL, else the pairs of A x B. */
+/* The output's promise: pairs sorted by (a, b), each once, a < b within one set. */
+CT__PRIVATE int ct__bp_sorted(const ct_pairs *p, int self) {
+    size_t k;
+    for (k = 0; k < p->count; ++k) {
+        if (self && !(p->items[k].a < p->items[k].b)) return 0;
+        if (k > 0 && !(p->items[k - 1].a < p->items[k].a ||
+                       (p->items[k - 1].a == p->items[k].a && p->items[k - 1].b < p->items[k].b))) return 0;
+    }
+    return 1;
+}
+
 CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, int nb, int self,
                                    const ct_allocator *a, ct_pairs *out) {
     ct_scratch local, *s;
@@ -784,6 +796,7 @@ CT__PRIVATE ct_status ct__bp_entry(const ct_aabb *A, int na, const ct_aabb *B, i
         st = self ? ct__bp_self(s, va, na, mag, T, &out->ct__alloc, &out->items, &out->count)
                   : ct__bp_bip(s, va, na, vb, nb, mag, T, &out->ct__alloc, &out->items, &out->count);
     ct__scratch_end(s, &local, mk);
+    CT_ASSERT(st != CT_OK || ct__bp_sorted(out, self));
     if (st != CT_OK) {
         ct_allocator keep = out->ct__alloc;
         memset(out, 0, sizeof *out);

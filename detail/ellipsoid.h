@@ -51,13 +51,18 @@
 
    Accuracy degrades like the condition number of G, at most (largest / smallest semi-axis)^2. */
 
-/* Iteration cap (evaluations of S'). Newton with the bisection guard needs a handful; the cap
-   only stops a pathological case, returning CT_NO_CONVERGENCE with the best estimate. */
+/* Iteration cap (evaluations of S'). Newton with the bisection guard needs a handful (measured:
+   1-2 for spheres, about 4-5 for moderate shapes cold, 3-4 warm, up to ~16 at aspect 1:100);
+   the cap only stops a pathological case, returning CT_NO_CONVERGENCE with the best estimate. */
 #define CT__PW_MAX_ITER 64
 /* Relative step tolerance on l: sqrt(eps)/4. The step after one of this size is ~eps. */
 #define CT__PW_RTOL (ct__sqrt(CT__EPS) / 4)
 /* S' counts as zero within this many ulps of its two terms (1 - l)^2 a + l^2 b. */
 #define CT__PW_NOISE (8 * CT__EPS)
+/* The semi-axis bracket of l is widened by this many ulps of its ends' rounding. */
+#define CT__PW_BRACKET_ULPS (8 * CT__EPS)
+/* A Newton step of this many ulps of l (relative) leaves l at the root to working accuracy. */
+#define CT__PW_ULPS (4 * CT__EPS)
 
 /* ---- symmetric 3x3 matrices and their L D L^T factorisation -------------------------------
    (general helpers; candidates for math.h) Storage: xx, yy, zz, xy, xz, yz. */
@@ -164,7 +169,7 @@ CT__INLINE ct_real ct__pw_support_b(const ct__pw_prob *p, ct_vec3 n) {
 CT__PRIVATE void ct__pw_bracket(ct_vec3 semi_a, ct_vec3 semi_b, ct_real *lo, ct_real *hi) {
     ct_real amin = ct__min(ct__min(semi_a.x, semi_a.y), semi_a.z), amax = ct__max(ct__max(semi_a.x, semi_a.y), semi_a.z);
     ct_real bmin = ct__min(ct__min(semi_b.x, semi_b.y), semi_b.z), bmax = ct__max(ct__max(semi_b.x, semi_b.y), semi_b.z);
-    ct_real shrink = 1 - 8 * CT__EPS;
+    ct_real shrink = 1 - CT__PW_BRACKET_ULPS;
     *lo = amin / (amin + bmax) * shrink;
     *hi = 1 - bmin / (amax + bmin) * shrink;
 }
@@ -190,18 +195,18 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo
             /* A Newton step below the tolerance that leaves the bracket points at a root that
                rounding has put on the wrong side of lam: lam is the root to working accuracy
                (bisecting here would throw it away and crawl back). */
-            if (dds < 0 && ct__abs(next - lam) <= CT__PW_RTOL * ct__min(lam, 1 - lam) + 4 * CT__EPS) return CT_OK;
+            if (dds < 0 && ct__abs(next - lam) <= CT__PW_RTOL * ct__min(lam, 1 - lam) + CT__PW_ULPS) return CT_OK;
             next = (lo + hi) / 2;
         }
         step = ct__abs(next - lam);
         scale = ct__min(next, 1 - next);
         /* a step of a few ulps: lam already is the root to working accuracy */
-        if (step <= 4 * CT__EPS * scale) return CT_OK;
+        if (step <= CT__PW_ULPS * scale) return CT_OK;
         /* Stop after this step when it is below the relative tolerance, or when the quadratic
            rate seen so far (error after a step ~ K step^2, K ~ step / prev^2) predicts that
            the point it reaches is accurate to a few ulps. */
-        small = step <= CT__PW_RTOL * scale + 4 * CT__EPS ||
-                (prev > 0 && step < prev && step * step * step <= 4 * CT__EPS * scale * prev * prev);
+        small = step <= CT__PW_RTOL * scale + CT__PW_ULPS ||
+                (prev > 0 && step < prev && step * step * step <= CT__PW_ULPS * scale * prev * prev);
         prev = next == (lo + hi) / 2 ? 0 : step;
         lam = next;
     }

@@ -19,6 +19,8 @@
    the size in float). */
 #define CT__EPA_REL        ((ct_real)256 * CT__EPS)
 #define CT__EPA_REL_SMOOTH ((ct_real)(CT__FLOAT ? 1e-4 : 1e-7))
+/* A degenerate step with a gain above this many tolerances is far from converged: reported. */
+#define CT__EPA_STUCK 64
 
 typedef struct ct__epa_face {
     int v[3];        /* vertex ids, counter-clockwise seen from outside */
@@ -97,6 +99,7 @@ CT__PRIVATE void ct__epa_silhouette(ct__epa *e, int f, int i, ct_vec3 w) {
    normal, an open horizon, a full table); the caller then stops with the face it had. */
 CT__PRIVATE int ct__epa_expand(ct__epa *e, int c, const ct__sv *w) {
     int i, k, vi = e->nv;
+    CT_ASSERT(e->nv < e->maxv);   /* the caller stops before the vertex table is full */
     e->vert[e->nv++] = *w;
     e->nh = 0;
     e->ndead = 0;
@@ -415,7 +418,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
         /* a degenerate step (w on the horizon within rounding) stops with the closest face,
            still a lower bound; far from converged that is reported */
         if (!ct__epa_expand(&e, c, &w)) {
-            if (gain > 64 * e.tol) st = CT_NO_CONVERGENCE;
+            if (gain > CT__EPA_STUCK * e.tol) st = CT_NO_CONVERGENCE;
             break;
         }
     }

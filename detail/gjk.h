@@ -190,6 +190,7 @@ CT__PRIVATE ct_vec3 ct__simplex_solve(const ct__simplex *in, ct__simplex *out) {
         v = ct__madd(v, in->v[i].w, out->l[n]);
         ++n;
     }
+    CT_ASSERT(n <= m && m <= 4);
     out->n = n;
     return v;
 }
@@ -245,6 +246,7 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
                 r->overlap = 1;
             break;
         }
+        CT_ASSERT(s->n >= 0 && s->n < 4);   /* room for the new support point */
         s->n++;
         v = ct__simplex_solve(s, next);
         s->n--;

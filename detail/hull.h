@@ -36,6 +36,22 @@
    rebuilds them (default tolerance: in two other point orders, then coarser; desc->eps:
    finer) until they hold.
 
+   The verification and rebuild ladder of ct_hull_build, in detail. desc->eps > 0: the hull is
+   verified (every input point within CT__QH_BOUND tol of every face plane, every face convex
+   within it, every vertex on 3 or more faces) and, while it fails, rebuilt with eps / 10, down
+   to the default tolerance (below CT__QH_EPS_FLOOR). Default tolerance: when the build made a
+   tolerance decision (a merge of near-coplanar faces, a fold, a point within tol of a plane)
+   or the set may be thin (its first tetrahedron under CT__QH_THIN tol high), the hull is
+   checked the same way (ct__qh_face_ok on the hull's vertices always; ct__qh_verify on every
+   point unless points x faces exceed CT__QH_VERIFY_BUDGET), and while it fails it is rebuilt:
+   at the default tolerance with the points in two other orders (reversed; reversed and
+   rotated by half), then with a tolerance 16, 256, then 4096 times the default
+   (CT__QH_COARSEN_LOG2); a set flat within the coarser tolerance, or failing at 4096, is
+   CT_DEGENERATE. Cost: the check is O(n) plus O(n) per face that some point is farther from
+   the vertex mean than (0 for a round set, few for a flat one; O(n F) at worst) plus the
+   squared vertex count of each face; a rebuild costs a build. Sets in general position make
+   no tolerance decision and pay nothing.
+
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
 
@@ -88,7 +104,7 @@ CT__INLINE ct__qv ct__q_normalize(ct__qv a, int *ok) {
     if (ok) *ok = 1;
     return ct__q_scale(a, 1 / ct__q_len(a));
 }
-CT__INLINE ct__qv ct__q_of(ct_vec3 a) { return ct__q_v3(a.x, a.y, a.z); }
+CT__INLINE ct__qv ct__q_of(ct_vec3 a) { return ct__q_v3((double)a.x, (double)a.y, (double)a.z); }
 CT__INLINE ct_vec3 ct__q_out(ct__qv a) { return ct__v3((ct_real)a.x, (ct_real)a.y, (ct_real)a.z); }
 #else
 #define CT__QH_WIDE 0
@@ -114,34 +130,59 @@ typedef ct_vec3 ct__qv;
 #define ct__q_out(a) (a)
 #endif
 
+/* ---- tolerances (tol: the build's tolerance, ct__qh_tolerance; all relative to the input) -- */
+/* Default tol = eps (CT__QH_TOL_EXT E + CT__QH_TOL_ABS M), E the half-width sum of the bounding
+   box, M the largest |coordinate|: the rounding of the extent plus that of absolute coordinates. */
+#define CT__QH_TOL_EXT 3
+#define CT__QH_TOL_ABS 2
+/* The first simplex's spread, triangle height and tetrahedron height must exceed this many tol:
+   a set thinner than that is flat, a line or a point (CT_DEGENERATE). */
+#define CT__QH_SPAN 2
+/* Rounding of a sliver triangle's normal, in ulps of |e1| |e2| |e3| / |e1 x e2|. */
+#define CT__QH_TILT (8 * CT__QEPS)
+/* A point this many tol above a new face is clearly outside: the search for its face stops. */
+#define CT__QH_FAR 1000
+/* A first tetrahedron under this many tol high may be a set that thin: the hull is checked. */
+#define CT__QH_THIN 1024
+/* The guarantee: every input point within this many tol of every face plane, every face convex
+   within it (checked by ct__qh_face_ok / ct__qh_verify; stated in contact.h). */
+#define CT__QH_BOUND 8
+/* A user eps (relative) shrunk below this by the rebuild ladder becomes the default tolerance. */
+#define CT__QH_EPS_FLOOR (10 * CT__EPS)
+/* The default-tolerance ladder's coarser rebuilds: tol times 2^(4 k), k = 1, 2, 3 (16, 256, 4096). */
+#define CT__QH_COARSEN_LOG2 4
+
 /* ---- construction state ------------------------------------------------------------------ */
+/* Face marks (quickhull3d's names): VISIBLE is any live face, NONCONVEX a live face found
+   not convex with a neighbour while merging; DELETED faces await recycling, FREE ones are on
+   the free list. */
 enum { CT__QF_VISIBLE = 0, CT__QF_NONCONVEX = 1, CT__QF_DELETED = 2, CT__QF_FREE = 3 };
 
 typedef struct ct__qface {
     ct__qv n;         /* unit outward normal */
     ct__qv c;         /* centroid of the vertices */
-    ct__qreal off;       /* n . x = off on the plane */
-    ct__qreal out;       /* off raised by the largest residual of the face's own vertices */
-    ct__qreal area;      /* twice the area (|sum of cross products|) */
-    int he0;           /* one half-edge of the loop */
-    int nv;            /* vertices in the loop */
-    int mark;
-    int outside;       /* first point of the outside set, -1 if none */
-    int otail;         /* last point of the outside set (valid when outside >= 0) */
-    int cop;           /* first point of the coplanar set (within tol of the plane), -1 if none */
-    int fbest;         /* farthest outside point, -1 when unknown (the plane moved since) */
-    ct__qreal fbd;       /* its distance */
-    int queued;        /* in the pending stack */
-    int thin;          /* the normal was re-orthogonalised to the longest edge */
+    ct__qreal off;    /* n . x = off on the plane */
+    ct__qreal out;    /* off raised by the largest residual of the face's own vertices */
+    ct__qreal area;   /* twice the area (|sum of cross products|) */
+    int he0;          /* one half-edge of the loop */
+    int nv;           /* vertices in the loop */
+    int mark;         /* CT__QF_* */
+    int outside;      /* first point of the outside set, -1 if none */
+    int outside_tail; /* last point of the outside set (valid when outside >= 0) */
+    int coplanar;     /* first point of the coplanar set (within tol of the plane), -1 if none */
+    int far_point;    /* farthest outside point, -1 when unknown (the plane moved since) */
+    ct__qreal far_dist; /* its distance */
+    int queued;       /* in the pending stack */
+    int thin;         /* the normal was re-orthogonalised to the longest edge */
 } ct__qface;
 
 typedef struct ct__qedge { int head, next, prev, twin, face; } ct__qedge;
 
 typedef struct ct__ivec { int *a; int n, cap; } ct__ivec;   /* growable, in the scratch */
 
-typedef struct ct__qhs {
+typedef struct ct__qh_state {
     ct_scratch *s;
-    const ct__qv *p;  /* centred points */
+    const ct__qv *p;  /* the input points in working precision (used as given, not re-centred) */
     int n;
     ct__qreal tol;
     int *pnext;        /* next point in the same outside or coplanar set */
@@ -156,16 +197,17 @@ typedef struct ct__qhs {
     int eye;                                /* the point being added */
     int folds;                              /* faces the fold rule took in for this eye */
     int *vseen;                             /* per point: the eye whose horizon met it, or -1 */
-    ct__qreal *pl; int *plf; int plcap;       /* packed planes (n, off) of the live new faces, twice */
+    ct__qreal *packed; int *packed_face;    /* planes (n, off) of the live new faces, packed; their faces */
+    int packed_cap;
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
     ct__qreal height;                       /* of the simplex's fourth point above the other three */
     ct__qv centre;                          /* of the simplex: inside the hull */
     int fuzzy;                              /* a merge, a fold or a point within tol of a plane */
-} ct__qhs;
+} ct__qh_state;
 
 /* Grows an int or struct array living in the scratch (copying; the old one is left to the
    scratch, which is reset at the end of the call). */
-CT__PRIVATE void *ct__qh_grow(ct__qhs *q, void *old, int count, int *cap, size_t size) {
+CT__PRIVATE void *ct__qh_grow(ct__qh_state *q, void *old, int count, int *cap, size_t size) {
     int ncap = *cap ? 2 * *cap : 64;
     void *p;
     if (ncap < count) ncap = count;
@@ -176,40 +218,40 @@ CT__PRIVATE void *ct__qh_grow(ct__qhs *q, void *old, int count, int *cap, size_t
     return p;
 }
 
-CT__PRIVATE int ct__qh_push_slow(ct__qhs *q, ct__ivec *v, int x) {
+CT__PRIVATE int ct__qh_push_slow(ct__qh_state *q, ct__ivec *v, int x) {
     int *p = (int *)ct__qh_grow(q, v->a, v->n + 1, &v->cap, sizeof(int));
     if (!p) return 0;
     v->a = p;
     v->a[v->n++] = x;
     return 1;
 }
-CT__INLINE int ct__qh_push(ct__qhs *q, ct__ivec *v, int x) {
+CT__INLINE int ct__qh_push(ct__qh_state *q, ct__ivec *v, int x) {
     if (v->n == v->cap) return ct__qh_push_slow(q, v, x);
     v->a[v->n++] = x;
     return 1;
 }
 
-CT__PRIVATE int ct__qh_grow_edges(ct__qhs *q) {
+CT__PRIVATE int ct__qh_grow_edges(ct__qh_state *q) {
     ct__qedge *p = (ct__qedge *)ct__qh_grow(q, q->e, q->ne + 1, &q->cape, sizeof(ct__qedge));
     if (!p) return 0;
     q->e = p;
     return 1;
 }
-CT__INLINE int ct__qh_new_edge(ct__qhs *q) {
+CT__INLINE int ct__qh_new_edge(ct__qh_state *q) {
     int i;
     if (q->freee >= 0) { i = q->freee; q->freee = q->e[i].next; return i; }
     if (q->ne == q->cape && !ct__qh_grow_edges(q)) return -1;
     return q->ne++;
 }
-CT__INLINE void ct__qh_free_edge(ct__qhs *q, int i) { q->e[i].face = -1; q->e[i].next = q->freee; q->freee = i; }
+CT__INLINE void ct__qh_free_edge(ct__qh_state *q, int i) { q->e[i].face = -1; q->e[i].next = q->freee; q->freee = i; }
 
-CT__PRIVATE int ct__qh_grow_faces(ct__qhs *q) {
+CT__PRIVATE int ct__qh_grow_faces(ct__qh_state *q) {
     ct__qface *p = (ct__qface *)ct__qh_grow(q, q->f, q->nf + 1, &q->capf, sizeof(ct__qface));
     if (!p) return 0;
     q->f = p;
     return 1;
 }
-CT__INLINE int ct__qh_new_face(ct__qhs *q) {
+CT__INLINE int ct__qh_new_face(ct__qh_state *q) {
     int i;
     if (q->freef >= 0) { i = q->freef; q->freef = q->f[i].he0; }
     else {
@@ -218,24 +260,24 @@ CT__INLINE int ct__qh_new_face(ct__qhs *q) {
     }
     q->f[i].mark = CT__QF_VISIBLE;
     q->f[i].outside = -1;
-    q->f[i].cop = -1;
-    q->f[i].fbest = -1;
+    q->f[i].coplanar = -1;
+    q->f[i].far_point = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
     return i;
 }
-CT__INLINE void ct__qh_free_face(ct__qhs *q, int i) { q->f[i].mark = CT__QF_FREE; q->f[i].he0 = q->freef; q->freef = i; }
+CT__INLINE void ct__qh_free_face(ct__qh_state *q, int i) { q->f[i].mark = CT__QF_FREE; q->f[i].he0 = q->freef; q->freef = i; }
 
-CT__INLINE int ct__qh_tail(const ct__qhs *q, int e) { return q->e[q->e[e].prev].head; }
-CT__INLINE int ct__qh_oppface(const ct__qhs *q, int e) { return q->e[q->e[e].twin].face; }
-CT__INLINE ct__qreal ct__qh_dist(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].off; }
+CT__INLINE int ct__qh_tail(const ct__qh_state *q, int e) { return q->e[q->e[e].prev].head; }
+CT__INLINE int ct__qh_oppface(const ct__qh_state *q, int e) { return q->e[q->e[e].twin].face; }
+CT__INLINE ct__qreal ct__qh_dist(const ct__qh_state *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].off; }
 /* Height above the outer plane: a point is outside face f when this exceeds the tolerance. */
-CT__INLINE ct__qreal ct__qh_above(const ct__qhs *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].out; }
+CT__INLINE ct__qreal ct__qh_above(const ct__qh_state *q, int f, ct__qv x) { return ct__q_dot(q->f[f].n, x) - q->f[f].out; }
 
 /* Sets the outer offset of face f: a point counts as outside only beyond the rounding of the
    face's own plane, so a copy of a vertex is never outside a face through it (it would become
    an eye whose cone has faces of zero area). */
-CT__PRIVATE void ct__qh_face_outer(ct__qhs *q, int f) {
+CT__PRIVATE void ct__qh_face_outer(ct__qh_state *q, int f) {
     ct__qface *F = &q->f[f];
     int e0 = F->he0, e = e0;
     ct__qreal r = 0;
@@ -262,7 +304,7 @@ CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct__qv csum, ct__qv nrm,
     F->n = nrm;
     F->off = ct__q_dot(nrm, F->c);
     F->thin = 0;
-    F->fbest = -1;      /* distances of points claimed before are stale */
+    F->far_point = -1;      /* distances of points claimed before are stale */
     return !(area > ct__q_sqrt(CT__QEPS) * lmax) && lmax > 0;
 }
 /* The thin case of ct__qh_face_finish: lvec is the longest edge, lmax its squared length. */
@@ -273,7 +315,7 @@ CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct__qv lvec, ct__qreal lmax) {
     F->thin = 1;
 }
 
-CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
+CT__PRIVATE void ct__qh_face_geometry(ct__qh_state *q, int f) {
     ct__qface *F = &q->f[f];
     int e0 = F->he0, e = e0, nv = 0;
     ct__qv p0 = q->p[q->e[e0].head], c = ct__q_v3(0, 0, 0), nrm = ct__q_v3(0, 0, 0), d2, lvec = nrm;
@@ -300,7 +342,7 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qhs *q, int f) {
     ct__qh_face_outer(q, f);
 }
 
-CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
+CT__INLINE int ct__qh_push_pending(ct__qh_state *q, int f) {
     if (q->f[f].queued) return 1;
     q->f[f].queued = 1;
     return ct__qh_push(q, &q->stack, f);
@@ -308,27 +350,27 @@ CT__INLINE int ct__qh_push_pending(ct__qhs *q, int f) {
 
 /* Adds point i, at distance d above face f, to f's outside set (at the front), keeping track
    of the farthest point: on ties the later claim wins, as the front of the list would. */
-CT__INLINE int ct__qh_claim(ct__qhs *q, int f, int i, ct__qreal d) {
+CT__INLINE int ct__qh_claim(ct__qh_state *q, int f, int i, ct__qreal d) {
     ct__qface *F = &q->f[f];
-    if (F->outside < 0) { F->otail = i; F->fbest = i; F->fbd = d; }
-    else if (F->fbest >= 0 && d >= F->fbd) { F->fbest = i; F->fbd = d; }
+    if (F->outside < 0) { F->outside_tail = i; F->far_point = i; F->far_dist = d; }
+    else if (F->far_point >= 0 && d >= F->far_dist) { F->far_point = i; F->far_dist = d; }
     q->pnext[i] = F->outside;
     F->outside = i;
     return ct__qh_push_pending(q, f);
 }
 
 /* Moves the whole outside set of face f, and its coplanar set, to the unclaimed list. */
-CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
+CT__INLINE void ct__qh_release_unclaimed(ct__qh_state *q, int f) {
     ct__qface *F = &q->f[f];
     int i, nx;
-    for (i = F->cop; i >= 0; i = nx) {
+    for (i = F->coplanar; i >= 0; i = nx) {
         nx = q->pnext[i];
         q->pnext[i] = q->unclaimed;
         q->unclaimed = i;
     }
-    F->cop = -1;
+    F->coplanar = -1;
     if (F->outside < 0) return;
-    q->pnext[F->otail] = q->unclaimed;
+    q->pnext[F->outside_tail] = q->unclaimed;
     q->unclaimed = F->outside;
     F->outside = -1;
 }
@@ -336,15 +378,15 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qhs *q, int f) {
 /* Files point i by its height d above face f: outside (beyond tol), coplanar (within tol of
    the plane: kept, as a later face or a merge can leave it outside), or inside (dropped).
    Returns 0 when out of memory. */
-CT__INLINE int ct__qh_file(ct__qhs *q, int f, int i, ct__qreal d) {
+CT__INLINE int ct__qh_file(ct__qh_state *q, int f, int i, ct__qreal d) {
     if (d > q->tol) return ct__qh_claim(q, f, i, d);
-    if (d > -q->tol) { q->pnext[i] = q->f[f].cop; q->f[f].cop = i; q->fuzzy = 1; }
+    if (d > -q->tol) { q->pnext[i] = q->f[f].coplanar; q->f[f].coplanar = i; q->fuzzy = 1; }
     return 1;
 }
 
 /* The face that x is farthest above found by climbing from face f to the neighbour x is
    farthest above while the distance grows (strictly, so it ends); *dist is that distance. */
-CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct__qv x, ct__qreal *dist) {
+CT__PRIVATE int ct__qh_climb(const ct__qh_state *q, int f, ct__qv x, ct__qreal *dist) {
     ct__qreal best = ct__qh_dist(q, f, x);
     for (;;) {
         int e0 = q->f[f].he0, e = e0, up = -1;
@@ -365,7 +407,7 @@ CT__PRIVATE int ct__qh_climb(const ct__qhs *q, int f, ct__qv x, ct__qreal *dist)
    took in the face that held them): a point may have left that plane's outside yet be
    outside a neighbour (a face of the previous hull, not visible from the eye, holds points
    that need not be above any new face). Returns 0 when out of memory. */
-CT__PRIVATE int ct__qh_refile(ct__qhs *q, int i, int from) {
+CT__PRIVATE int ct__qh_refile(ct__qh_state *q, int i, int from) {
     int nx, g;
     for (; i >= 0; i = nx) {
         ct__qreal d;
@@ -378,15 +420,15 @@ CT__PRIVATE int ct__qh_refile(ct__qhs *q, int i, int from) {
 
 /* Refiles the outside and coplanar sets of face f, which `absorb` has taken in (f may be
    `absorb` itself when its plane moved). */
-CT__PRIVATE int ct__qh_release_points(ct__qhs *q, int f, int absorb) {
-    int out = q->f[f].outside, cop = q->f[f].cop;
-    q->f[f].outside = q->f[f].cop = -1;
-    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, cop, absorb);
+CT__PRIVATE int ct__qh_release_points(ct__qh_state *q, int f, int absorb) {
+    int out = q->f[f].outside, coplanar_first = q->f[f].coplanar;
+    q->f[f].outside = q->f[f].coplanar = -1;
+    return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, coplanar_first, absorb);
 }
 
 /* A triangle a -> b -> c (CCW from outside); returns the face, -1 when out of memory.
    Half-edge he0 = he[0] heads at a, he[1] at b, he[2] at c; the caller sets the twins. */
-CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
+CT__INLINE int ct__qh_triangle(ct__qh_state *q, int a, int b, int c, int *he) {
     int f = ct__qh_new_face(q), e0, e1, e2;
     ct__qedge *E;
     if (f < 0 || (e0 = ct__qh_new_edge(q)) < 0 || (e1 = ct__qh_new_edge(q)) < 0 || (e2 = ct__qh_new_edge(q)) < 0)
@@ -412,7 +454,7 @@ CT__INLINE int ct__qh_triangle(ct__qhs *q, int a, int b, int c, int *he) {
 
 /* The initial tetrahedron from extreme points. CT_DEGENERATE when the points do not span 3D
    beyond the tolerance. */
-CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
+CT__PRIVATE ct_status ct__qh_simplex(ct__qh_state *q) {
     const ct__qv *p = q->p;
     int n = q->n, i, k, v[4], ax = 0, f[4], ok;
     const int *imin = q->imin, *imax = q->imax;   /* extreme points, found with the bounding box */
@@ -422,7 +464,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         spread = ct__q_vget(p[imax[k]], k) - ct__q_vget(p[imin[k]], k);
         if (spread > best) { best = spread; ax = k; }
     }
-    if (!(best > 2 * q->tol)) return CT_DEGENERATE;
+    if (!(best > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
     v[0] = imin[ax]; v[1] = imax[ax];
     u = ct__q_normalize(ct__q_sub(p[v[1]], p[v[0]]), NULL);
     best = -1; v[2] = -1;
@@ -430,7 +472,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
         d = ct__q_len2(ct__q_cross(u, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[2] = i; }
     }
-    if (!(ct__q_sqrt(best) > 2 * q->tol)) return CT_DEGENERATE;
+    if (!(ct__q_sqrt(best) > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
     nrm = ct__q_normalize(ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
     best = -1; v[3] = -1;
@@ -443,8 +485,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
     {
         ct__qv e1 = ct__q_sub(p[v[1]], p[v[0]]), e2 = ct__q_sub(p[v[2]], p[v[0]]), e3 = ct__q_sub(p[v[3]], p[v[0]]);
         ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
-        ct__qreal tilt = area2 > 0 ? 8 * CT__QEPS * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
-        if (!(best > 2 * q->tol + tilt)) return CT_DEGENERATE;
+        ct__qreal tilt = area2 > 0 ? CT__QH_TILT * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
+        if (!(best > CT__QH_SPAN * q->tol + tilt)) return CT_DEGENERATE;
         q->height = best;
         q->centre = ct__q_scale(ct__q_add(ct__q_add(p[v[0]], p[v[1]]), ct__q_add(p[v[2]], p[v[3]])), (ct__qreal)0.25);
     }
@@ -503,7 +545,7 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qhs *q) {
    triangle over e would face against f (the triangle would fold back over f). Without these,
    a tolerance-coplanar neighbour leaves a steep or flipped new face that cuts off far points.
    Counted in q->folds. */
-CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
+CT__INLINE int ct__qh_sees(ct__qh_state *q, int f, int e, ct__qv eye, int fold) {
     ct__qreal d = ct__qh_dist(q, f, eye);
     if (d > q->tol) return 1;
     if (!fold || !(d > -q->tol)) return 0;
@@ -521,7 +563,7 @@ CT__INLINE int ct__qh_sees(ct__qhs *q, int f, int e, ct__qv eye, int fold) {
    half-edges meet, no vertex repeats and the eye is beyond tol from every edge's line (a face
    taken in by the fold rule can leave a hole or a pinch in the visible region, or put the eye
    in line with a horizon edge). */
-CT__PRIVATE int ct__qh_horizon_simple(ct__qhs *q) {
+CT__PRIVATE int ct__qh_horizon_simple(ct__qh_state *q) {
     int k, n = q->horizon.n, ok = 1;
     ct__qv eye = q->p[q->eye];
     for (k = 0; k < n && ok; ++k) {
@@ -538,7 +580,7 @@ CT__PRIVATE int ct__qh_horizon_simple(ct__qhs *q) {
 /* Depth-first search over the faces visible from `eye` starting at f0 (visible). Marks them
    deleted (the caller releases their points), lists them in q->dead and records the horizon
    half-edges (on the visible side) in order around the eye. Iterative, so deep searches cannot overflow. */
-CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0, int fold) {
+CT__PRIVATE int ct__qh_horizon(ct__qh_state *q, ct__qv eye, int f0, int fold) {
     /* frame: the next half-edge to look across and the half-edge that ends the loop (the one
        we came in by; for f0 its first edge, looked at first). A frame is popped when its last
        edge is taken, before a child is pushed, which keeps the horizon in order. */
@@ -572,7 +614,7 @@ CT__PRIVATE int ct__qh_horizon(ct__qhs *q, ct__qv eye, int f0, int fold) {
 }
 
 /* Cone of new triangles from the eye to the horizon. */
-CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
+CT__PRIVATE int ct__qh_cone(ct__qh_state *q, int eye) {
     int k, first_side = -1, prev_side = -1;
     q->newf.n = 0;
     for (k = 0; k < q->horizon.n; ++k) {
@@ -593,14 +635,14 @@ CT__PRIVATE int ct__qh_cone(ct__qhs *q, int eye) {
 }
 
 /* Distance of the centroid of the face across e from the plane of e's face. */
-CT__INLINE ct__qreal ct__qh_oppdist(const ct__qhs *q, int e) {
+CT__INLINE ct__qreal ct__qh_oppdist(const ct__qh_state *q, int e) {
     return ct__qh_dist(q, q->e[e].face, q->f[ct__qh_oppface(q, e)].c);
 }
 
 /* Joins the loop at vertex head(prev) where prev -> e; removes a redundant edge when both
    run along the same neighbour. Returns a face that disappeared, or -1; *moved is set to a
    neighbour whose loop (and plane) changed. */
-CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e, int *moved) {
+CT__PRIVATE int ct__qh_connect(ct__qh_state *q, int f, int prev, int e, int *moved) {
     int gone = -1;
     if (ct__qh_oppface(q, prev) == ct__qh_oppface(q, e)) {
         int of = ct__qh_oppface(q, e), eo;
@@ -634,11 +676,11 @@ CT__PRIVATE int ct__qh_connect(ct__qhs *q, int f, int prev, int e, int *moved) {
 
 /* Merges the face across half-edge `adj` into face f. Faces that disappear are deleted and
    their outside points handed to f. Returns 0 when out of memory. */
-CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
+CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, cop;
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, coplanar_first;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     q->fuzzy = 1;
@@ -659,15 +701,15 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
     if (k >= 0) gone[ng++] = k;
     ct__qh_face_geometry(q, f);
     /* coplanar points of faces whose plane moved are filed again (outside points are
-       rescanned when the face is next taken: fbest was reset) */
-    cop = q->f[f].cop;
-    q->f[f].cop = -1;
-    if (!ct__qh_refile(q, cop, f)) return 0;
+       rescanned when the face is next taken: far_point was reset) */
+    coplanar_first = q->f[f].coplanar;
+    q->f[f].coplanar = -1;
+    if (!ct__qh_refile(q, coplanar_first, f)) return 0;
     for (k = 0; k < 2; ++k)
         if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX) {
-            cop = q->f[moved[k]].cop;
-            q->f[moved[k]].cop = -1;
-            if (!ct__qh_refile(q, cop, moved[k])) return 0;
+            coplanar_first = q->f[moved[k]].coplanar;
+            q->f[moved[k]].coplanar = -1;
+            if (!ct__qh_refile(q, coplanar_first, moved[k])) return 0;
         }
     for (k = 0; k < ng; ++k) {
         if (!ct__qh_release_points(q, gone[k], f)) return 0;
@@ -679,7 +721,7 @@ CT__PRIVATE int ct__qh_merge(ct__qhs *q, int f, int adj) {
 
 /* 1 when every vertex of face g is within tol of face f's plane (a centroid test alone can
    accept a face whose far corner is well off the plane, and merging it would lose that corner). */
-CT__PRIVATE int ct__qh_face_near(const ct__qhs *q, int f, int g) {
+CT__PRIVATE int ct__qh_face_near(const ct__qh_state *q, int f, int g) {
     int e0 = q->f[g].he0, e = e0;
     do {
         if (ct__q_abs(ct__qh_dist(q, f, q->p[q->e[e].head])) > q->tol) return 0;
@@ -690,7 +732,7 @@ CT__PRIVATE int ct__qh_face_near(const ct__qhs *q, int f, int g) {
 
 /* 1 when every face around the head vertex of half-edge `in` has its centroid within tol of
    face f's plane: the vertex is interior to a coplanar patch and merging will remove it. */
-CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
+CT__PRIVATE int ct__qh_vertex_flat(const ct__qh_state *q, int f, int in) {
     int h = in, guard = 0;
     do {
         int g = q->e[h].face;
@@ -704,7 +746,7 @@ CT__PRIVATE int ct__qh_vertex_flat(const ct__qhs *q, int f, int in) {
    turns the wrong way by more than tol at u or at v while that vertex stays a corner of
    faces that are not coplanar with f (a reflex vertex of a coplanar fan is fine: further
    merges remove it). */
-CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
+CT__PRIVATE int ct__qh_union_reflex(const ct__qh_state *q, int f, int e) {
     int tw = q->e[e].twin, pe = q->e[e].prev;
     ct__qv n = q->f[f].n;
     ct__qv u = q->p[ct__qh_tail(q, e)], v = q->p[q->e[e].head];
@@ -725,7 +767,7 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qhs *q, int f, int e) {
 /* 1 when every edge of face f borders face of: the two faces close a zero-volume pillow (a
    needle's rounding can fold a new face back onto its neighbour). Merging them has no
    boundary left to splice, and the walk to the ends of the shared run would not stop. */
-CT__PRIVATE int ct__qh_pillow(const ct__qhs *q, int f, int of) {
+CT__PRIVATE int ct__qh_pillow(const ct__qh_state *q, int f, int of) {
     int e0 = q->f[f].he0, e = e0;
     do {
         if (ct__qh_oppface(q, e) != of) return 0;
@@ -734,7 +776,7 @@ CT__PRIVATE int ct__qh_pillow(const ct__qhs *q, int f, int of) {
     return 1;
 }
 
-CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
+CT__PRIVATE int ct__qh_adjacent_merge(ct__qh_state *q, int f, int strict) {
     int e0 = q->f[f].he0, e = e0, convex = 1;
     ct__qreal tol = q->tol, off = q->f[f].off;
     ct__qv n = q->f[f].n, c = q->f[f].c;
@@ -769,9 +811,9 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qhs *q, int f, int strict) {
 /* Files the unclaimed points by the new face they are farthest above (the first one far
    outside ends the search). The planes of the surviving new faces are packed first, so
    the loop over points reads one small array. */
-CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
+CT__PRIVATE int ct__qh_resolve(ct__qh_state *q) {
     int i = q->unclaimed, nx, k, m = 0, last = 0;
-    ct__qreal far = 1000 * q->tol;
+    ct__qreal far = CT__QH_FAR * q->tol;
     q->unclaimed = -1;
     if (i < 0) return 1;
     {   /* a single point to place (besides the eye): scan the new faces directly, in the
@@ -794,25 +836,25 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
             return bf < 0 || ct__qh_file(q, bf, only, bd);
         }
     }
-    if (q->newf.n > q->plcap) {
+    if (q->newf.n > q->packed_cap) {
         int cap = 2 * q->newf.n;
-        q->pl = CT__SALLOC(q->s, ct__qreal, 8 * cap);
-        q->plf = CT__SALLOC(q->s, int, cap);
-        if (!q->pl || !q->plf) return 0;
-        q->plcap = cap;
+        q->packed = CT__SALLOC(q->s, ct__qreal, 8 * cap);
+        q->packed_face = CT__SALLOC(q->s, int, cap);
+        if (!q->packed || !q->packed_face) return 0;
+        q->packed_cap = cap;
     }
     for (k = 0; k < q->newf.n; ++k) {
         int f = q->newf.a[k];
         if (q->f[f].mark != CT__QF_VISIBLE) continue;
-        q->pl[4 * m] = q->f[f].n.x; q->pl[4 * m + 1] = q->f[f].n.y; q->pl[4 * m + 2] = q->f[f].n.z;
-        q->pl[4 * m + 3] = q->f[f].out;
-        q->plf[m++] = f;
+        q->packed[4 * m] = q->f[f].n.x; q->packed[4 * m + 1] = q->f[f].n.y; q->packed[4 * m + 2] = q->f[f].n.z;
+        q->packed[4 * m + 3] = q->f[f].out;
+        q->packed_face[m++] = f;
     }
-    memcpy(q->pl + 4 * m, q->pl, (size_t)(4 * m) * sizeof(ct__qreal));   /* so a scan never wraps */
+    memcpy(q->packed + 4 * m, q->packed, (size_t)(4 * m) * sizeof(ct__qreal));   /* so a scan never wraps */
     /* the scan starts at the face that took the previous point: consecutive points of an
        outside set are close, so it is usually the one */
     for (; i >= 0; i = nx) {
-        const ct__qreal *h = q->pl + 4 * last;
+        const ct__qreal *h = q->packed + 4 * last;
         ct__qv x;
         ct__qreal bd = -q->tol;
         int bf = -1;
@@ -827,7 +869,7 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
             bf += last;
             if (bf >= m) bf -= m;
             last = bf;
-            if (!ct__qh_file(q, q->plf[bf], i, bd)) return 0;
+            if (!ct__qh_file(q, q->packed_face[bf], i, bd)) return 0;
         }
     }
     return 1;
@@ -836,12 +878,12 @@ CT__PRIVATE int ct__qh_resolve(ct__qhs *q) {
 /* The last check of the coplanar points: each climbs from its face, and one now outside a face
    (made later next to it, or tilted by a merge) is claimed. Returns the number claimed, -1
    when out of memory. */
-CT__PRIVATE int ct__qh_sweep(ct__qhs *q) {
+CT__PRIVATE int ct__qh_sweep(ct__qh_state *q) {
     int f, i, nx, g, claimed = 0;
     for (f = 0; f < q->nf; ++f) {
         if (q->f[f].mark != CT__QF_VISIBLE && q->f[f].mark != CT__QF_NONCONVEX) continue;
-        i = q->f[f].cop;
-        q->f[f].cop = -1;
+        i = q->f[f].coplanar;
+        q->f[f].coplanar = -1;
         for (; i >= 0; i = nx) {
             ct__qreal d;
             nx = q->pnext[i];
@@ -855,8 +897,8 @@ CT__PRIVATE int ct__qh_sweep(ct__qhs *q) {
 }
 
 /* Adds the farthest outside point of face f. */
-CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
-    int i, best = q->f[f].fbest, k, r;
+CT__PRIVATE ct_status ct__qh_add(ct__qh_state *q, int f) {
+    int i, best = q->f[f].far_point, k, r;
     if (best < 0) {   /* the plane moved since the points were claimed: scan */
         ct__qreal bd = q->tol;
         for (i = q->f[f].outside; i >= 0; i = q->pnext[i]) {
@@ -913,7 +955,7 @@ CT__PRIVATE ct_status ct__qh_add(ct__qhs *q, int f) {
    degrees over the faces) and again from each seed (half-edges into the input's axis-extreme
    points) that is not clearly lower. The climb can stall on a patch flat to rounding: hull
    vertices only, and heuristic there; ct__qh_verify is the full check. */
-CT__PRIVATE void ct__qh_uphill(const ct__qhs *q, ct__qv nr, int e, ct__qreal *best) {
+CT__PRIVATE void ct__qh_uphill(const ct__qh_state *q, ct__qv nr, int e, ct__qreal *best) {
     int up;
     do {   /* e heads into the current vertex; strictly uphill, so it ends */
         int h = e, guard = 0;
@@ -926,7 +968,7 @@ CT__PRIVATE void ct__qh_uphill(const ct__qhs *q, ct__qv nr, int e, ct__qreal *be
         if (up >= 0) e = up;
     } while (up >= 0);
 }
-CT__PRIVATE int ct__qh_face_ok(const ct__qhs *q, const ct__qface *F, ct_plane pl, ct__qv centre, ct__qreal bound,
+CT__PRIVATE int ct__qh_face_ok(const ct__qh_state *q, const ct__qface *F, ct_plane pl, ct__qv centre, ct__qreal bound,
                                const int *seed, int nseed) {
     ct__qv nr = ct__q_of(pl.n);
     ct__qreal lim = bound - (ct__qreal)pl.d, best;
@@ -968,7 +1010,7 @@ CT__PRIVATE ct_plane ct__polygon_plane(const ct__qv *pq, const ct_vec3 *pr, cons
 }
 
 /* The result of ct__quickhull: arrays in the scratch, indices into the input points. */
-typedef struct ct__qh {
+typedef struct ct__qh_result {
     int nverts;
     int *verts;        /* input index of each hull vertex */
     int nfaces;
@@ -979,10 +1021,10 @@ typedef struct ct__qh {
     int *he_twin;      /* twin of each face_verts slot, as in ct_hull */
     ct__qreal tol;     /* the tolerance it was built with */
     ct__qreal unit;    /* the length desc->eps is relative to (ct__qh_tolerance) */
-    int thin;          /* the simplex is under 1024 tolerances high: the set may be that thin */
+    int thin;          /* the simplex is under CT__QH_THIN tolerances high: the set may be that thin */
     int ok;            /* every face passed ct__qh_face_ok (or none was checked) */
-    int fuzzy;         /* a tolerance decision was made (see ct__qhs) */
-} ct__qh;
+    int fuzzy;         /* a tolerance decision was made (see ct__qh_state) */
+} ct__qh_result;
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
    extent of the set, plus the rounding of its absolute coordinates. */
@@ -990,15 +1032,15 @@ CT__PRIVATE ct__qreal ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
     ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
     ct_real ext = half.x + half.y + half.z;
     ct_real absmax = ct__max(ct__maxabs(lo), ct__maxabs(hi));
-    if (eps > 0) return eps * ct__max(ext, CT__EPS * absmax);
-    return CT__EPS * (3 * ext + 2 * absmax);
+    if (eps > 0) return (ct__qreal)(eps * ct__max(ext, CT__EPS * absmax));
+    return (ct__qreal)(CT__EPS * (CT__QH_TOL_EXT * ext + CT__QH_TOL_ABS * absmax));
 }
 
 /* Quickhull of pts[0..n). CT_INVALID when a point is not finite. */
-CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh *out) {
-    ct__qhs q;
+CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh_result *out) {
+    ct__qh_state q;
     ct_vec3 lo, hi;
-    int i, f, nv, nfo, nfv;
+    int i, f, claimed, nv, nfo, nfv;
     ct_status st;
     memset(out, 0, sizeof *out);
     if (n < 4) return CT_DEGENERATE;
@@ -1022,7 +1064,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     q.tol = out->tol = ct__qh_tolerance(lo, hi, eps);
     {
         ct_vec3 half = ct__scale(ct__sub(hi, lo), (ct_real)0.5);
-        out->unit = ct__max(half.x + half.y + half.z, CT__EPS * ct__max(ct__maxabs(lo), ct__maxabs(hi)));
+        out->unit = (ct__qreal)ct__max(half.x + half.y + half.z, CT__EPS * ct__max(ct__maxabs(lo), ct__maxabs(hi)));
     }
     /* The points are used as given, not re-centred: centring would round every coordinate once
        more, and in float that alone can turn the short edge between two nearby points (exact
@@ -1041,11 +1083,11 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
         q.newf.a = CT__SALLOC(s, int, cv);
         q.dead.a = CT__SALLOC(s, int, cv);
         q.dfs.a = CT__SALLOC(s, int, 3 * cv);
-        q.pl = CT__SALLOC(s, ct__qreal, 8 * cv);
-        q.plf = CT__SALLOC(s, int, cv);
-        if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.pl || !q.plf)
+        q.packed = CT__SALLOC(s, ct__qreal, 8 * cv);
+        q.packed_face = CT__SALLOC(s, int, cv);
+        if (!q.f || !q.e || !q.stack.a || !q.horizon.a || !q.newf.a || !q.dead.a || !q.dfs.a || !q.packed || !q.packed_face)
             return CT_NO_MEMORY;
-        q.plcap = cv;
+        q.packed_cap = cv;
         q.capf = q.stack.cap = cf;
         q.cape = 3 * cf;
         q.horizon.cap = q.newf.cap = q.dead.cap = cv;
@@ -1063,7 +1105,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 #endif
     st = ct__qh_simplex(&q);
     if (st != CT_OK) return st;
-    out->thin = q.height < 1024 * q.tol;
+    out->thin = q.height < CT__QH_THIN * q.tol;
     for (i = 0;; ++i) {
         while (q.stack.n > 0) {
             f = q.stack.a[--q.stack.n];
@@ -1074,8 +1116,8 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             if (st != CT_OK) return st;
         }
         /* every sweep that claims a point adds a vertex: bounded by n */
-        if (i > n || (nv = ct__qh_sweep(&q)) == 0) break;
-        if (nv < 0) return CT_NO_MEMORY;
+        if (i > n || (claimed = ct__qh_sweep(&q)) == 0) break;
+        if (claimed < 0) return CT_NO_MEMORY;
     }
     /* output: live faces and the vertices they use. Slot k of face_verts holds the head of
        quickhull half-edge e_k; the half-edge leaving it along the face is next(e_k), so
@@ -1142,7 +1184,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             }
             for (f = 0, k = 0; f < q.nf && out->ok; ++f) {
                 if (q.f[f].mark != CT__QF_VISIBLE && q.f[f].mark != CT__QF_NONCONVEX) continue;
-                out->ok = ct__qh_face_ok(&q, &q.f[f], out->planes[k++], ctr, 8 * q.tol, seed, ns);
+                out->ok = ct__qh_face_ok(&q, &q.f[f], out->planes[k++], ctr, CT__QH_BOUND * q.tol, seed, ns);
             }
         }
         for (k = 0; k < nfv; ++k) out->he_twin[k] = slot[q.e[leave[k]].twin];
@@ -1154,9 +1196,31 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
 }
 
 /* ---- the ct_hull block -------------------------------------------------------------------- */
-/* One allocation holds every array; fills planes (when NULL, from the polygons), half-edge
-   adjacency (he_twin: given, or NULL to find), vertex neighbours, center and extent. face_verts index `verts`. */
-CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
+/* The structure every consumer of a ct_hull relies on (checked by CT_ASSERT on every hull
+   assembled here): each half-edge has a twin on another face running the other way, twins
+   pair up (he_twin[he_twin[k]] == k), each face loop closes after its own vertex count, and
+   Euler's formula V - E + F = 2 holds. */
+CT__PRIVATE int ct__hull_structure_ok(const ct_hull *h) {
+    int f, k, nhe = h->face_first[h->nfaces];
+    if (nhe != 2 * h->nedges || h->nverts - h->nedges + h->nfaces != 2) return 0;
+    for (k = 0; k < nhe; ++k) {
+        int t = h->he_twin[k];
+        if (t < 0 || t >= nhe || h->he_twin[t] != k || h->he_face[t] == h->he_face[k]) return 0;
+        if (h->face_verts[t] != h->face_verts[h->he_next[k]]) return 0;
+    }
+    for (f = 0; f < h->nfaces; ++f) {
+        int k0 = h->face_first[f], n = h->face_first[f + 1] - k0, e = k0, i;
+        if (n < 3) return 0;
+        for (i = 0; i < n; ++i) e = h->he_next[e];
+        if (e != k0) return 0;
+    }
+    return 1;
+}
+
+/* A ct_hull in one allocation from CCW faces: fills planes (when NULL, from the polygons),
+   half-edge adjacency (he_twin: given, or NULL to find the twins by searching vertex
+   out-edges), vertex neighbours, centre and extent. face_verts index `verts`. */
+CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
                                            const int *face_first, const int *face_verts, int nfaces,
                                            const ct_plane *planes, const int *face_tag, const int *he_twin,
                                            const ct_allocator *alloc) {
@@ -1203,7 +1267,7 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     memcpy(out->face_verts, face_verts, (size_t)nhe * sizeof(int));
     for (i = 0; i < nverts; ++i) out->vert_source[i] = vert_source ? vert_source[i] : -1;
     if (face_tag) memcpy(out->face_tag, face_tag, (size_t)nfaces * sizeof(int));
-    /* center and extent (sqrt is monotone: the root of the largest square) */
+    /* centre and extent (sqrt is monotone: the root of the largest square) */
     out->center = ct__v3(0, 0, 0);
     for (i = 0; i < nverts; ++i) out->center = ct__add(out->center, verts[i]);
     if (nverts) out->center = ct__scale(out->center, (ct_real)1 / (ct_real)nverts);
@@ -1254,6 +1318,7 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
                 out->vert_adj[k] = face_verts[out->he_next[out->vert_adj[k]]];
         }
     }
+    CT_ASSERT(ct__hull_structure_ok(out));
     /* planes */
     for (f = 0; f < nfaces; ++f) {
         if (planes) out->planes[f] = planes[f];
@@ -1262,14 +1327,6 @@ CT__PRIVATE ct_status ct__hull_assemble_ex(ct_hull *out, const ct_vec3 *verts, c
     }
     out->ct__valid = CT__HULL_VALID; /* complete: per-call checks of its structure are skipped */
     return CT_OK;
-}
-
-/* One-block hull with adjacency from CCW faces (twins found by searching vertex out-edges). */
-CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, const int *vert_source, int nverts,
-                                        const int *face_first, const int *face_verts, int nfaces,
-                                        const ct_plane *planes, const int *face_tag, const ct_allocator *alloc) {
-    return ct__hull_assemble_ex(out, verts, vert_source, nverts, face_first, face_verts, nfaces, planes, face_tag,
-                                NULL, alloc);
 }
 
 CTDEF void ct_hull_free(ct_hull *h) {
@@ -1284,7 +1341,7 @@ CTDEF void ct_hull_free(ct_hull *h) {
 /* Verification of a built hull: 1 when every vertex has 3 or more faces, every point has
    n.p + d <= bound on every plane and every face polygon is convex (each vertex left of each edge), to within bound (working
    precision); the first failure exits. -1: out of memory. */
-CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh *q, const ct_vec3 *pts, int n, ct__qreal bound) {
+CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int n, ct__qreal bound) {
     ct__qv c = ct__q_v3(0, 0, 0);
     ct__qreal r = 0, *dist = CT__SALLOC(s, ct__qreal, n);
     int f, i, k, *deg = CT__SALLOC(s, int, q->nverts);
@@ -1330,7 +1387,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
                               ct_hull *out) {
     ct_scratch local, *s;
     ct__mark m;
-    ct__qh q;
+    ct__qh_result q;
     ct_status st = CT_OK;
     ct_real eps = desc ? desc->eps : 0;
     int i;
@@ -1347,13 +1404,13 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
     st = ct__quickhull(s, pts, npts, eps, &q);
     if (st == CT_OK && eps > 0) {
         /* a user tolerance merges more, and chains of merges can tilt a face past a point
-           or fold a polygon: verify the hull within 8 of the user's tolerances and, while it
+           or fold a polygon: verify the hull within CT__QH_BOUND of the user's tolerances and, while it
            fails, rebuild with a tenth of the tolerance (the default one last, checked as below) */
-        ct__qreal bound = 8 * q.tol;
+        ct__qreal bound = CT__QH_BOUND * q.tol;
         int ok;
         while (st == CT_OK && eps > 0 && (ok = ct__qh_verify(s, &q, pts, npts, bound)) <= 0) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
-            eps = eps > 10 * CT__EPS ? eps / 10 : 0;
+            eps = eps > CT__QH_EPS_FLOOR ? eps / 10 : 0;
             ct__scratch_reset(s, m);
             st = ct__quickhull(s, pts, npts, eps, &q);
         }
@@ -1367,13 +1424,13 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
            tolerances thick, where rounding decides which near-coplanar faces exist, and in
            which order) is built again at the default tolerance with the points in reverse
            order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096
-           times coarser, each checked against 8 of its own tolerances; a set flat within the
+           times coarser, each checked against CT__QH_BOUND of its own tolerances; a set flat within the
            coarser tolerance is CT_DEGENERATE, and so is one that fails at 4096 */
         ct__qreal tol0 = q.tol;
         int ok, step;
         for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
                                            (double)npts * q.nfaces > CT__QH_VERIFY_BUDGET ? 1 :
-                                           ct__qh_verify(s, &q, pts, npts, 8 * q.tol)) <= 0;
+                                           ct__qh_verify(s, &q, pts, npts, CT__QH_BOUND * q.tol)) <= 0;
              ++step) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
             if (step > 5) { st = CT_DEGENERATE; break; }
@@ -1393,7 +1450,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
                     for (i = 0; i < q.face_first[q.nfaces]; ++i) q.face_verts[i] = perm[q.face_verts[i]];
                 }
             } else {
-                eps = (ct_real)((ct__qreal)(1 << (4 * (step - 2))) * tol0 / q.unit);
+                eps = (ct_real)((ct__qreal)(1 << (CT__QH_COARSEN_LOG2 * (step - 2))) * tol0 / q.unit);
                 st = ct__quickhull(s, pts, npts, eps, &q);
             }
         }
@@ -1403,7 +1460,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
         if (!v) st = CT_NO_MEMORY;
         else {
             for (i = 0; i < q.nverts; ++i) v[i] = pts[q.verts[i]];
-            st = ct__hull_assemble_ex(out, v, q.verts, q.nverts, q.face_first, q.face_local, q.nfaces, q.planes, NULL,
+            st = ct__hull_assemble(out, v, q.verts, q.nverts, q.face_first, q.face_local, q.nfaces, q.planes, NULL,
                                       q.he_twin, a);
         }
     }
@@ -1423,7 +1480,7 @@ CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out) {
     if (!ct__finite3(half) || !(half.x > 0) || !(half.y > 0) || !(half.z > 0)) return CT_INVALID;
     for (i = 0; i < 8; ++i)
         v[i] = ct__v3(i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z);
-    return ct__hull_assemble(out, v, NULL, 8, ff, fv, 6, NULL, NULL, a);
+    return ct__hull_assemble(out, v, NULL, 8, ff, fv, 6, NULL, NULL, NULL, a);
 }
 
 CTDEF ct_aabb ct_hull_aabb(const ct_hull *h, const ct_xform *x) {

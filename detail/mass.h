@@ -1,4 +1,4 @@
-/* contact.h detail: >>mass - volume, centroid and inertia of a convex hull.
+/* contact.h detail: >>quickhull - mass properties: volume, centroid and inertia of a convex hull.
 
    Each face is fanned into triangles from its first vertex and each triangle coned to the
    hull's center, so the solid splits into tetrahedra (0, a, b, c) in center-relative
@@ -8,7 +8,7 @@
      second moment  C = D / 120 * (a a^T + b b^T + c c^T + s s^T),  s = a + b + c
    (the canonical-tetrahedron covariance mapped by the affine transform; Tonon 2004,
    "Explicit exact formulas for the 3-D tetrahedron inertia tensor"; Blow & Binstock 2004).
-   The sums are exact for polyhedra; working relative to the center keeps them accurate far
+   The sums are exact for polyhedra; working relative to the hull's centre (h->center) keeps them accurate far
    from the origin. They are accumulated in quickhull's working precision (double also in a
    float build), so a float hull of extent 1e30 has a volume of +inf, not NaN. The inertia about the centroid is trace(C') I - C' with C' the second
    moment shifted to the centroid (parallel-axis theorem). */
@@ -55,7 +55,7 @@ CTDEF ct_real ct_hull_volume(const ct_hull *h, ct_vec3 *centroid) {
 
 CTDEF void ct_hull_mass(const ct_hull *h, ct_real density, ct_real *mass, ct_vec3 *centroid,
                         ct_real inertia[3][3]) {
-    ct__qreal v6, c120[3][3], C[3][3], tr, m, rho = density;
+    ct__qreal v6, c120[3][3], C[3][3], tr, m, rho = (ct__qreal)density;
     ct__qv m24, x;
     int i, j;
     if (!h || h->nfaces <= 0 || !ct__finite(density)) {

@@ -1,5 +1,6 @@
-/* contact.h detail: >>math - private scalar, vector, matrix and transform helpers.
-   Everything here is static inline and stateless. Included once, by contact.h, under
+/* contact.h detail: >>types - private scalar, vector, matrix and transform helpers, and the
+   small dense solvers (4x4 linear system, symmetric 3x3 eigen-decomposition).
+   Everything here is static (inline, or unused-ok) and stateless. Included once, by contact.h, under
    CONTACT_IMPLEMENTATION. Guarded and free of external definitions, so tests may include it
    after contact.h to reach the same helpers. */
 #ifndef CT__MATH_H
@@ -31,9 +32,16 @@
 /* CT__FLOAT is 1 when ct_real is float; every libm call goes through these wrappers so the
    float build never promotes to double behind our back. */
 #define CT__FLOAT (sizeof(ct_real) == sizeof(float))
-#define CT__EPS   ((ct_real)(CT__FLOAT ? FLT_EPSILON : DBL_EPSILON))
-#define CT__MAXR  ((ct_real)(CT__FLOAT ? FLT_MAX : DBL_MAX))
+#define CT__EPS   (CT__FLOAT ? (ct_real)FLT_EPSILON : (ct_real)DBL_EPSILON)
+#define CT__MAXR  (CT__FLOAT ? (ct_real)FLT_MAX : (ct_real)DBL_MAX)   /* the arm not taken is never evaluated */
 #define CT__PI    ((ct_real)3.14159265358979323846)
+/* A rotation is accepted when orthonormal and det > 0 within this (relative): the rounding of
+   a user's quaternion-to-matrix conversion, far below any real shear or scale. */
+#define CT__XF_TOL ((ct_real)1e3 * CT__EPS)
+/* ct__solve4: a pivot below this many ulps of the largest entry makes the system singular. */
+#define CT__SOLVE_SINGULAR (16 * CT__EPS)
+/* ct__sym3_eigen: sweeps at most (Jacobi converges quadratically: 4-6 reach eps in practice). */
+#define CT__JACOBI_SWEEPS 16
 
 CT__INLINE ct_real ct__sqrt(ct_real x) { return CT__FLOAT ? (ct_real)sqrtf((float)x) : (ct_real)sqrt((double)x); }
 CT__INLINE ct_real ct__abs(ct_real x)  { return x < 0 ? -x : x; }
@@ -112,6 +120,77 @@ CT__INLINE ct_vec3 ct__m3_tmul(const ct_real r[3][3], ct_vec3 v) {
                   r[0][2] * v.x + r[1][2] * v.y + r[2][2] * v.z);
 }
 
+/* ---- small dense solvers ---------------------------------------------------------------- */
+/* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
+   relative to the largest entry. */
+CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
+    int i, j, k;
+    ct_real big = 0;
+    for (i = 0; i < 4; ++i)
+        for (j = 0; j < 4; ++j) big = ct__max(big, ct__abs(M[i][j]));
+    if (!(big > 0)) return 0;
+    for (k = 0; k < 4; ++k) {
+        int p = k;
+        ct_real t;
+        for (i = k + 1; i < 4; ++i)
+            if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
+        if (!(ct__abs(M[p][k]) > CT__SOLVE_SINGULAR * big)) return 0;
+        if (p != k) {
+            for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
+            t = b[k]; b[k] = b[p]; b[p] = t;
+        }
+        for (i = k + 1; i < 4; ++i) {
+            ct_real f = M[i][k] / M[k][k];
+            for (j = k; j < 4; ++j) M[i][j] -= f * M[k][j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (k = 3; k >= 0; --k) {
+        ct_real sum = b[k];
+        for (j = k + 1; j < 4; ++j) sum -= M[k][j] * x[j];
+        x[k] = sum / M[k][k];
+    }
+    return 1;
+}
+
+/* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (Golub & Van Loan,
+   Alg. 8.4.3): on return a is diagonal (the eigenvalues) and the columns of v the vectors. */
+CT__PRIVATE void ct__sym3_eigen(ct_real a[3][3], ct_real v[3][3]) {
+    static const int P[3] = { 0, 0, 1 }, Q[3] = { 1, 2, 2 };
+    int sweep, r, i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) v[i][j] = i == j;
+    for (sweep = 0; sweep < CT__JACOBI_SWEEPS; ++sweep) {
+        ct_real off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        ct_real dia = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if (!(off > CT__EPS * CT__EPS * dia)) break;
+        for (r = 0; r < 3; ++r) {
+            int p = P[r], q = Q[r];
+            ct_real th, t, c, s;
+            if (a[p][q] == 0) continue;
+            th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+            t = (th >= 0 ? 1 : -1) / (ct__abs(th) + ct__sqrt(th * th + 1));
+            c = 1 / ct__sqrt(t * t + 1);
+            s = t * c;
+            for (i = 0; i < 3; ++i) {            /* a <- a J (columns p, q) */
+                ct_real ap = a[i][p], aq = a[i][q];
+                a[i][p] = c * ap - s * aq;
+                a[i][q] = s * ap + c * aq;
+            }
+            for (j = 0; j < 3; ++j) {            /* a <- J^T a (rows p, q) */
+                ct_real ap = a[p][j], aq = a[q][j];
+                a[p][j] = c * ap - s * aq;
+                a[q][j] = s * ap + c * aq;
+            }
+            for (i = 0; i < 3; ++i) {
+                ct_real vp = v[i][p], vq = v[i][q];
+                v[i][p] = c * vp - s * vq;
+                v[i][q] = s * vp + c * vq;
+            }
+        }
+    }
+}
+
 /* ---- transforms: world = r * local + p; NULL = identity -------------------------------- */
 CT__INLINE ct_vec3 ct__xf_point(const ct_xform *x, ct_vec3 v) { return x ? ct__add(ct__m3_mul(x->r, v), x->p) : v; }
 CT__INLINE ct_vec3 ct__xf_dir(const ct_xform *x, ct_vec3 v) { return x ? ct__m3_mul(x->r, v) : v; }
@@ -129,7 +208,7 @@ CT__INLINE ct_plane ct__xf_plane(const ct_xform *x, ct_plane pl) {
    entry points, so kept to a few dozen flops and two branches. */
 CT__INLINE int ct__xf_valid(const ct_xform *x) {
     const ct_real (*r)[3];
-    ct_real z, e, tol = 1e3 * CT__EPS;
+    ct_real z, e, tol = CT__XF_TOL;
     if (!x) return 1;
     r = x->r;
     /* v - v is 0 for finite v and NaN for NaN/Inf: one test covers all 12 entries (a sum of

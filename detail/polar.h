@@ -39,8 +39,16 @@
    Coincident planes of A and B (flush stacking) give identical dual points; quickhull keeps
    one, and the face is then tagged with A's plane whenever an A plane coincides with it.
 
-   Private helpers here that are general enough for math.h: ct__solve4 (4x4 solve with
-   partial pivoting), ct__sym3_eigen (Jacobi eigen-decomposition of a symmetric 3x3). */
+   Guards for hulls whose face planes stray from their vertices (needles and slivers, faces of
+   width near rounding): a disjoint or touching verdict of the LP that the vertices do not bear
+   out along its separating normal is decided by GJK on the vertices (overlapping or within
+   the touching band is touching, i.e. found with zero volume); an A n B with an
+   ill-conditioned vertex (plane triple determinant < CT__POLAR_ILL) is checked against every
+   plane and, if one is crossed, rebuilt from all of them; such a vertex is placed by its dual
+   face plane when that crosses the planes less than the best triple's point.
+
+   Cost: the dual hull is about 70% of a call on random 20-vertex pairs and grows with the
+   faces of A n B, not with the planes set aside. */
 
 /* Tolerances in the working frame (unit = the larger extent of the two bodies). */
 /* |Chebyshev radius| below touch (= CT__POLAR_TOUCH times the ratio of the coordinates'
@@ -59,6 +67,16 @@
 /* A touching verdict whose bodies' vertices are apart by more than this (working frame) along
    the LP's separating normal is put to GJK (ct__polar_run). */
 #define CT__POLAR_APART   (ct__sqrt(CT__EPS))
+/* Phase 1 of the LP ending above this (entries O(1)): the planes do not close a polyhedron. */
+#define CT__POLAR_RESIDUAL (ct__sqrt(CT__EPS))
+/* Centres closer than this (relative to the radii sum) give no line of centres to search. */
+#define CT__POLAR_COINCIDE (64 * CT__EPS)
+/* Smallest eigenvalue, relative to the largest, kept when conditioning the overlap's shape. */
+#define CT__POLAR_EIG_FLOOR (64 * CT__EPS)
+/* Added to each plane's LP weight so that planes parallel to the search direction still count. */
+#define CT__POLAR_WEIGHT_FLOOR (ct__sqrt(CT__EPS))
+/* |n_a . (n_b x n_c)| of unit normals below this: the triple does not define a vertex. */
+#define CT__POLAR_TRIPLE (64 * CT__EPS)
 
 enum { CT__POLAR_DISJOINT = 0, CT__POLAR_TOUCHING = 1, CT__POLAR_OVERLAP = 2 };
 
@@ -87,38 +105,6 @@ typedef struct ct__polar {
     int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
     ct_real cond;           /* smallest |det| of the plane triples that placed the vertices */
 } ct__polar;
-
-/* Solves M x = b (4x4, row-major, destroyed) with partial pivoting; 0 when singular
-   relative to the largest entry. */
-CT__PRIVATE int ct__solve4(ct_real M[4][4], ct_real b[4], ct_real x[4]) {
-    int i, j, k;
-    ct_real big = 0;
-    for (i = 0; i < 4; ++i)
-        for (j = 0; j < 4; ++j) big = ct__max(big, ct__abs(M[i][j]));
-    if (!(big > 0)) return 0;
-    for (k = 0; k < 4; ++k) {
-        int p = k;
-        ct_real t;
-        for (i = k + 1; i < 4; ++i)
-            if (ct__abs(M[i][k]) > ct__abs(M[p][k])) p = i;
-        if (!(ct__abs(M[p][k]) > 16 * CT__EPS * big)) return 0;
-        if (p != k) {
-            for (j = 0; j < 4; ++j) { t = M[k][j]; M[k][j] = M[p][j]; M[p][j] = t; }
-            t = b[k]; b[k] = b[p]; b[p] = t;
-        }
-        for (i = k + 1; i < 4; ++i) {
-            ct_real f = M[i][k] / M[k][k];
-            for (j = k; j < 4; ++j) M[i][j] -= f * M[k][j];
-            b[i] -= f * b[k];
-        }
-    }
-    for (k = 3; k >= 0; --k) {
-        ct_real sum = b[k];
-        for (j = k + 1; j < 4; ++j) sum -= M[k][j] * x[j];
-        x[k] = sum / M[k][k];
-    }
-    return 1;
-}
 
 /* ---- Chebyshev centre: the dual LP by a dense two-phase simplex ------------------------ */
 typedef struct ct__lp {
@@ -217,7 +203,7 @@ CT__PRIVATE ct_status ct__polar_lp(ct_scratch *s, const ct__polar *p, const int 
        basis is feasible to rounding and phase 2 proceeds from it: the point is re-solved
        from the data and its depth recomputed exactly, so nothing downstream trusts the
        tableau. Only a gross residual means the input is not a closed polyhedron. */
-    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= ct__sqrt(CT__EPS))) ok = 0;
+    if (ok && !(ct__abs(CT__LP(&lp, 5, lp.w - 1)) <= CT__POLAR_RESIDUAL)) ok = 0;
     /* artificials still basic (at zero level) leave on any usable structural column */
     for (i = 0; ok && i < 4; ++i) {
         int best = -1;
@@ -376,7 +362,7 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     ct_real lo, hi, t1, t2, d1, d2, tb, db, *h, *g;
     const ct_real gold = (ct_real)0.6180339887498949;
     int it, j, j1 = 0, j2 = 0, m = p->nkeep;
-    if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > 64 * CT__EPS * (p->ra + p->rb))) return 0;
+    if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > CT__POLAR_COINCIDE * (p->ra + p->rb))) return 0;
     h = CT__SALLOC(s, ct_real, 2 * (long long)m);
     if (!h) return 0;
     g = h + m;
@@ -441,45 +427,6 @@ CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_h
     return CT_OK;
 }
 
-/* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (Golub & Van Loan,
-   Alg. 8.4.3): on return a is diagonal (the eigenvalues) and the columns of v the vectors.
-   General enough for math.h. */
-CT__PRIVATE void ct__sym3_eigen(ct_real a[3][3], ct_real v[3][3]) {
-    static const int P[3] = { 0, 0, 1 }, Q[3] = { 1, 2, 2 };
-    int sweep, r, i, j;
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) v[i][j] = i == j;
-    for (sweep = 0; sweep < 16; ++sweep) {
-        ct_real off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
-        ct_real dia = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
-        if (!(off > CT__EPS * CT__EPS * dia)) break;
-        for (r = 0; r < 3; ++r) {
-            int p = P[r], q = Q[r];
-            ct_real th, t, c, s;
-            if (a[p][q] == 0) continue;
-            th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-            t = (th >= 0 ? 1 : -1) / (ct__abs(th) + ct__sqrt(th * th + 1));
-            c = 1 / ct__sqrt(t * t + 1);
-            s = t * c;
-            for (i = 0; i < 3; ++i) {            /* a <- a J (columns p, q) */
-                ct_real ap = a[i][p], aq = a[i][q];
-                a[i][p] = c * ap - s * aq;
-                a[i][q] = s * ap + c * aq;
-            }
-            for (j = 0; j < 3; ++j) {            /* a <- J^T a (rows p, q) */
-                ct_real ap = a[p][j], aq = a[q][j];
-                a[p][j] = c * ap - s * aq;
-                a[q][j] = s * ap + c * aq;
-            }
-            for (i = 0; i < 3; ++i) {
-                ct_real vp = v[i][p], vq = v[i][q];
-                v[i][p] = c * vp - s * vq;
-                v[i][q] = s * vp + c * vq;
-            }
-        }
-    }
-}
-
 /* Rounds the dual point set in place: y <- W y with W symmetric positive, so that the second
    moment sum y y^T is within a factor 256 of isotropic (widths within 16). A thin overlap
    (flush faces, shallow edges) has dual points of size 1/thickness along its thin directions;
@@ -512,7 +459,7 @@ CT__PRIVATE void ct__polar_whiten(ct_vec3 *y, int m, ct_real W[3][3]) {
         lmax = ct__max(M[0][0], ct__max(M[1][1], M[2][2]));
         llo = ct__min(M[0][0], ct__min(M[1][1], M[2][2]));
         if (!(lmax > 0) || llo * 256 >= lmax) break;
-        llo = ct__max(llo, lmax * 64 * CT__EPS);
+        llo = ct__max(llo, lmax * CT__POLAR_EIG_FLOOR);
         for (k = 0; k < 3; ++k) beta[k] = ct__sqrt(llo / ct__max(M[k][k], llo));
         for (i = 0; i < 3; ++i)               /* T = E diag(beta) E^T */
             for (j = 0; j < 3; ++j)
@@ -603,7 +550,7 @@ CT__PRIVATE ct_status ct__polar_slab_centre(ct_scratch *s, ct__polar *p) {
     if (!w) return CT_NO_MEMORY;
     for (j = 0; j < p->nkeep; ++j) {
         ct_vec3 n = p->pl[p->keep[j]].n;
-        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + ct__sqrt(CT__EPS);
+        w[j] = ct__len(ct__madd(n, t, -ct__dot(n, t))) + CT__POLAR_WEIGHT_FLOOR;
     }
     st = ct__polar_lp(s, p, p->keep, p->nkeep, w, &c2, NULL, NULL);
     ct__scratch_reset(s, mk);
@@ -667,7 +614,7 @@ CT__PRIVATE ct_status ct__polar_recentre(ct_scratch *s, ct__polar *p) {
         for (j = 0; j < nk; ++j) {
             ct_plane q = p->pl[p->keep[j]];
             ct_real nd = ct__dot(q.n, dx), sl = -(ct__dot(q.n, p->c) + q.d);
-            if (nd > 0 && 0.9 * sl < t * nd) t = (ct_real)0.9 * sl / nd;
+            if (nd > 0 && 0.9 * (double)sl < (double)(t * nd)) t = (ct_real)0.9 * sl / nd;
         }
         t = ct__max(t, 1 / (1 + ct__sqrt(lam2)));
         cn = ct__madd(p->c, dx, t);
@@ -716,7 +663,7 @@ CT__PRIVATE ct_vec3 ct__polar_vertex(const ct__polar *p, const ct_real *slack, c
             if (q > best) { best = q; c = idx[t]; }
         }
     }
-    if (c >= 0 && best > 64 * CT__EPS) {
+    if (c >= 0 && best > CT__POLAR_TRIPLE) {
         nb = p->pl[b].n;
         nc = p->pl[c].n;
         det = ct__dot(na, ct__cross(nb, nc));
@@ -778,7 +725,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
     int *map, *spare, *he_face, *deg, *start, *slot_of, *via;
-    ct__qh qh;
+    ct__qh_result qh;
     ct_status st;
     if (ct__polar_inside(s, p, &st)) return st;
     slack = CT__SALLOC(s, ct_real, m);
@@ -1002,7 +949,7 @@ CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull
         tag[j] = q < p.na ? q : -(q - p.na) - 1;
         planes[j] = q < p.na ? ct__xf_plane(xa, a->planes[q]) : ct__xf_plane(xb, b->planes[q - p.na]);
     }
-    st = ct__hull_assemble_ex(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
+    st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
                               alloc);
     if (st == CT_DEGENERATE) { memset(out, 0, sizeof *out); st = CT_OK; }
 done:

@@ -17,7 +17,29 @@
    Determinism and the cache. The query keeps, per group (faces of A, faces of B, edge pairs),
    the exact argmax under a total order (larger separation, then the smaller index). Candidates
    are skipped only by bounds that prove they cannot change that argmax or the final decision,
-   so visiting a cached candidate first (ct_sat_cache) changes the work, never the answer. */
+   so visiting a cached candidate first (ct_sat_cache) changes the work, never the answer.
+
+   Rounded hulls (ct_manifold_rounded_hulls), case by case:
+     1. A cached axis that still separates the cores by more than speculative + ra + rb answers
+        at once (count 0; a separation along any axis is at most the distance).
+     2. GJK on the cores (Box2D v3 / Box3D style). Cores apart by more than CT__SAT_ROUND_SLOP x
+        (extent_a + extent_b): if a face of A (or of B) at the closest point is parallel to the
+        GJK normal within CT__SAT_ROUND_PAR, the other hull's incident face is clipped against
+        it as in ct_manifold_hulls (a resting rounded box gets 4 points, separation = gap - ra
+        - rb, the face normal exactly); else one point (edge-edge, vertex-edge, vertex-vertex)
+        with separation d - ra - rb exactly, midway between the rounded surfaces on the line of
+        the closest points. A face clip whose deepest point is not the closest pair (within
+        CT__SAT_EDGE_REL of d + CT__SAT_EDGE_ABS x (extent_a + extent_b)) gives way to that
+        single point. Two boxes try the closed-form SAT first: a face axis whose clip holds the
+        other box's deepest vertex at the axis's separation is exact (that is the distance) and
+        gives the same clip without GJK.
+     3. Cores overlapping or within the slop: the SAT manifold of the cores (with the
+        speculative distance widened by ra + rb), each separation reduced by ra + rb and each
+        point moved by (ra - rb)/2 along the normal; if that finds nothing (touching cores whose
+        features do not face each other), the closest features give one point.
+   The cache keeps an axis (the face most parallel to the normal when the cores are apart, the
+   SAT's axis otherwise) for step 1 and the SAT. Two boxes' closed-form OBB test (the 15 axes,
+   Gottschalk, Lin & Manocha 1996) costs about a third of the general search. */
 
 /* ---- tolerances (all relative: dimensionless or times the scale L = extent_a + extent_b) --- */
 /* Face versus edge: an edge axis wins only when it beats the best face by this much. */
@@ -26,6 +48,8 @@
 /* Face of B versus face of A: B is the reference only when clearly better (bias for A). */
 #define CT__SAT_FACE_REL ((ct_real)0.01)
 #define CT__SAT_FACE_ABS ((ct_real)2.5e-4)
+/* Clip points closer than this (relative to the hulls' extents) count as one in the reduction. */
+#define CT__SAT_REDUCE_TOL ((ct_real)1e3 * CT__EPS)
 /* Edge pairs whose directions make a sine below this are skipped (the face axes cover them;
    their normal would carry an error of eps / sine). About 16 sqrt(eps). */
 #define CT__SAT_PARALLEL (CT__FLOAT ? (ct_real)5.5e-3 : (ct_real)2.4e-7)
@@ -711,7 +735,7 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
     int i;
     memset(&r, 0, sizeof r);
     r.n = c->pr.n;
-    r.tol = 1e3 * CT__EPS * L;
+    r.tol = CT__SAT_REDUCE_TOL * L;
     ct__clip_enum(c, &r);
     if (r.count <= CT_MANIFOLD_MAX) {
         for (i = 0; i < r.count; ++i) pts[i] = r.first[i];
@@ -764,11 +788,13 @@ CT__PRIVATE int ct__sat_incident(const ct_hull *h, int v, ct_vec3 dir, ct_real *
 /* Sorts by id (insertion sort, at most CT_MANIFOLD_MAX entries) and writes world output. */
 CT__PRIVATE void ct__sat_emit(ct__cand *pts, int n, const ct_xform *x, ct_vec3 normal, ct_manifold *out) {
     int i, j;
+    CT_ASSERT(n >= 0 && n <= CT_MANIFOLD_MAX);
     for (i = 1; i < n; ++i) {
         ct__cand t = pts[i];
         for (j = i; j > 0 && pts[j - 1].id > t.id; --j) pts[j] = pts[j - 1];
         pts[j] = t;
     }
+    for (i = 1; i < n; ++i) CT_ASSERT(pts[i - 1].id <= pts[i].id);
     if (n == 0) return; /* no contact: the manifold stays zero */
     out->normal = ct__xf_dir(x, normal);
     out->count = n;

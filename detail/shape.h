@@ -9,7 +9,10 @@
 
    Support vertex ids (*id) let GJK rebuild a cached simplex under new transforms (Box2D's
    simplex cache): point and hull vertex index, box corner (bit i = sign of axis i), triangle
-   corner; -1 for smooth shapes. For hulls *id is also the hill-climbing start. */
+   corner; -1 for smooth shapes. For hulls *id is also the hill-climbing start.
+   CT_HULL_SCAN_MAX (10): measured on GJK over random sphere hulls, cold and warm, climbing
+   wins from about 10 vertices because consecutive support directions are close, so the
+   threshold is lower than the ~32 usually quoted for cold scans. */
 
 CT__INLINE ct_shape ct__shape_zero(ct_shape_type t) {
     ct_shape s;

@@ -21,7 +21,16 @@
 /* Support features are taken within this (relative) height of the extreme vertex: faces
    tilted by less than ~sqrt(eps) count as flush. */
 #define CT__VC_FEATURE (ct__sqrt(CT__EPS))
+/* A point within this (relative to the contact polygons' size) of an edge is inside in 2D. */
 #define CT__VC_TOL2D   (64 * CT__EPS)
+/* Edge crossings in the contact plane: parameters this many ulps outside [0,1] still count. */
+#define CT__VC_SLACK2D (16 * CT__EPS)
+/* The weighted normal is defined when longer than this many ulps of sum area^2 (else cancelled). */
+#define CT__VC_NORMAL (64 * CT__EPS)
+/* A face plane this close to parallel to the normal (|n_f . normal|) cannot bound the chord. */
+#define CT__VC_PARALLEL (64 * CT__EPS)
+/* The chord may exceed the width of A n B along the normal by this (relative) rounding. */
+#define CT__VC_CHORD_SLACK (64 * CT__EPS)
 
 typedef struct ct__v2 { ct_real x, y; } ct__v2;
 CT__INLINE ct__v2 ct__v2_make(ct_real x, ct_real y) { ct__v2 v; v.x = x; v.y = y; return v; }
@@ -134,7 +143,7 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
         ct_vec3 ca = ct__v3(0, 0, 0), cb = ct__v3(0, 0, 0);
         for (i = 0; i < a->nverts; ++i) ca = ct__add(ca, va[i]);
         for (i = 0; i < b->nverts; ++i) cb = ct__add(cb, vb[i]);
-        n = ct__normalize(ct__sub(ct__scale(cb, (ct_real)1 / b->nverts), ct__scale(ca, (ct_real)1 / a->nverts)), &ok);
+        n = ct__normalize(ct__sub(ct__scale(cb, (ct_real)1 / (ct_real)b->nverts), ct__scale(ca, (ct_real)1 / (ct_real)a->nverts)), &ok);
         if (!ok) n = ct__v3(1, 0, 0);
     }
     ct__basis(n, &u, &w);
@@ -155,7 +164,7 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
             ct__v2 a0 = fa[i], d1 = ct__v2_sub(fa[(i + 1) % ka], fa[i]);
             for (j = 0; j < eb_n; ++j) {
                 ct__v2 b0 = fb[j], d2 = ct__v2_sub(fb[(j + 1) % kb], fb[j]), ab = ct__v2_sub(b0, a0);
-                ct_real den = ct__v2_cross(d1, d2), t, q, slack = 16 * CT__EPS;
+                ct_real den = ct__v2_cross(d1, d2), t, q, slack = CT__VC_SLACK2D;
                 if (!(ct__abs(den) > CT__EPS * ct__v2_len(d1) * ct__v2_len(d2))) continue;
                 t = ct__v2_cross(ab, d2) / den;
                 q = ct__v2_cross(ab, d1) / den;
@@ -230,7 +239,7 @@ CT__PRIVATE int ct__vc_overlap(const ct__polar *p, ct_contact *c) {
     {
         /* the weighted normals cancel for identical or symmetric bodies: then the largest
            face of A n B on A (else on B) gives the direction */
-        int ok = ct__len(nrm) > 64 * CT__EPS * w2;
+        int ok = ct__len(nrm) > CT__VC_NORMAL * w2;
         c->normal = ok ? ct__normalize(nrm, &ok) : ct__v3(0, 0, 0);
         if (!ok) {
             c->normal = bigA >= 0 ? p->pl[bigA].n : ct__neg(p->pl[bigB].n);
@@ -255,7 +264,7 @@ CT__PRIVATE int ct__vc_overlap(const ct__polar *p, ct_contact *c) {
             ct_plane pl = p->pl[p->face_plane[f]];
             ct_real sl = -(ct__dot(pl.n, p->c) + pl.d), dn = ct__dot(pl.n, c->normal);
             ct_real t;
-            if (ct__abs(dn) <= 64 * CT__EPS) continue;
+            if (ct__abs(dn) <= CT__VC_PARALLEL) continue;
             t = (sl - ct__dot(pl.n, c->point)) / dn;
             if (dn > 0) thi = ct__min(thi, t); else tlo = ct__max(tlo, t);
         }
@@ -264,12 +273,12 @@ CT__PRIVATE int ct__vc_overlap(const ct__polar *p, ct_contact *c) {
             int q = p->face_plane[f];
             ct_plane pl = p->pl[q];
             ct_real sl = -(ct__dot(pl.n, p->c) + pl.d), dn = ct__dot(pl.n, c->normal), t;
-            if (ct__abs(dn) <= 64 * CT__EPS) continue;
+            if (ct__abs(dn) <= CT__VC_PARALLEL) continue;
             t = (sl - ct__dot(pl.n, c->point)) / dn;
             if (dn > 0 && q < p->na && t <= thi + tie) hiA = 1;
             if (dn < 0 && q >= p->na && t >= tlo - tie) loB = 1;
         }
-        usable = thi < CT__MAXR && tlo > -CT__MAXR && chord >= 0 && chord <= width * (1 + 64 * CT__EPS);
+        usable = thi < CT__MAXR && tlo > -CT__MAXR && chord >= 0 && chord <= width * (1 + CT__VC_CHORD_SLACK);
         if (!usable) chord = width;
         if (code == CT__VC_CHORD && !(usable && hiA && loB && chord > tie)) code = CT__VC_BAD_CHORD;
         c->gap = -chord;

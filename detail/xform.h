@@ -1,4 +1,22 @@
-/* contact.h detail: >>xform - public transform constructors (quaternion, axis-angle). */
+/* contact.h detail: >>types - public vector helpers and transforms (constructors from a
+   quaternion or an axis-angle, applying a transform and its inverse). Thin wrappers over the
+   private helpers of math.h, so the library and its users compute the same thing. */
+
+CTDEF ct_vec3 ct_vec3_make(ct_real x, ct_real y, ct_real z) { return ct__v3(x, y, z); }
+CTDEF ct_vec3 ct_vec3_add(ct_vec3 a, ct_vec3 b) { return ct__add(a, b); }
+CTDEF ct_vec3 ct_vec3_sub(ct_vec3 a, ct_vec3 b) { return ct__sub(a, b); }
+CTDEF ct_vec3 ct_vec3_scale(ct_vec3 a, ct_real s) { return ct__scale(a, s); }
+CTDEF ct_real ct_vec3_dot(ct_vec3 a, ct_vec3 b) { return ct__dot(a, b); }
+CTDEF ct_vec3 ct_vec3_cross(ct_vec3 a, ct_vec3 b) { return ct__cross(a, b); }
+CTDEF ct_real ct_vec3_length(ct_vec3 a) {
+    ct_real m = ct__maxabs(a);   /* scaled first: no overflow or underflow of the squares */
+    return m > 0 && ct__finite(m) ? m * ct__len(ct__unscale(a, m)) : ct__len(a);
+}
+
+CTDEF ct_vec3 ct_xform_point(const ct_xform *x, ct_vec3 p) { return ct__xf_point(x, p); }
+CTDEF ct_vec3 ct_xform_vector(const ct_xform *x, ct_vec3 v) { return ct__xf_dir(x, v); }
+CTDEF ct_vec3 ct_xform_inv_point(const ct_xform *x, ct_vec3 p) { return ct__xf_inv_point(x, p); }
+CTDEF ct_vec3 ct_xform_inv_vector(const ct_xform *x, ct_vec3 v) { return ct__xf_inv_dir(x, v); }
 
 CTDEF ct_xform ct_xform_identity(void) { return ct__xf_identity(); }
 

@@ -183,3 +183,100 @@ Test(scratch, overflowing_array_requests_fail) {
     cr_assert_not_null(CT__SALLOC(&s, ct_vec3, 0)); /* zero elements: a valid pointer */
     ct_scratch_release(&s);
 }
+
+/* The public vector helpers against the component formulas in long double and the identities
+   they must satisfy (cross orthogonal to both, Lagrange's identity, length homogeneous). */
+Test(foundation, public_vector_helpers) {
+    unsigned long long seed = 11;
+    int k;
+    for (k = 0; k < 200; ++k) {
+        ct_vec3 a = ct_vec3_scale(tu_random_unit(&seed), (ct_real)(1 + 9 * tu_uniform(&seed)));
+        ct_vec3 b = ct_vec3_make((ct_real)(tu_uniform(&seed) - 0.5), (ct_real)(tu_uniform(&seed) - 0.5), 3);
+        long double ax = a.x, ay = a.y, az = a.z, bx = b.x, by = b.y, bz = b.z;
+        long double dot = ax * bx + ay * by + az * bz, l2a = ax * ax + ay * ay + az * az;
+        long double l2b = bx * bx + by * by + bz * bz, tol = 64 * (long double)TU_EPS * (l2a + l2b);
+        ct_vec3 s = ct_vec3_add(a, b), d = ct_vec3_sub(a, b), c = ct_vec3_cross(a, b);
+        cr_assert(fabsl(s.x - (ax + bx)) + fabsl(s.y - (ay + by)) + fabsl(s.z - (az + bz)) <= tol);
+        cr_assert(fabsl(d.x - (ax - bx)) + fabsl(d.y - (ay - by)) + fabsl(d.z - (az - bz)) <= tol);
+        cr_assert(fabsl(ct_vec3_dot(a, b) - dot) <= tol);
+        cr_assert(fabsl(c.x - (ay * bz - az * by)) + fabsl(c.y - (az * bx - ax * bz)) +
+                  fabsl(c.z - (ax * by - ay * bx)) <= tol);
+        cr_assert(fabsl((long double)ct_vec3_dot(c, a)) <= tol * sqrtl(l2a + l2b));
+        cr_assert(fabsl((long double)ct_vec3_dot(c, b)) <= tol * sqrtl(l2a + l2b));
+        /* |a x b|^2 + (a.b)^2 = |a|^2 |b|^2 */
+        cr_assert(fabsl((long double)ct_vec3_dot(c, c) + dot * dot - l2a * l2b) <= tol * (l2a + l2b));
+        cr_assert(fabsl(ct_vec3_length(a) - sqrtl(l2a)) <= 4 * (long double)TU_EPS * sqrtl(l2a));
+        cr_assert(ct_vec3_add(a, ct_vec3_scale(a, -1)).x == 0);
+    }
+    {   /* 3-4-12 is 13 at every scale, without overflow or underflow of the squares */
+        ct_real big = TU_FLOAT ? (ct_real)1e30 : (ct_real)1e300, tiny = TU_FLOAT ? (ct_real)1e-30 : (ct_real)1e-300;
+        ct_vec3 v = ct_vec3_make(3, 4, 12);
+        cr_assert(fabsl(ct_vec3_length(ct_vec3_scale(v, big)) - 13.0L * big) <= 4 * (long double)TU_EPS * 13 * big);
+        cr_assert(fabsl(ct_vec3_length(ct_vec3_scale(v, tiny)) - 13.0L * tiny) <= 4 * (long double)TU_EPS * 13 * tiny);
+        cr_assert(ct_vec3_length(ct_vec3_make(0, 0, 0)) == 0);
+    }
+}
+
+/* Applying a transform: against r p + t written out, the inverse undoes it, a vector ignores
+   the translation and keeps its length, NULL is the identity. */
+Test(foundation, public_transform_helpers) {
+    unsigned long long seed = 13;
+    ct_real q[4] = { 0, 0, (ct_real)0.7071067811865476, (ct_real)0.7071067811865476 };
+    ct_xform z90 = ct_xform_from_quat(q, tu_vec(1, 2, 3));
+    ct_vec3 p = ct_xform_point(&z90, tu_vec(1, 0, 0)), v = ct_xform_vector(&z90, tu_vec(1, 0, 0));
+    int k;
+    cr_assert(fabs((double)(p.x - 1)) + fabs((double)(p.y - 3)) + fabs((double)(p.z - 3)) <= 10 * TU_EPS);
+    cr_assert(fabs((double)v.x) + fabs((double)(v.y - 1)) + fabs((double)v.z) <= 10 * TU_EPS);
+    p = tu_vec(5, -6, 7);
+    cr_assert(ct_xform_point(NULL, p).x == 5 && ct_xform_vector(NULL, p).y == -6 && ct_xform_inv_point(NULL, p).z == 7);
+    cr_assert(ct_xform_inv_vector(NULL, p).x == 5);
+    for (k = 0; k < 200; ++k) {
+        ct_xform x = tu_random_xform(&seed, 10);
+        ct_vec3 a = ct_vec3_scale(tu_random_unit(&seed), 3), w = ct_xform_point(&x, a), r = ct_xform_vector(&x, a);
+        long double e[3];
+        int i;
+        for (i = 0; i < 3; ++i)
+            e[i] = (long double)x.r[i][0] * a.x + (long double)x.r[i][1] * a.y + (long double)x.r[i][2] * a.z;
+        cr_assert(fabsl(w.x - (e[0] + x.p.x)) + fabsl(w.y - (e[1] + x.p.y)) + fabsl(w.z - (e[2] + x.p.z)) <= 200 * TU_EPS);
+        cr_assert(fabsl(r.x - e[0]) + fabsl(r.y - e[1]) + fabsl(r.z - e[2]) <= 64 * TU_EPS);
+        cr_assert(fabs((double)(ct_vec3_length(r) - 3)) <= 64 * TU_EPS);
+        cr_assert(ct_vec3_length(ct_vec3_sub(ct_xform_inv_point(&x, w), a)) <= 400 * TU_EPS);
+        cr_assert(ct_vec3_length(ct_vec3_sub(ct_xform_inv_vector(&x, r), a)) <= 64 * TU_EPS);
+        /* the difference of two points transforms as a vector */
+        cr_assert(ct_vec3_length(ct_vec3_sub(ct_vec3_sub(w, ct_xform_point(&x, tu_vec(0, 0, 0))), r)) <= 400 * TU_EPS);
+    }
+}
+
+/* The structural checks CT_ASSERT applies in the debug configuration accept what the library
+   builds and reject each kind of corruption they exist to catch. */
+Test(foundation, debug_structure_checks_reject_corruption) {
+    ct_hull h;
+    ct_pairs p;
+    ct_pair items[3];
+    int t;
+    cr_assert_eq(ct_hull_box(tu_vec(1, 2, 3), NULL, &h), CT_OK);
+    cr_assert(ct__hull_structure_ok(&h));
+    t = h.he_twin[0];
+    h.he_twin[0] = h.he_twin[1];                       /* twins no longer pair up */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.he_twin[0] = t;
+    cr_assert(ct__hull_structure_ok(&h));
+    h.he_next[h.face_first[1] - 1] = h.face_first[0] + 1;   /* face 0's loop does not close */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.he_next[h.face_first[1] - 1] = h.face_first[0];
+    h.nverts += 1;                                     /* Euler broken */
+    cr_assert(!ct__hull_structure_ok(&h));
+    h.nverts -= 1;
+    ct_hull_free(&h);
+    items[0].a = 0; items[0].b = 1;
+    items[1].a = 0; items[1].b = 2;
+    items[2].a = 1; items[2].b = 2;
+    memset(&p, 0, sizeof p);
+    p.items = items;
+    p.count = 3;
+    cr_assert(ct__bp_sorted(&p, 1));
+    items[1].b = 1;                                    /* a repeated pair */
+    cr_assert(!ct__bp_sorted(&p, 1));
+    items[1].a = 2; items[1].b = 0;                    /* out of order, and a > b */
+    cr_assert(!ct__bp_sorted(&p, 1) && !ct__bp_sorted(&p, 0));
+}

@@ -1,4 +1,5 @@
-/* Hardening (issue #9): one table-driven place that drives EVERY public entry point of
+/* Hardening: the promise that any input gives a ct_status (never a crash, hang or NaN) and
+   leaks nothing, checked in one table-driven place that drives EVERY public entry point of
    contact.h through allocation failure, scale and translation, bad input and touching contacts.
    The concurrency half lives in tests/tsan/tsan_all.c (ThreadSanitizer, 8 pthreads); the
    broad phase thread-count check is here (OpenMP). No test here sets .timeout: Criterion 2.4's

@@ -5,6 +5,7 @@
 #include "workload.h"
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef CT_HAVE_QHULL
@@ -998,7 +999,7 @@ Test(hull, fuzz_regressions) {
         }
 }
 
-/* Stress (issue #3): geometry a few tolerances thick, where chains of coplanarity merges tilt
+/* Stress: geometry a few tolerances thick, where chains of coplanarity merges tilt
    faces. Without the verified fallback of ct_hull_build, at every eps > 0, about 2% of the
    flattened spheres and 0.2% of the noisy boxes left points up to ~800 tolerances outside
    (a few a whole corner, ~1e4), and more had faces folded by hundreds of tolerances or a
@@ -1038,7 +1039,7 @@ Test(hull, stress_near_coplanar_sets_stay_contained, .timeout = 300) {
         }
 }
 
-/* Stress at the default tolerance (issue #3): the same families, a few default tolerances
+/* Stress at the default tolerance: the same families, a few default tolerances
    thick. Before the default-tolerance check in ct_hull_build, a noisy box could come out with
    a face of its bottom flipped to face up (a point two box widths outside it), flattened
    spheres left points up to ~600 tolerances outside, and a needle 1.6e7 long left a point
@@ -1063,7 +1064,7 @@ static double worst_outside(const ct_hull *h, const ct_vec3 *p, int n) {
 Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
     static const double thick[] = { 0.5, 4, 100 };   /* in units of ct_real's epsilon */
     ct_vec3 p[220];
-    int fam, k, j;
+    int fam, k, j, sets = 0, flat = 0, flat_degenerate = 0;
     for (fam = 0; fam < ST_COUNT; ++fam)
         for (k = 0; k < 3; ++k) {
             unsigned long long s = 0xdefa0000ULL + (unsigned long long)(100 * fam + k);
@@ -1074,7 +1075,9 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
                 double tol = hull_tolerance(p, n, 0), absmax = 0, w;
                 ct_hull h;
                 ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
-                if (st == CT_DEGENERATE && fam == ST_FLAT_SPHERE) { ++degenerate; continue; }
+                ++sets;
+                flat += fam == ST_FLAT_SPHERE;
+                if (st == CT_DEGENERATE && fam == ST_FLAT_SPHERE) { ++degenerate; ++flat_degenerate; continue; }
                 cr_assert_eq(st, CT_OK, "%s, %g eps, set %d: %s", st_name[fam], thick[k], j, ct_status_string(st));
                 for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
                 w = (worst_outside(&h, p, n) - 8 * (double)TU_EPS * absmax) / tol;
@@ -1088,6 +1091,8 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
             cr_log_info("default tolerance, %s, %g eps: %d of 400 degenerate, worst %.1f tolerances",
                         st_name[fam], thick[k], degenerate, most);
         }
+    printf("hull: %d default-tolerance stress sets, %d of %d flattened spheres CT_DEGENERATE\n", sets,
+           flat_degenerate, flat);
 }
 
 /* Cylinders (a DEM particle mesh): m points on each of two circles. Each rim point the caps

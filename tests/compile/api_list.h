@@ -3,7 +3,9 @@
    Each part lists its public functions in its own macro below. */
 #define CT_API_FOUNDATION(X) \
     X(ct_status_string) X(ct_scratch_init) X(ct_scratch_release) \
-    X(ct_xform_identity) X(ct_xform_from_quat) X(ct_xform_from_axis_angle)
+    X(ct_xform_identity) X(ct_xform_from_quat) X(ct_xform_from_axis_angle) \
+    X(ct_vec3_make) X(ct_vec3_add) X(ct_vec3_sub) X(ct_vec3_scale) X(ct_vec3_dot) X(ct_vec3_cross) \
+    X(ct_vec3_length) X(ct_xform_point) X(ct_xform_vector) X(ct_xform_inv_point) X(ct_xform_inv_vector)
 
 /* quickhull part */
 #define CT_API_HULL(X) X(ct_hull_build) X(ct_hull_free) X(ct_hull_volume) X(ct_hull_mass) \

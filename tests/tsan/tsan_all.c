@@ -1,4 +1,4 @@
-/* Concurrency check of every public entry point (issue #9): 8 pthreads call everything at
+/* Concurrency check of every public entry point (no shared mutable state): 8 pthreads call everything at
    once on shared read-only inputs (hulls, point sets, boxes), each thread with its own
    scratch, caches and allocator, and every thread's answers must be bit-identical (memcmp)
    to a serial run. Built with clang -fsanitize=thread by tests/tsan/run.sh (from the test
