@@ -3,6 +3,7 @@
 --   premake4 --file=premake5.lua test        build and run every test configuration
 --   premake4 --file=premake5.lua bench       build optimised and run the benchmarks
 --   premake4 --file=premake5.lua amalgamate  write build/contact.h (one self-contained file)
+--   premake4 --file=premake5.lua test_mpi    only the MPI tests (part of `test` when MPI exists)
 --   premake4 --file=premake5.lua gmake       just the makefiles, under build/
 -- (premake5 takes the same actions; its makefile generator is gmake2 or gmake.)
 
@@ -193,6 +194,69 @@ local function compile_checks(failed)
     end
 end
 
+---------------------------------------------------------------------------------------------
+-- MPI (optional): built with mpicc/mpicxx outside the premake projects, so the default build
+-- needs no MPI. Each step runs only when mpicc, mpicxx and mpirun exist.
+---------------------------------------------------------------------------------------------
+local MPIRUN = "mpirun --oversubscribe --allow-run-as-root"
+local function have_mpi()
+    return run("command -v mpicc >/dev/null && command -v mpicxx >/dev/null && command -v mpirun >/dev/null")
+end
+
+-- tests/mpi/test_mpi.c under mpirun -np 1..4: double and float (C), the implementation as
+-- C++, and ASan+UBSan (leak checks off: OpenMPI keeps memory to the end; the test counts
+-- the library's own blocks).
+local function mpi_tests(failed)
+    if not have_mpi() then print("mpicc/mpicxx/mpirun not found: the MPI tests are skipped") return end
+    local W = "-Wall -Wextra -Werror -fopenmp -I. -Itests/support -Ibench"
+    local SRC = "tests/mpi/test_mpi.c tests/support/testutil.c bench/harness.c bench/workload.c"
+    local SAN = "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    local builds = { -- name, C compiler, compiler of the implementation unit, linker, ranks
+        { "double", "mpicc -std=c99 -O2", "mpicc -std=c99 -O2 -c tests/mpi/impl.c", "mpicc -O2", { 1, 2, 3, 4 } },
+        { "float", "mpicc -std=c99 -O2 -DCT_REAL=float", "mpicc -std=c99 -O2 -DCT_REAL=float -c tests/mpi/impl.c",
+          "mpicc -O2", { 1, 3 } },
+        { "cpp", "mpicc -std=c99 -O2", "mpicxx -std=c++11 -O2 -c tests/mpi/impl.cpp", "mpicxx -O2", { 2, 4 } },
+        { "sanitize", "mpicc -std=c99 " .. SAN, "mpicc -std=c99 " .. SAN .. " -c tests/mpi/impl.c",
+          "mpicc " .. SAN, { 3 } },
+    }
+    for _, b in ipairs(builds) do
+        local name, cc, implcc, link, nps = b[1], b[2], b[3], b[4], b[5]
+        local dir = "build/mpi/" .. name
+        print("\n==== mpi tests [" .. name .. "] ====")
+        os.mkdir(ROOT .. "/" .. dir)
+        local ok = run(implcc .. " " .. W .. " -o " .. dir .. "/impl.o")
+        local objs = dir .. "/impl.o"
+        for f in SRC:gmatch("%S+") do
+            local o = dir .. "/" .. path.getbasename(f) .. ".o"
+            ok = ok and run(cc .. " " .. W .. " -c " .. f .. " -o " .. o)
+            objs = objs .. " " .. o
+        end
+        ok = ok and run(link .. " -fopenmp -o " .. dir .. "/test_mpi " .. objs .. " -lm")
+        if not ok then
+            table.insert(failed, "build mpi tests [" .. name .. "]")
+        else
+            for _, np in ipairs(nps) do
+                local env = "OMP_NUM_THREADS=" .. (np == 1 and "2" or "1") .. " "
+                if name == "sanitize" then env = env .. "ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 " end
+                if not run(env .. MPIRUN .. " -np " .. np .. " " .. dir .. "/test_mpi") then
+                    table.insert(failed, "mpi tests [" .. name .. "] -np " .. np)
+                end
+            end
+        end
+    end
+end
+
+newaction {
+    trigger = "test_mpi",
+    description = "Build and run only the MPI tests (mpirun -np 1..4; skipped without MPI)",
+    execute = function()
+        local failed = {}
+        mpi_tests(failed)
+        for _, f in ipairs(failed) do print("FAILED: " .. f) end
+        if #failed > 0 then os.exit(1) end
+    end,
+}
+
 newaction {
     trigger = "test",
     description = "Build and run every test configuration (exits non-zero on failure)",
@@ -223,6 +287,7 @@ newaction {
                 end
             end
         end
+        mpi_tests(failed)
         print("\n==== summary ====")
         if #failed > 0 then
             for _, f in ipairs(failed) do print("FAILED: " .. f) end
