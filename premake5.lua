@@ -309,6 +309,20 @@ newaction {
             if not run("make -C build -j" .. jobs() .. " config=release " .. name) then ok = false
             elseif not run("build/release/" .. name) then ok = false end
         end
+        if have_mpi() then
+            -- bench/bench_mpi.c: 1e6 boxes on 1, 2 and 4 ranks (one thread per rank)
+            os.mkdir(ROOT .. "/build/release")
+            if not (run("mpicc -std=c99 -O2 -Wall -Wextra -Werror -fopenmp -I. -Ibench bench/bench_mpi.c " ..
+                        "bench/harness.c bench/workload.c -lm -o build/release/bench_mpi") and
+                    run(MPIRUN .. " -np 1 build/release/bench_mpi --header")) then ok = false
+            else
+                for _, np in ipairs({ 1, 2, 4 }) do
+                    if not run(MPIRUN .. " -np " .. np .. " build/release/bench_mpi") then ok = false end
+                end
+            end
+        else
+            print("mpicc/mpicxx/mpirun not found: the MPI benchmark is skipped")
+        end
         for p, present in pairs(PEERS) do
             if not present then print("peer " .. p .. " not installed: its rows are skipped") end
         end

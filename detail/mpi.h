@@ -231,12 +231,33 @@ CT__PRIVATE int ct__mpi_route(const ct_mpi_decomp *d, const ct_aabb *b, int *ran
     return n;
 }
 
+/* The region of rank `rank` as a box [lo, hi) (infinite where no cut bounds it): the
+   largest cut passed above and the smallest passed below on each axis. Depth-first over
+   the tree from cut c; returns 1 when the rank was found below c. */
+CT__PRIVATE int ct__mpi_region(const ct_mpi_decomp *d, int c, int rank, ct_real lo[3], ct_real hi[3]) {
+    ct_real keep;
+    int ax;
+    if (c < 0) return -c - 1 == rank;
+    ax = d->axis[c];
+    keep = hi[ax];
+    if (d->cut[c] < hi[ax]) hi[ax] = d->cut[c];
+    if (ct__mpi_region(d, d->child[2 * c], rank, lo, hi)) return 1;
+    hi[ax] = keep;
+    keep = lo[ax];
+    if (d->cut[c] > lo[ax]) lo[ax] = d->cut[c];
+    if (ct__mpi_region(d, d->child[2 * c + 1], rank, lo, hi)) return 1;
+    lo[ax] = keep;
+    return 0;
+}
+
 /* ---- exchange ----------------------------------------------------------------------------- */
 typedef struct ct__mpi_set {
     int p, me, n;               /* ranks, this rank, boxes searched here */
     ct_aabb *boxes;             /* searched boxes, sorted by id */
     ct_mpi_id *ids;
     unsigned char *recv;        /* the records; payload of box i at recv + i * rec + off */
+    unsigned char *side;        /* per box, bit k: lo[k] below the region's upper bound on
+                                   axis k; bit 3 + k: lo[k] at or above its lower bound */
     size_t rec, off, dsize;
     const ct_mpi_decomp *d;
 } ct__mpi_set;
@@ -308,7 +329,8 @@ CT__PRIVATE ct_status ct__mpi_exchange(MPI_Comm comm, const ct_aabb *boxes, int 
         set->recv = (unsigned char *)ct__scratch_array(s, nrecv > 0 ? nrecv : 1, set->rec);
         set->boxes = CT__SALLOC(s, ct_aabb, nrecv > 0 ? nrecv : 1);
         set->ids = CT__SALLOC(s, ct_mpi_id, nrecv > 0 ? nrecv : 1);
-        if (!set->recv || !set->boxes || !set->ids) st = CT_NO_MEMORY;
+        set->side = CT__SALLOC(s, unsigned char, nrecv > 0 ? nrecv : 1);
+        if (!set->recv || !set->boxes || !set->ids || !set->side) st = CT_NO_MEMORY;
     }
     st = ct__mpi_agree(comm, st);
     if (st != CT_OK) return st;
@@ -327,13 +349,24 @@ CT__PRIVATE ct_status ct__mpi_exchange(MPI_Comm comm, const ct_aabb *boxes, int 
     if (MPI_Alltoallv(sbuf, scnt, sdis, rt, set->recv, rcnt, rdis, rt, comm) != MPI_SUCCESS) st = CT_INVALID;
     MPI_Type_free(&rt);
     if (st != CT_OK) return st;
-    for (r = 0; r < p; ++r)
-        for (k = rdis[r]; k < rdis[r] + rcnt[r]; ++k) {
-            const unsigned char *q = set->recv + (size_t)k * set->rec;
-            memcpy(&set->boxes[k], q, sizeof(ct_aabb));
-            memcpy(&set->ids[k].index, q + sizeof(ct_aabb), sizeof(int));
-            set->ids[k].rank = r;
-        }
+    {
+        ct_real rlo[3], rhi[3];
+        for (k = 0; k < 3; ++k) { rlo[k] = -(ct_real)INFINITY; rhi[k] = (ct_real)INFINITY; }
+        if (p > 1) ct__mpi_region(decomp, 0, me, rlo, rhi);
+        for (r = 0; r < p; ++r)
+            for (k = rdis[r]; k < rdis[r] + rcnt[r]; ++k) {
+                const unsigned char *q = set->recv + (size_t)k * set->rec;
+                const ct_aabb *b = &set->boxes[k];
+                int ax;
+                memcpy(&set->boxes[k], q, sizeof(ct_aabb));
+                memcpy(&set->ids[k].index, q + sizeof(ct_aabb), sizeof(int));
+                set->ids[k].rank = r;
+                set->side[k] = 0;
+                for (ax = 0; ax < 3; ++ax)
+                    set->side[k] |= (unsigned char)((ct__mpi_coord(b->lo, ax) < rhi[ax]) << ax |
+                                                    (ct__mpi_coord(b->lo, ax) >= rlo[ax]) << (3 + ax));
+            }
+    }
     if (stats) {
         memset(stats, 0, sizeof *stats);
         for (r = 0; r < p; ++r)
@@ -345,9 +378,13 @@ CT__PRIVATE ct_status ct__mpi_exchange(MPI_Comm comm, const ct_aabb *boxes, int 
     return CT_OK;
 }
 
-/* Owner test of the pair (i, j) of the searched set: the min corner of the intersection box. */
+/* Owner test of the pair (i, j) of the searched set: the min corner of the intersection box,
+   max(lo_i, lo_j), lies in this rank's region [rlo, rhi) when on every axis both lo are below
+   rhi and one of them is at or above rlo. (The same comparisons as ct_mpi_decomp_rank on the
+   corner, folded into the region's bounds.) */
 CT__INLINE int ct__mpi_owned(const ct__mpi_set *set, int i, int j) {
-    return ct_mpi_decomp_rank(set->d, ct__vmax(set->boxes[i].lo, set->boxes[j].lo)) == set->me;
+    unsigned a = set->side[i], b = set->side[j];
+    return (a & b & 7u) == 7u && ((a | b) >> 3) == 7u;
 }
 
 /* The error path's outputs: owners -1, stats zeroed. */
