@@ -11,6 +11,7 @@
 #define CONTACT_MPI
 #include "contact.h"
 #include "testutil.h"
+#include "../compile/api_list.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -662,11 +663,19 @@ static void section(const char *name, void (*fn)(void)) {
     if (g_rank == 0) fprintf(stderr, "  %-22s %.2f s\n", name, MPI_Wtime() - t);
 }
 
+/* Every public MPI function is defined with its declared signature (by address). */
+static void api(void) {
+#define CT_TAKE(f) CHECK(&f != NULL, "%s missing", #f);
+    CT_API_MPI(CT_TAKE)
+#undef CT_TAKE
+}
+
 int main(int argc, char **argv) {
     long totals[2], mine[2];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    api();
     section("scenes", scenes);
     section("cut planes", cut_planes);
     section("small and migration", small_and_migration);
