@@ -167,6 +167,12 @@ newaction {
     execute = function() if not amalgamate() then os.exit(1) end end,
 }
 
+-- MPI tools (the optional MPI part is built with them outside the premake projects)
+local MPIRUN = "mpirun --oversubscribe --allow-run-as-root"
+local function have_mpi()
+    return run("command -v mpicc >/dev/null && command -v mpicxx >/dev/null && command -v mpirun >/dev/null")
+end
+
 -- Compile-only checks of the header: strict C99 and C++ with gcc and clang, static mode,
 -- no writable global/static data, and the amalgamated header.
 local function compile_checks(failed)
@@ -183,6 +189,13 @@ local function compile_checks(failed)
             table.insert(checks, cc .. " -std=c99 " .. W .. " -DCT_USE_AMALGAMATED -Ibuild tests/compile/api_c.c")
         end
     end
+    if have_mpi() then -- the optional MPI part, C and C++, double and float, and amalgamated
+        for _, real in ipairs({ "", " -DCT_REAL=float" }) do
+            table.insert(checks, "mpicc -std=c99 " .. W .. real .. " -DCT_TEST_MPI tests/compile/api_c.c")
+            table.insert(checks, "mpicxx -std=c++11 " .. W .. real .. " -DCT_TEST_MPI tests/compile/api_cpp.cpp")
+        end
+        table.insert(checks, "mpicc -std=c99 " .. W .. " -DCT_TEST_MPI -DCT_USE_AMALGAMATED -Ibuild tests/compile/api_c.c")
+    end
     for _, c in ipairs(checks) do
         if not run(c) then table.insert(failed, "compile: " .. c) end
     end
@@ -198,10 +211,6 @@ end
 -- MPI (optional): built with mpicc/mpicxx outside the premake projects, so the default build
 -- needs no MPI. Each step runs only when mpicc, mpicxx and mpirun exist.
 ---------------------------------------------------------------------------------------------
-local MPIRUN = "mpirun --oversubscribe --allow-run-as-root"
-local function have_mpi()
-    return run("command -v mpicc >/dev/null && command -v mpicxx >/dev/null && command -v mpirun >/dev/null")
-end
 
 -- tests/mpi/test_mpi.c under mpirun -np 1..4: double and float (C), the implementation as
 -- C++, and ASan+UBSan (leak checks off: OpenMPI keeps memory to the end; the test counts
