@@ -73,8 +73,8 @@ CT__MPI_CMP(ct__mpi_cmp_z, z, x, y)
 #undef CT__MPI_CMP
 
 /* Cuts the ranks [r0, r1) over the samples s[0..m); returns the child code (a cut index, or
-   -rank-1 for a leaf). next: the next free cut index (preorder, so a child's index is always
-   above its parent's, which ct__mpi_decomp_ok relies on). */
+   -rank-1 for a leaf). next: the next free cut index (preorder; ct__mpi_shape walks the same
+   order). */
 CT__PRIVATE int ct__mpi_rcb(ct_mpi_decomp *d, ct_vec3 *s, int m, int r0, int r1, int *next) {
     int k, axis = 0, half = (r1 - r0) / 2, split = 0, j, i;
     ct_real cut = 0;
@@ -199,21 +199,30 @@ CTDEF int ct_mpi_decomp_rank(const ct_mpi_decomp *d, ct_vec3 p) {
     return -c - 1;
 }
 
-/* A decomposition usable with p ranks: every child code in range, cuts below their children
-   (so every descent ends), axes 0..2, cuts not NaN. Local; the verdict is agreed by callers. */
+/* Checks the cuts of the ranks [r0, r1) against the shape ct__mpi_rcb gives them (the shape
+   depends on the number of ranks only): child codes as built, axes 0..2, cuts not NaN. The
+   walk follows the expected shape, never the stored codes, so it ends at depth <= 31 and every
+   index it reads is in range. Returns the expected child code; clears *ok on a mismatch. */
+CT__PRIVATE int ct__mpi_shape(const ct_mpi_decomp *d, int r0, int r1, int *next, int *ok) {
+    int k, half = (r1 - r0) / 2;
+    if (r1 - r0 == 1) return -r0 - 1;
+    k = (*next)++;
+    if (d->axis[k] < 0 || d->axis[k] > 2 || d->cut[k] != d->cut[k]) *ok = 0;
+    if (d->child[2 * k] != ct__mpi_shape(d, r0, r0 + half, next, ok)) *ok = 0;
+    if (d->child[2 * k + 1] != ct__mpi_shape(d, r0 + half, r1, next, ok)) *ok = 0;
+    return k;
+}
+
+/* A decomposition usable with p ranks: built for p ranks, in the shape ct_mpi_decomp_build
+   makes (so the descent stacks of ct__mpi_route stay within CT__MPI_STACK). Local; the verdict
+   is agreed by the callers. */
 CT__PRIVATE int ct__mpi_decomp_ok(const ct_mpi_decomp *d, int p) {
-    int k, j;
+    int ok = 1, next = 0;
     if (!d || d->nranks != p) return 0;
     if (p == 1) return 1;
     if (!d->axis || !d->cut || !d->child) return 0;
-    for (k = 0; k < p - 1; ++k) {
-        if (d->axis[k] < 0 || d->axis[k] > 2 || d->cut[k] != d->cut[k]) return 0;
-        for (j = 0; j < 2; ++j) {
-            int c = d->child[2 * k + j];
-            if (c >= 0 ? (c <= k || c >= p - 1) : (c < -p)) return 0;
-        }
-    }
-    return 1;
+    ct__mpi_shape(d, 0, p, &next, &ok);
+    return ok;
 }
 
 /* The ranks whose regions meet the closed box b, in increasing order of the tree walk;

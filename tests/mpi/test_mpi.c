@@ -564,14 +564,29 @@ static void bad_input(void) {
     ct_mpi_pairs_free(&mp);
     ct_mpi_decomp_free(&self);
     if (ct_mpi_decomp_build(MPI_COMM_WORLD, local, m, 0, NULL, &d) == CT_OK) {
-        int saved;
-        broken = d;
-        if (g_size > 1 && g_rank == g_size - 1) { saved = d.child[0]; d.child[0] = 0; } /* a loop */
-        else saved = 0;
-        s = ct_mpi_broadphase(MPI_COMM_WORLD, local, m, &broken, NULL, &mp, NULL, NULL);
-        CHECK(s == (g_size == 1 ? CT_OK : CT_INVALID) && same_status(s), "broken decomposition: status %d", (int)s);
-        ct_mpi_pairs_free(&mp);
-        if (g_size > 1 && g_rank == g_size - 1) d.child[0] = saved;
+        /* broken on the last rank only: a loop (child 0), the root's children swapped (in
+           range, but not the shape the build makes), an axis out of range */
+        int kind, saved[3] = { 0, 0, 0 };
+        for (kind = 0; kind < 3; ++kind) {
+            int mine = g_size > 1 && g_rank == g_size - 1;
+            broken = d;
+            if (mine) {
+                saved[0] = d.child[0];
+                saved[1] = d.child[1];
+                saved[2] = d.axis[0];
+                if (kind == 0) d.child[0] = 0;
+                else if (kind == 1) { d.child[0] = saved[1]; d.child[1] = saved[0]; }
+                else d.axis[0] = 3;
+            }
+            s = ct_mpi_broadphase(MPI_COMM_WORLD, local, m, &broken, NULL, &mp, NULL, NULL);
+            CHECK(s == (g_size == 1 ? CT_OK : CT_INVALID) && same_status(s), "broken decomposition %d: status %d", kind, (int)s);
+            ct_mpi_pairs_free(&mp);
+            if (mine) {
+                d.child[0] = saved[0];
+                d.child[1] = saved[1];
+                d.axis[0] = saved[2];
+            }
+        }
         ct_mpi_decomp_free(&d);
     }
     s = ct_mpi_broadphase(MPI_COMM_NULL, local, m, NULL, NULL, &mp, NULL, NULL);
