@@ -82,6 +82,7 @@
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
                      polar intersection; SAT manifolds; ellipsoids; broad phase.
+                     Optional MPI broad phase (CONTACT_MPI).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -657,7 +658,8 @@ CTDEF int       ct_mpi_decomp_rank(const ct_mpi_decomp *d, ct_vec3 p);
 /* Collective. The pairs this rank owns, with global ids, sorted by (a, b) (ids in rank order,
    so the concatenation over ranks 0, 1, ... is also free of repeats). decomp: a decomposition
    of comm's size, built by ct_mpi_decomp_build on the same comm (NULL: one is built from these
-   boxes and freed). owner (n entries, may be NULL): for each local box, the rank whose region
+   boxes and freed); one of another size or shape is CT_INVALID. Any decomposition gives the
+   exact pair set; a good one balances the work and keeps the ghosts few. owner (n entries, may be NULL): for each local box, the rank whose region
    holds its centre, where it should migrate; -1 on error. stats may be NULL. out->items comes
    from a (NULL: CT_MALLOC); free with ct_mpi_pairs_free. On error out is empty. */
 CTDEF ct_status ct_mpi_broadphase(MPI_Comm comm, const ct_aabb *boxes, int n, const ct_mpi_decomp *decomp,
