@@ -33,6 +33,7 @@
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
      >>export      debug export to Wavefront OBJ and legacy VTK      (detail/export.h)
+     >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -46,6 +47,7 @@
                           Default: off unless CONTACT_DEBUG is defined, then assert(). The
                           `debug` configuration of premake5.lua runs every test with it on.
      CT_NO_OPENMP         build the broad phase serially even under -fopenmp.
+     CONTACT_MPI          declare and build the MPI part (>>mpi); #include <mpi.h> first.
 
    THREAD SAFETY
      There is no global or static mutable state and there are no locks. Every function is
@@ -105,6 +107,7 @@
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
                      polar intersection; SAT manifolds; ellipsoids; broad phase; OBJ/VTK export.
+                     Optional MPI broad phase (CONTACT_MPI).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -644,6 +647,111 @@ CTDEF ct_status ct_export_scene(const ct_hull *const *hulls, const ct_xform *xfo
                                 ct_export_format format, ct_write_fn fn, void *user);
 /* A ct_write_fn for a FILE* passed as user: 0 when every byte was written. */
 CTDEF int ct_write_stdio(void *file, const char *bytes, size_t n);
+/* >>mpi ------------------------------------------------------------------------------- */
+/* Optional (define CONTACT_MPI and #include <mpi.h> before contact.h, in every file that uses
+   it and in the implementation file; without CONTACT_MPI nothing here exists and no MPI is
+   needed). The broad phase of one set of boxes spread over the ranks of a communicator.
+
+   Each rank passes its own boxes; a box is named globally by ct_mpi_id {rank, index}: the rank
+   that passed it and its index there. Space is cut into one region per rank by recursive
+   coordinate bisection (ct_mpi_decomp). Regions are half-open: below a cut is x[axis] < cut,
+   above is x[axis] >= cut, so every point of space lies in exactly one region. A box is sent
+   to every rank whose region it meets (its ghosts there). A pair of overlapping boxes (closed
+   boxes, touching counts, exactly as ct_broadphase) is OWNED by the rank whose region holds
+   the min corner of the pair's intersection box (both boxes meet that region, so both are
+   there) and is reported there only: every overlapping pair of the global set is reported
+   exactly once, also for boxes on cut planes or spanning many regions, and the union over the
+   ranks equals ct_broadphase on all boxes gathered in rank order (global index = index plus
+   the box counts of the lower ranks), bit for bit. The result depends on the decomposition
+   only through where each pair is reported.
+
+   Collective: every rank of comm must make the same call (n may differ, also be 0). Statuses
+   are agreed by an MPI_Allreduce, so all ranks return the same one: bad input on any rank
+   (CT_INVALID: NULL where not allowed, n < 0, NaN/Inf or lo > hi, a decomposition made for
+   another number of ranks) or an allocation failure on any rank (CT_NO_MEMORY) fails all.
+   comm == MPI_COMM_NULL returns CT_INVALID at once (no communication). Communication:
+   MPI_Allgather/Allgatherv of samples (decomposition), MPI_Alltoall of counts and one
+   MPI_Alltoallv of box records (56 bytes each in double, plus the payload of the foreach).
+   Ranks must share one binary layout of ct_real (homogeneous cluster). MPI errors abort under
+   MPI's default error handler; with MPI_ERRORS_RETURN the rank that sees one returns
+   CT_INVALID. No global state; several calls may run at once on different communicators. */
+#if defined(CONTACT_MPI)
+#if !defined(MPI_VERSION)
+#error "contact.h: CONTACT_MPI needs #include <mpi.h> before contact.h"
+#endif
+typedef struct ct_mpi_id { int rank, index; } ct_mpi_id;
+/* a < b: (a.rank, a.index) lexicographically below (b.rank, b.index) */
+typedef struct ct_mpi_pair { ct_mpi_id a, b; } ct_mpi_pair;
+typedef struct ct_mpi_pairs {
+    ct_mpi_pair *items;      /* the pairs this rank owns, sorted by (a, b) */
+    size_t count;
+    ct_allocator ct__alloc;  /* private: the allocator of items */
+} ct_mpi_pairs;
+
+/* A recursive coordinate bisection: nranks - 1 cuts in a binary tree (preorder, root 0), each
+   splitting its ranks [r0, r1) into [r0, r0 + (r1-r0)/2) below and the rest above, along the
+   longest axis of the sample centres in its region, at the sample quantile matching that share
+   of ranks. Identical on every rank. Keep it and reuse it as long as the bodies stay roughly
+   where they were; rebuild it (collectively) when the balance degrades. */
+typedef struct ct_mpi_decomp {
+    int nranks;              /* size of the communicator it was built for */
+    int *axis;               /* per cut: 0, 1 or 2 */
+    ct_real *cut;            /* per cut: below is x[axis] < cut, above x[axis] >= cut */
+    int *child;              /* per cut, below then above: >= 0 another cut, < 0 rank -child-1 */
+    ct_allocator ct__alloc;  /* private: the owner's allocator */
+    void *ct__block;         /* private: one block holds the arrays */
+} ct_mpi_decomp;
+
+/* Traffic of one call on this rank (self excluded). */
+typedef struct ct_mpi_stats {
+    long long sent, received;             /* box records to / from other ranks (a box once per
+                                             destination) */
+    long long bytes_sent, bytes_received; /* their size on the wire */
+    int searched;                         /* boxes searched here: own boxes meeting the own
+                                             region plus the ghosts received */
+    long long pairs;                      /* pairs owned (reported) here */
+} ct_mpi_stats;
+
+/* Collective. Builds the decomposition from the centres ((lo + hi) / 2) of a sample of the
+   boxes: samples_per_rank times the number of ranks in all (0: CT_MPI_SAMPLES), drawn from the
+   ranks in proportion to their box counts, evenly strided over each rank's boxes, gathered on
+   every rank (MPI_Allgatherv). out is owned by the caller (ct_mpi_decomp_free) and its memory
+   comes from a (NULL: CT_MALLOC). Statuses as above; on error *out is zeroed. */
+#define CT_MPI_SAMPLES 1024
+CTDEF ct_status ct_mpi_decomp_build(MPI_Comm comm, const ct_aabb *boxes, int n, int samples_per_rank,
+                                    const ct_allocator *a, ct_mpi_decomp *out);
+/* Frees the arrays and zeroes *d; NULL or a zeroed decomposition is fine. */
+CTDEF void      ct_mpi_decomp_free(ct_mpi_decomp *d);
+/* The rank whose region holds p (a NaN coordinate goes above its cut); -1 for a NULL or
+   zeroed decomposition. Local, no communication. */
+CTDEF int       ct_mpi_decomp_rank(const ct_mpi_decomp *d, ct_vec3 p);
+
+/* Collective. The pairs this rank owns, with global ids, sorted by (a, b) (ids in rank order,
+   so the concatenation over ranks 0, 1, ... is also free of repeats). decomp: a decomposition
+   of comm's size, built by ct_mpi_decomp_build on the same comm (NULL: one is built from these
+   boxes and freed); one of another size or shape is CT_INVALID. Any decomposition gives the
+   exact pair set; a good one balances the work and keeps the ghosts few. owner (n entries, may be NULL): for each local box, the rank whose region
+   holds its centre, where it should migrate; -1 on error. stats may be NULL. out->items comes
+   from a (NULL: CT_MALLOC); free with ct_mpi_pairs_free. On error out is empty. */
+CTDEF ct_status ct_mpi_broadphase(MPI_Comm comm, const ct_aabb *boxes, int n, const ct_mpi_decomp *decomp,
+                                  const ct_allocator *a, ct_mpi_pairs *out, int *owner, ct_mpi_stats *stats);
+/* Frees items and empties *p; a zeroed or already freed ct_mpi_pairs is fine. */
+CTDEF void      ct_mpi_pairs_free(ct_mpi_pairs *p);
+
+/* The loop over the pairs this rank owns: fn runs once per owned pair (a < b), concurrently on
+   OpenMP threads as in ct_broadphase_foreach, in unspecified order. Each box may carry
+   data_size bytes of payload (data + i * data_size for local box i; data may be NULL when
+   data_size is 0), shipped with its ghosts, so fn gets both bodies' payloads (16-byte aligned,
+   valid during the call only; NULL when data_size is 0): the narrow phase can run on the owner
+   rank. Temporary memory from CT_MALLOC. decomp, owner, stats as ct_mpi_broadphase. If the
+   pair search fails on some rank after others have begun calling fn, the status is still
+   agreed, but some calls may have run. */
+typedef void (*ct_mpi_pair_fn)(void *user, ct_mpi_id a, const void *data_a, ct_mpi_id b,
+                               const void *data_b, int thread);
+CTDEF ct_status ct_mpi_broadphase_foreach(MPI_Comm comm, const ct_aabb *boxes, int n, const void *data,
+                                          size_t data_size, const ct_mpi_decomp *decomp, ct_mpi_pair_fn fn,
+                                          void *user, int *owner, ct_mpi_stats *stats);
+#endif /* CONTACT_MPI */
 
 #ifdef __cplusplus
 }
@@ -691,6 +799,10 @@ CTDEF int ct_write_stdio(void *file, const char *bytes, size_t n);
 
 /* debug export */
 #include "detail/export.h"
+/* MPI domain decomposition (only with CONTACT_MPI) */
+#if defined(CONTACT_MPI)
+#include "detail/mpi.h"
+#endif
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -5,6 +5,7 @@
 --   premake4 --file=premake5.lua report      rewrite build/bench/report.md and results.md's summary
 --   premake4 --file=premake5.lua pictures    render the README's pictures into examples/
 --   premake4 --file=premake5.lua amalgamate  write build/contact.h (one self-contained file)
+--   premake4 --file=premake5.lua test_mpi    only the MPI tests (part of `test` when MPI exists)
 --   premake4 --file=premake5.lua gmake       just the makefiles, under build/
 -- (premake5 takes the same actions; its makefile generator is gmake2 or gmake.)
 
@@ -192,6 +193,12 @@ newaction {
     execute = function() if not amalgamate() then os.exit(1) end end,
 }
 
+-- MPI tools (the optional MPI part is built with them outside the premake projects)
+local MPIRUN = "mpirun --oversubscribe --allow-run-as-root"
+local function have_mpi()
+    return run("command -v mpicc >/dev/null && command -v mpicxx >/dev/null && command -v mpirun >/dev/null")
+end
+
 -- Compile-only checks of the header: strict C99 and C++ with gcc and clang, static mode,
 -- no writable global/static data, and the amalgamated header.
 local function compile_checks(failed)
@@ -209,6 +216,13 @@ local function compile_checks(failed)
             table.insert(checks, cc .. " -std=c99 " .. W .. " -DCT_USE_AMALGAMATED -Ibuild tests/compile/api_c.c")
         end
     end
+    if have_mpi() then -- the optional MPI part, C and C++, double and float, and amalgamated
+        for _, real in ipairs({ "", " -DCT_REAL=float" }) do
+            table.insert(checks, "mpicc -std=c99 " .. W .. real .. " -DCT_TEST_MPI tests/compile/api_c.c")
+            table.insert(checks, "mpicxx -std=c++11 " .. W .. real .. " -DCT_TEST_MPI tests/compile/api_cpp.cpp")
+        end
+        table.insert(checks, "mpicc -std=c99 " .. W .. " -DCT_TEST_MPI -DCT_USE_AMALGAMATED -Ibuild tests/compile/api_c.c")
+    end
     for _, c in ipairs(checks) do
         if not run(c) then table.insert(failed, "compile: " .. c) end
     end
@@ -219,6 +233,65 @@ local function compile_checks(failed)
         table.insert(failed, "fuzz")
     end
 end
+
+---------------------------------------------------------------------------------------------
+-- MPI (optional): built with mpicc/mpicxx outside the premake projects, so the default build
+-- needs no MPI. Each step runs only when mpicc, mpicxx and mpirun exist.
+---------------------------------------------------------------------------------------------
+
+-- tests/mpi/test_mpi.c under mpirun -np 1..4: double and float (C), the implementation as
+-- C++, and ASan+UBSan (leak checks off: OpenMPI keeps memory to the end; the test counts
+-- the library's own blocks).
+local function mpi_tests(failed)
+    if not have_mpi() then print("mpicc/mpicxx/mpirun not found: the MPI tests are skipped") return end
+    local W = "-Wall -Wextra -Werror -fopenmp -I. -Itests/support -Ibench"
+    local SRC = "tests/mpi/test_mpi.c tests/support/testutil.c bench/harness.c bench/workload.c"
+    local SAN = "-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    local builds = { -- name, C compiler, compiler of the implementation unit, linker, ranks
+        { "double", "mpicc -std=c99 -O2", "mpicc -std=c99 -O2 -c tests/mpi/impl.c", "mpicc -O2", { 1, 2, 3, 4 } },
+        { "float", "mpicc -std=c99 -O2 -DCT_REAL=float", "mpicc -std=c99 -O2 -DCT_REAL=float -c tests/mpi/impl.c",
+          "mpicc -O2", { 1, 3 } },
+        { "cpp", "mpicc -std=c99 -O2", "mpicxx -std=c++11 -O2 -c tests/mpi/impl.cpp", "mpicxx -O2", { 2, 4 } },
+        { "sanitize", "mpicc -std=c99 " .. SAN, "mpicc -std=c99 " .. SAN .. " -c tests/mpi/impl.c",
+          "mpicc " .. SAN, { 3 } },
+    }
+    for _, b in ipairs(builds) do
+        local name, cc, implcc, link, nps = b[1], b[2], b[3], b[4], b[5]
+        local dir = "build/mpi/" .. name
+        print("\n==== mpi tests [" .. name .. "] ====")
+        os.mkdir(ROOT .. "/" .. dir)
+        local ok = run(implcc .. " " .. W .. " -o " .. dir .. "/impl.o")
+        local objs = dir .. "/impl.o"
+        for f in SRC:gmatch("%S+") do
+            local o = dir .. "/" .. path.getbasename(f) .. ".o"
+            ok = ok and run(cc .. " " .. W .. " -c " .. f .. " -o " .. o)
+            objs = objs .. " " .. o
+        end
+        ok = ok and run(link .. " -fopenmp -o " .. dir .. "/test_mpi " .. objs .. " -lm")
+        if not ok then
+            table.insert(failed, "build mpi tests [" .. name .. "]")
+        else
+            for _, np in ipairs(nps) do
+                local env = "OMP_NUM_THREADS=" .. (np == 1 and "2" or "1") .. " "
+                if name == "sanitize" then env = env .. "ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 " end
+                if not run(env .. MPIRUN .. " -np " .. np .. " " .. dir .. "/test_mpi") then
+                    table.insert(failed, "mpi tests [" .. name .. "] -np " .. np)
+                end
+            end
+        end
+    end
+end
+
+newaction {
+    trigger = "test_mpi",
+    description = "Build and run only the MPI tests (mpirun -np 1..4; skipped without MPI)",
+    execute = function()
+        local failed = {}
+        mpi_tests(failed)
+        for _, f in ipairs(failed) do print("FAILED: " .. f) end
+        if #failed > 0 then os.exit(1) end
+    end,
+}
 
 newaction {
     trigger = "test",
@@ -265,6 +338,7 @@ newaction {
         if not run("sh tests/check_readme.sh build/double/tests.log build/float/tests.log build/tsan/tsan.log") then
             table.insert(failed, "README figures")
         end
+        mpi_tests(failed)
         print("\n==== summary ====")
         if #failed > 0 then
             for _, f in ipairs(failed) do print("FAILED: " .. f) end
@@ -605,6 +679,20 @@ newaction {
         for _, name in ipairs(BENCHES) do
             if not run("make -C build -j" .. jobs() .. " config=release " .. name) then ok = false
             elseif not run(env .. "build/release/" .. name) then ok = false end
+        end
+        if have_mpi() then
+            -- bench/bench_mpi.c: 1e6 boxes on 1, 2 and 4 ranks (one thread per rank)
+            os.mkdir(ROOT .. "/build/release")
+            if not (run("mpicc -std=c99 -O2 -Wall -Wextra -Werror -fopenmp -I. -Ibench bench/bench_mpi.c " ..
+                        "bench/harness.c bench/workload.c -lm -o build/release/bench_mpi") and
+                    run(MPIRUN .. " -np 1 build/release/bench_mpi --header")) then ok = false
+            else
+                for _, np in ipairs({ 1, 2, 4 }) do
+                    if not run(MPIRUN .. " -np " .. np .. " build/release/bench_mpi") then ok = false end
+                end
+            end
+        else
+            print("mpicc/mpicxx/mpirun not found: the MPI benchmark is skipped")
         end
         for p, present in pairs(PEERS) do
             if not present then print("peer " .. p .. " not installed: its rows are skipped") end

@@ -36,3 +36,8 @@
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X)
+
+/* MPI part: declared only with CONTACT_MPI and <mpi.h>, so not in CT_API_LIST (the compile
+   checks need no MPI); tests/mpi/test_mpi.c takes these. */
+#define CT_API_MPI(X) X(ct_mpi_decomp_build) X(ct_mpi_decomp_free) X(ct_mpi_decomp_rank) \
+    X(ct_mpi_broadphase) X(ct_mpi_pairs_free) X(ct_mpi_broadphase_foreach)

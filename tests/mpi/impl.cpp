@@ -1,0 +1,2 @@
+/* The MPI implementation unit compiled as C++. */
+#include "impl.c"
