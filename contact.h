@@ -29,6 +29,7 @@
      >>sat         SAT + clipping contact manifolds              (detail/sat.h)
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
+     >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -573,6 +574,15 @@ CTDEF void      ct_pairs_free(ct_pairs *p);
 typedef void (*ct_pair_fn)(void *user, int a, int b, int thread);
 CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn, void *user);
 
+/* >>query ----------------------------------------------------------------------------- */
+/* Bounding box of a shape (core plus rounding radius) under x (NULL: identity), exact for
+   every kind: boxes (half width sum_j |R_ij| h_j), ellipsoids (sqrt(sum_j (R_ij a_j)^2)),
+   spheres, triangles, point sets and hulls (their vertices), support-function shapes (the six
+   axis supports, so as tight as the support function is exact). CT_INVALID (and *out zeroed)
+   for NULL, an invalid shape or transform, or a box not finite in ct_real (a support function
+   returning NaN/Inf). Allocates nothing; reentrant. */
+CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -616,6 +626,9 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
 
 /* broad phase */
 #include "detail/broadphase.h"
+
+/* queries: shape AABBs, shape casts, ray casts */
+#include "detail/aabb.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -1,0 +1,268 @@
+/* Queries (issue #19): shape AABBs, ray casts and shape casts against independent oracles.
+   - AABBs: 10,000 surface points sampled per shape without support functions (face points,
+     parametric ellipsoid and cylinder surfaces, rounded surfaces as core point + r u) lie in
+     the box; on analytic shapes the box is tight to 1e-12 of the size (float: 1e-5) against
+     closed forms (the brute-force extreme corner of a box, the Lagrange extreme point of an
+     ellipsoid checked on the surface, a cylinder's h(e) = H |e_z| + R |e_xy|);
+   - bad input returns CT_INVALID with the output zeroed.
+   Oracles run in double so the float build checks the same properties. */
+#include "contact.h"
+#include "testutil.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QN_SAMPLES 10000
+/* tightness on analytic shapes, relative to the size */
+#define QN_TIGHT (TU_FLOAT ? 1e-5 : 1e-12)
+/* containment slack: the rounding of a transformed coordinate, relative to size + offset */
+#define QN_ROUND (64.0 * (double)TU_EPS)
+
+typedef struct qd { double x, y, z; } qd;
+static qd qdv(double x, double y, double z) { qd r; r.x = x; r.y = y; r.z = z; return r; }
+static qd qof(ct_vec3 v) { return qdv(v.x, v.y, v.z); }
+static double qget(qd v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+static qd qadd(qd a, qd b) { return qdv(a.x + b.x, a.y + b.y, a.z + b.z); }
+static qd qscl(qd a, double s) { return qdv(a.x * s, a.y * s, a.z * s); }
+static double qdot(qd a, qd b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static double qlen(qd a) { return sqrt(qdot(a, a)); }
+static qd qxf(const ct_xform *x, qd v) { /* world point in double */
+    return qdv(x->r[0][0] * v.x + x->r[0][1] * v.y + x->r[0][2] * v.z + x->p.x,
+               x->r[1][0] * v.x + x->r[1][1] * v.y + x->r[1][2] * v.z + x->p.y,
+               x->r[2][0] * v.x + x->r[2][1] * v.y + x->r[2][2] * v.z + x->p.z);
+}
+static qd qxdir(const ct_xform *x, qd v) {
+    return qdv(x->r[0][0] * v.x + x->r[0][1] * v.y + x->r[0][2] * v.z,
+               x->r[1][0] * v.x + x->r[1][1] * v.y + x->r[1][2] * v.z,
+               x->r[2][0] * v.x + x->r[2][1] * v.y + x->r[2][2] * v.z);
+}
+static qd qunit(unsigned long long *s) { return qof(tu_random_unit(s)); }
+
+/* A transform with rotation from the seed and translation scaled by t. */
+static ct_xform qxform(unsigned long long *s, double t) { return tu_random_xform(s, t); }
+
+/* ---- support-function test shape: a z-aligned cylinder ----------------------------------- */
+typedef struct qcyl { double r, h; } qcyl;
+static void qcyl_support(const void *user, const ct_vec3 *d, ct_vec3 *out) {
+    const qcyl *c = (const qcyl *)user;
+    double l = sqrt((double)d->x * d->x + (double)d->y * d->y);
+    out->x = (ct_real)(l > 0 ? c->r * d->x / l : c->r);
+    out->y = (ct_real)(l > 0 ? c->r * d->y / l : 0);
+    out->z = (ct_real)(d->z >= 0 ? c->h : -c->h);
+}
+static void qnan_support(const void *user, const ct_vec3 *d, ct_vec3 *out) {
+    (void)user; (void)d;
+    out->x = out->y = out->z = (ct_real)NAN;
+}
+
+/* ---- surface samplers (no support functions) --------------------------------------------- */
+static qd sample_box(qd h, unsigned long long *s) {
+    int f = (int)(6 * tu_uniform(s)), ax = f % 3;
+    double c[3] = { (2 * tu_uniform(s) - 1) * h.x, (2 * tu_uniform(s) - 1) * h.y, (2 * tu_uniform(s) - 1) * h.z };
+    c[ax] = (f < 3 ? 1 : -1) * qget(h, ax);
+    return qdv(c[0], c[1], c[2]);
+}
+static qd sample_ellipsoid(qd a, unsigned long long *s) {
+    qd u = qunit(s);
+    return qdv(a.x * u.x, a.y * u.y, a.z * u.z);
+}
+static qd sample_cyl(const qcyl *c, unsigned long long *s) {
+    double t = 2 * M_PI * tu_uniform(s), z = (2 * tu_uniform(s) - 1) * c->h;
+    if (tu_uniform(s) < 0.5) return qdv(c->r * cos(t), c->r * sin(t), z);
+    {
+        double rr = c->r * sqrt(tu_uniform(s));
+        return qdv(rr * cos(t), rr * sin(t), tu_uniform(s) < 0.5 ? c->h : -c->h);
+    }
+}
+/* a point on face f of a hull: a random convex combination of its vertices */
+static qd sample_hull(const ct_hull *h, unsigned long long *s) {
+    int f = (int)(h->nfaces * tu_uniform(s)), k, n = h->face_first[f + 1] - h->face_first[f];
+    double w, sum = 0;
+    qd p = qdv(0, 0, 0);
+    for (k = 0; k < n; ++k) {
+        w = -log(1 - tu_uniform(s));
+        sum += w;
+        p = qadd(p, qscl(qof(h->verts[h->face_verts[h->face_first[f] + k]]), w));
+    }
+    return qscl(p, 1 / sum);
+}
+
+static void check_contains(const ct_aabb *b, qd p, double slack, const char *what) {
+    int i;
+    for (i = 0; i < 3; ++i) {
+        cr_assert_geq(qget(p, i), qget(qof(b->lo), i) - slack, "%s: axis %d point %.17g below lo %.17g", what, i, qget(p, i), qget(qof(b->lo), i));
+        cr_assert_leq(qget(p, i), qget(qof(b->hi), i) + slack, "%s: axis %d point %.17g above hi %.17g", what, i, qget(p, i), qget(qof(b->hi), i));
+    }
+}
+
+Test(query_aabb, analytic_shapes_contain_samples_and_are_tight) {
+    unsigned long long seed = 11;
+    int trial, k, i;
+    for (trial = 0; trial < 6; ++trial) {
+        double size = pow(10.0, -6 + 12.0 * trial / 5.0); /* 1e-6 .. 1e6 */
+        ct_xform x = qxform(&seed, size);
+        qd h = qdv(size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)));
+        ct_vec3 hv = tu_vec(h.x, h.y, h.z);
+        ct_shape box = ct_shape_box(hv), ell = ct_shape_ellipsoid(hv), sph = ct_shape_sphere(hv.x);
+        ct_aabb bb, be, bs;
+        double slack = QN_ROUND * 4 * size, tight = QN_TIGHT * size;
+        h = qof(hv); /* the radii as the shapes hold them */
+        cr_assert_eq(ct_shape_aabb(&box, &x, &bb), CT_OK);
+        cr_assert_eq(ct_shape_aabb(&ell, &x, &be), CT_OK);
+        cr_assert_eq(ct_shape_aabb(&sph, &x, &bs), CT_OK);
+        for (k = 0; k < QN_SAMPLES; ++k) {
+            check_contains(&bb, qxf(&x, sample_box(h, &seed)), slack, "box");
+            check_contains(&be, qxf(&x, sample_ellipsoid(h, &seed)), slack, "ellipsoid");
+            check_contains(&bs, qadd(qof(x.p), qscl(qunit(&seed), h.x)), slack, "sphere");
+        }
+        for (i = 0; i < 3; ++i) {
+            /* box: the extreme corner by brute force */
+            double hi = -1e300, lo = 1e300;
+            qd e = qdv(i == 0, i == 1, i == 2), l, g, p;
+            for (k = 0; k < 8; ++k) {
+                qd c = qxf(&x, qdv(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z));
+                hi = fmax(hi, qget(c, i));
+                lo = fmin(lo, qget(c, i));
+            }
+            cr_assert_leq(fabs(bb.hi.x * (i == 0) + bb.hi.y * (i == 1) + bb.hi.z * (i == 2) - hi), tight, "box hi axis %d", i);
+            cr_assert_leq(fabs(qget(qof(bb.lo), i) - lo), tight, "box lo axis %d", i);
+            /* ellipsoid: the Lagrange point p = c + R A^2 R^T e / |A R^T e|, checked on the
+               surface and with its gradient A^-2 R^T (p - c) parallel to R^T e */
+            l = qdv(x.r[i][0], x.r[i][1], x.r[i][2]); /* R^T e */
+            g = qdv(h.x * l.x, h.y * l.y, h.z * l.z);
+            p = qscl(qdv(h.x * g.x, h.y * g.y, h.z * g.z), 1 / qlen(g)); /* local point */
+            cr_assert_float_eq(qlen(qdv(p.x / h.x, p.y / h.y, p.z / h.z)), 1.0, 1e-12);
+            {
+                qd gr = qdv(p.x / (h.x * h.x), p.y / (h.y * h.y), p.z / (h.z * h.z));
+                qd cr = qdv(gr.y * l.z - gr.z * l.y, gr.z * l.x - gr.x * l.z, gr.x * l.y - gr.y * l.x);
+                cr_assert_leq(qlen(cr), 1e-9 * qlen(gr), "ellipsoid Lagrange point not extreme");
+            }
+            p = qxf(&x, p);
+            cr_assert_leq(fabs(qget(qof(be.hi), i) - qget(p, i)), tight, "ellipsoid hi axis %d: %.17g vs %.17g", i, qget(qof(be.hi), i), qget(p, i));
+            cr_assert_leq(fabs(qget(qof(be.lo), i) - (2 * qget(qof(x.p), i) - qget(p, i))), tight, "ellipsoid lo axis %d", i);
+            cr_assert_leq(fabs(qget(qof(bs.hi), i) - (qget(qof(x.p), i) + h.x)), tight, "sphere hi axis %d", i);
+            (void)e;
+        }
+    }
+}
+
+Test(query_aabb, support_shape_cylinder_is_tight_and_contains_samples) {
+    unsigned long long seed = 12;
+    int trial, k, i;
+    for (trial = 0; trial < 4; ++trial) {
+        qcyl c;
+        ct_shape s;
+        ct_xform x = qxform(&seed, 3);
+        ct_aabb b;
+        c.r = 0.3 + tu_uniform(&seed);
+        c.h = 0.2 + tu_uniform(&seed);
+        s = ct_shape_support(qcyl_support, &c);
+        cr_assert_eq(ct_shape_aabb(&s, &x, &b), CT_OK);
+        for (k = 0; k < QN_SAMPLES; ++k) check_contains(&b, qxf(&x, sample_cyl(&c, &seed)), QN_ROUND * 8, "cylinder");
+        for (i = 0; i < 3; ++i) { /* h(e_i) = H |R_i2| + R sqrt(R_i0^2 + R_i1^2) */
+            double w = c.h * fabs(x.r[i][2]) + c.r * sqrt(x.r[i][0] * x.r[i][0] + x.r[i][1] * x.r[i][1]);
+            cr_assert_leq(fabs(qget(qof(b.hi), i) - (qget(qof(x.p), i) + w)), QN_TIGHT * 4, "cylinder hi axis %d", i);
+            cr_assert_leq(fabs(qget(qof(b.lo), i) - (qget(qof(x.p), i) - w)), QN_TIGHT * 4, "cylinder lo axis %d", i);
+        }
+        /* rounded: every side grows by the radius exactly */
+        {
+            ct_shape r = ct_shape_rounded(s, (ct_real)0.25);
+            ct_aabb br;
+            cr_assert_eq(ct_shape_aabb(&r, &x, &br), CT_OK);
+            for (i = 0; i < 3; ++i) {
+                cr_assert_float_eq(qget(qof(br.hi), i), qget(qof(b.hi), i) + 0.25, QN_TIGHT * 4);
+                cr_assert_float_eq(qget(qof(br.lo), i), qget(qof(b.lo), i) - 0.25, QN_TIGHT * 4);
+            }
+        }
+    }
+}
+
+Test(query_aabb, vertex_shapes_and_rounded_hulls) {
+    unsigned long long seed = 13;
+    int trial, k, i, n;
+    for (trial = 0; trial < 4; ++trial) {
+        ct_vec3 pts[200];
+        ct_hull h;
+        ct_xform x = qxform(&seed, 2);
+        ct_shape sp, sh, sr, st;
+        ct_aabb bp, bh, br, bt;
+        double rad = 0.1 + 0.2 * tu_uniform(&seed);
+        n = trial < 2 ? 30 : 200; /* scanned and hill-climbed hulls */
+        for (k = 0; k < n; ++k) {
+            qd u = qunit(&seed);
+            pts[k] = tu_vec(u.x, 0.6 * u.y, 0.3 * u.z);
+        }
+        cr_assert_eq(ct_hull_build(pts, n, NULL, NULL, &h), CT_OK);
+        sp = ct_shape_points(pts, n);
+        sh = ct_shape_hull(&h);
+        sr = ct_shape_rounded(sh, (ct_real)rad);
+        st = ct_shape_triangle(pts[0], pts[1], pts[2]);
+        cr_assert_eq(ct_shape_aabb(&sp, &x, &bp), CT_OK);
+        cr_assert_eq(ct_shape_aabb(&sh, &x, &bh), CT_OK);
+        cr_assert_eq(ct_shape_aabb(&sr, &x, &br), CT_OK);
+        cr_assert_eq(ct_shape_aabb(&st, &x, &bt), CT_OK);
+        for (k = 0; k < QN_SAMPLES; ++k) {
+            qd p = sample_hull(&h, &seed), u = qunit(&seed), q;
+            double w0 = tu_uniform(&seed), w1 = tu_uniform(&seed) * (1 - w0);
+            check_contains(&bh, qxf(&x, p), QN_ROUND * 4, "hull");
+            check_contains(&bp, qxf(&x, p), QN_ROUND * 4, "points");
+            /* a point of the rounded surface: a core vertex extreme along u (brute force) + r u */
+            {
+                int best = 0, v;
+                qd lu = u;
+                for (v = 1; v < h.nverts; ++v)
+                    if (qdot(qof(h.verts[v]), lu) > qdot(qof(h.verts[best]), lu)) best = v;
+                q = qadd(qxf(&x, qof(h.verts[best])), qscl(qxdir(&x, u), rad));
+                check_contains(&br, q, QN_ROUND * 4, "rounded hull");
+            }
+            q = qadd(qadd(qscl(qof(pts[0]), 1 - w0 - w1), qscl(qof(pts[1]), w0)), qscl(qof(pts[2]), w1));
+            check_contains(&bt, qxf(&x, q), QN_ROUND * 4, "triangle");
+        }
+        for (i = 0; i < 3; ++i) { /* exact: the extreme vertex by brute force */
+            double hi = -1e300, lo = 1e300;
+            for (k = 0; k < h.nverts; ++k) {
+                double c = qget(qxf(&x, qof(h.verts[k])), i);
+                hi = fmax(hi, c);
+                lo = fmin(lo, c);
+            }
+            cr_assert_leq(fabs(qget(qof(bh.hi), i) - hi), QN_TIGHT * 4, "hull hi axis %d", i);
+            cr_assert_leq(fabs(qget(qof(bh.lo), i) - lo), QN_TIGHT * 4, "hull lo axis %d", i);
+            cr_assert_leq(fabs(qget(qof(br.hi), i) - (hi + rad)), QN_TIGHT * 4, "rounded hull hi axis %d", i);
+            cr_assert_leq(fabs(qget(qof(bp.hi), i) - hi), QN_TIGHT * 4, "points hi axis %d", i);
+        }
+        ct_hull_free(&h);
+    }
+}
+
+Test(query_aabb, bad_input_is_invalid_and_zeroed) {
+    ct_vec3 one = tu_vec(1, 1, 1), nanv = tu_vec(NAN, 1, 1);
+    ct_xform bad = ct_xform_identity();
+    ct_shape good = ct_shape_box(one), shapes[6];
+    ct_aabb b;
+    int i;
+    bad.r[0][0] = 2; /* not a rotation */
+    shapes[0] = ct_shape_sphere(-1);
+    shapes[1] = ct_shape_box(nanv);
+    shapes[2] = ct_shape_points(NULL, 3);
+    shapes[3] = ct_shape_support(qnan_support, NULL);
+    shapes[4] = ct_shape_rounded(good, (ct_real)NAN);
+    shapes[5] = ct_shape_ellipsoid(tu_vec(1, -1, 1));
+    cr_assert_eq(ct_shape_aabb(&good, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_shape_aabb(NULL, NULL, &b), CT_INVALID);
+    memset(&b, 0x55, sizeof b);
+    cr_assert_eq(ct_shape_aabb(&good, &bad, &b), CT_INVALID);
+    cr_assert(b.lo.x == 0 && b.hi.z == 0, "output not zeroed");
+    for (i = 0; i < 6; ++i) {
+        memset(&b, 0x55, sizeof b);
+        cr_assert_eq(ct_shape_aabb(&shapes[i], NULL, &b), CT_INVALID, "shape %d", i);
+        cr_assert(b.lo.x == 0 && b.hi.y == 0, "output not zeroed (shape %d)", i);
+    }
+    /* a box beyond the range of ct_real */
+    {
+        ct_shape huge = ct_shape_sphere((ct_real)(TU_FLOAT ? 3e38 : 1.7e308));
+        ct_xform far = ct_xform_identity();
+        far.p.x = (ct_real)(TU_FLOAT ? 3e38 : 1.7e308);
+        cr_assert_eq(ct_shape_aabb(&huge, &far, &b), CT_INVALID);
+    }
+}
