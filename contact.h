@@ -583,6 +583,62 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    returning NaN/Inf). Allocates nothing; reentrant. */
 CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out);
 
+/* Ray cast: the first point of the shape (core plus radius, under x; NULL: identity) on the
+   segment origin + t * translation, t in [0, 1]. hit = 1 and fraction = that t, point = the
+   world point, normal = the unit outward surface normal there (world), face = the face hit
+   for unrounded hulls (index into planes) and boxes (0..5: +x, -x, +y, -y, +z, -z), else -1.
+   A segment that starts inside the shape reports no hit (Box2D's convention); one that starts
+   on the surface may report a hit at 0 or none. An empty translation hits nothing.
+   Spheres, boxes, unrounded hulls and ellipsoids are exact (closed forms and plane clipping);
+   every other shape (point sets, triangles, support functions, rounded shapes) takes
+   conservative advancement on the GJK distance (as ct_time_of_impact), whose fraction never
+   lies past the surface by more than rounding and is within CT__TOI_REL (1e-8, float 1e-4)
+   of the shape's size of it; iterations counts its GJK calls (0 for the exact kinds).
+   CT_INVALID (output zeroed, face -1) for NULL, an invalid shape or transform, NaN/Inf
+   origin or translation; CT_NO_CONVERGENCE when the advancement hits CT_TOI_MAX_ITERS (no hit
+   reported). Allocates nothing; reentrant. */
+typedef struct ct_ray_hit {
+    int     hit;        /* 1 when the segment reaches the shape */
+    ct_real fraction;   /* point = origin + fraction * translation */
+    ct_vec3 point;      /* world */
+    ct_vec3 normal;     /* unit outward normal of the shape at point (world) */
+    int     face;       /* hull / box face hit, else -1 */
+    int     iterations; /* GJK calls of the advancement (0 for the closed forms) */
+} ct_ray_hit;
+CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin, ct_vec3 translation,
+                            ct_ray_hit *out);
+
+/* Time of impact (shape cast) by conservative advancement (Mirtich 1996; the motion of Box2D's
+   b2TimeOfImpact): A sweeps from xa0 to xa1 and B from xb0 to xb1 over the fraction t in
+   [0, 1], each origin on a straight line and each body turning about its origin at a constant
+   rate about the fixed axis of R1 R0^T (angle at most pi). Finds the first t at which the
+   distance between the (rounded) shapes comes down to target (>= 0, e.g. a linear slop;
+   touching would be 0): hit = 1, fraction = t with target <= distance <= target + tol where
+   tol = CT__TOI_REL (1e-8; float 1e-4) x the pair's size (sum of the bounding-box half
+   diagonals), and the distance is above target on all of [0, t) (never past the first
+   contact, GJK's rounding apart). normal (unit, A -> B), pa, pb (witness points on the
+   surfaces) and distance are those at t. Pure translations advance by Newton steps on the
+   convex distance (a few GJK calls); rotations by the bound (dp_a - dp_b).n + angle_a r_a +
+   angle_b r_b on the approach rate (r: the largest distance of a core point from the body's
+   origin), which takes more steps the more the rotation dominates. Starting within target:
+   hit = 1, fraction = 0 (overlapping cores: normal zero). No contact in the sweep: hit = 0,
+   fraction = 1, the rest zero. cache (may be NULL) warm-starts each GJK call.
+   CT_INVALID (output zeroed, fraction 1) for NULL shapes or out, invalid shapes or
+   transforms, a NaN, infinite or negative target; CT_NO_CONVERGENCE after CT_TOI_MAX_ITERS
+   steps, with hit = 0 and fraction the (conservative) time reached. No allocation. */
+#define CT_TOI_MAX_ITERS 256
+typedef struct ct_toi {
+    int     hit;        /* 1: the distance reaches target within the sweep */
+    ct_real fraction;   /* of the sweep, in [0, 1] */
+    ct_real distance;   /* surface distance at fraction (about target when hit) */
+    ct_vec3 normal;     /* unit, A -> B, at fraction */
+    ct_vec3 pa, pb;     /* witness points on A and B at fraction (world) */
+    int     iterations; /* GJK calls */
+} ct_toi;
+CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const ct_xform *xa1,
+                                  const ct_shape *b, const ct_xform *xb0, const ct_xform *xb1,
+                                  ct_real target, ct_gjk_cache *cache /* may be NULL */, ct_toi *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -629,6 +685,8 @@ CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out
 
 /* queries: shape AABBs, shape casts, ray casts */
 #include "detail/aabb.h"
+#include "detail/toi.h"
+#include "detail/raycast.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

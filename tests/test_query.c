@@ -266,3 +266,289 @@ Test(query_aabb, bad_input_is_invalid_and_zeroed) {
         cr_assert_eq(ct_shape_aabb(&huge, &far, &b), CT_INVALID);
     }
 }
+
+/* ---- ray casts ------------------------------------------------------------------------------ */
+#define QR_TOL (TU_FLOAT ? 2e-4 : 1e-9)    /* fraction error of the exact kinds, x the size ratio */
+#define QR_CA (TU_FLOAT ? 2e-3 : 1e-6)     /* point error of the advancement, relative to the size */
+
+static qd qsub(qd a, qd b) { return qdv(a.x - b.x, a.y - b.y, a.z - b.z); }
+static qd qcross(qd a, qd b) { return qdv(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+static qd qinv(const ct_xform *x, qd w) { /* local point of world w */
+    qd d = qsub(w, qof(x->p));
+    return qdv(x->r[0][0] * d.x + x->r[1][0] * d.y + x->r[2][0] * d.z,
+               x->r[0][1] * d.x + x->r[1][1] * d.y + x->r[2][1] * d.z,
+               x->r[0][2] * d.x + x->r[1][2] * d.y + x->r[2][2] * d.z);
+}
+static qd qinvdir(const ct_xform *x, qd w) {
+    return qdv(x->r[0][0] * w.x + x->r[1][0] * w.y + x->r[2][0] * w.z,
+               x->r[0][1] * w.x + x->r[1][1] * w.y + x->r[2][1] * w.z,
+               x->r[0][2] * w.x + x->r[1][2] * w.y + x->r[2][2] * w.z);
+}
+static ct_vec3 qct(qd v) { return tu_vec(v.x, v.y, v.z); }
+
+/* First root in [0, 1] of (o + t d)^T diag(1/a^2) (o + t d) = 1 (local frame), stable
+   quadratic; *disc_rel gets the discriminant relative to its terms (grazing when small).
+   Returns 0 for a miss or an origin inside. */
+static int oracle_ellipsoid(qd o, qd d, qd a, double *t, double *disc_rel) {
+    qd os = qdv(o.x / a.x, o.y / a.y, o.z / a.z), ds = qdv(d.x / a.x, d.y / a.y, d.z / a.z);
+    double A = qdot(ds, ds), B = qdot(os, ds), C = qdot(os, os) - 1, disc = B * B - A * C, q, t0, t1;
+    *disc_rel = disc / (B * B + fabs(A * C) + 1e-300);
+    if (C <= 0 || disc < 0) return 0;
+    q = -(B + (B >= 0 ? 1 : -1) * sqrt(disc));
+    t0 = q / A; t1 = C / q;
+    *t = fmin(t0, t1);
+    return *t >= 0 && *t <= 1;
+}
+
+/* First hit of o + t d (local) on the faces of a hull, each face as a polygon (ray-plane point
+   inside every CCW edge). *edge_dist: the hit point's distance to its face's boundary. */
+static int oracle_hull(const ct_hull *h, qd o, qd d, double *t, int *face, double *edge_dist) {
+    int f, k, found = 0;
+    for (f = 0; f < h->nfaces; ++f) {
+        qd n = qof(h->planes[f].n), p;
+        double den = qdot(n, d), tt, md = 1e300;
+        int n0 = h->face_first[f], nk = h->face_first[f + 1] - n0, inside = 1;
+        if (den >= 0) continue;
+        tt = -(qdot(n, o) + h->planes[f].d) / den;
+        if (tt < 0 || tt > 1) continue;
+        p = qadd(o, qscl(d, tt));
+        for (k = 0; k < nk; ++k) {
+            qd a = qof(h->verts[h->face_verts[n0 + k]]), b = qof(h->verts[h->face_verts[n0 + (k + 1) % nk]]);
+            qd e = qsub(b, a);
+            double s = qdot(qcross(e, qsub(p, a)), n) / qlen(e);
+            if (s < 0) inside = 0;
+            md = fmin(md, fabs(s));
+        }
+        if (inside && (!found || tt < *t)) { found = 1; *t = tt; *face = f; *edge_dist = md; }
+    }
+    return found;
+}
+
+static double box_dist(qd h, qd p) { /* distance from p to the solid box of half extents h */
+    qd q = qdv(fmax(fabs(p.x) - h.x, 0), fmax(fabs(p.y) - h.y, 0), fmax(fabs(p.z) - h.z, 0));
+    return qlen(q);
+}
+
+Test(query_ray, sphere_and_ellipsoid_match_closed_forms_across_scales) {
+    unsigned long long seed = 21;
+    int trial, k, hits = 0, graze = 0;
+    for (trial = 0; trial < 13; ++trial) {
+        double size = pow(10.0, -6 + trial);
+        ct_xform x = qxform(&seed, 2 * size);
+        ct_vec3 av = tu_vec(size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)));
+        qd a = qof(av);
+        ct_shape ell = ct_shape_ellipsoid(av), sph = ct_shape_sphere(av.x);
+        for (k = 0; k < 400; ++k) {
+            qd o = qadd(qof(x.p), qscl(qunit(&seed), 3 * size)), tgt = qadd(qof(x.p), qscl(qunit(&seed), 1.2 * size * tu_uniform(&seed)));
+            qd d = qscl(qsub(tgt, o), 0.5 + 2 * tu_uniform(&seed));
+            ct_vec3 oc = qct(o), dc = qct(d);
+            ct_ray_hit r;
+            double t, dr;
+            int exp_hit, s;
+            o = qof(oc); d = qof(dc); /* the ray as ct_real holds it */
+            for (s = 0; s < 2; ++s) {
+                qd ax = s ? a : qdv(a.x, a.x, a.x);
+                cr_assert_eq(ct_ray_cast(s ? &ell : &sph, &x, oc, dc, &r), CT_OK);
+                exp_hit = oracle_ellipsoid(qinv(&x, o), qinvdir(&x, d), ax, &t, &dr);
+                if (fabs(dr) < (TU_FLOAT ? 1e-3 : 1e-8)) { graze++; continue; } /* tangent: ill-posed */
+                cr_assert_eq(r.hit, exp_hit, "scale %g shape %d: hit %d expected %d", size, s, r.hit, exp_hit);
+                if (!exp_hit) continue;
+                hits++;
+                cr_assert_leq(fabs(r.fraction - t) * qlen(d), QR_TOL * size / sqrt(dr), "fraction %.17g vs %.17g", r.fraction, t);
+                {   /* point on the surface, normal = normalised gradient A^-2 p */
+                    qd pl = qinv(&x, qof(r.point)), g = qdv(pl.x / (ax.x * ax.x), pl.y / (ax.y * ax.y), pl.z / (ax.z * ax.z));
+                    qd nl = qinvdir(&x, qof(r.normal));
+                    cr_assert_float_eq(qlen(qdv(pl.x / ax.x, pl.y / ax.y, pl.z / ax.z)), 1.0, QR_TOL * 10 / sqrt(dr));
+                    cr_assert_float_eq(qlen(nl), 1.0, 1e3 * TU_EPS);
+                    cr_assert_leq(qlen(qcross(nl, g)) / qlen(g), QR_TOL * 100 / sqrt(dr), "normal off the gradient");
+                    cr_assert_gt(qdot(nl, g), 0);
+                }
+            }
+        }
+    }
+    cr_assert_gt(hits, 2000, "only %d hits", hits);
+    cr_assert_lt(graze, 200);
+}
+
+static void check_hull_ray(const ct_shape *s, const ct_hull *h, const ct_xform *x, qd o, qd d, double size, int *hits) {
+    ct_ray_hit r;
+    double t = 0, ed = 0;
+    int face = -1, exp_hit;
+    cr_assert_eq(ct_ray_cast(s, x, qct(o), qct(d), &r), CT_OK);
+    exp_hit = oracle_hull(h, qinv(x, o), qinvdir(x, d), &t, &face, &ed);
+    if (exp_hit && ed < 1e-6 * size) return; /* through an edge: either face is right */
+    if (!exp_hit && r.hit) { /* a miss by the polygons must not be a clear hit: grazing only */
+        qd pl = qinv(x, qof(r.point));
+        double out = -1e300;
+        int f;
+        for (f = 0; f < h->nfaces; ++f) out = fmax(out, qdot(qof(h->planes[f].n), pl) + h->planes[f].d);
+        cr_assert_leq(fabs(out), QR_TOL * size, "hit %.17g not on the hull (%.3g)", r.fraction, out);
+        return;
+    }
+    cr_assert_eq(r.hit, exp_hit, "hit %d expected %d", r.hit, exp_hit);
+    if (!exp_hit) return;
+    ++*hits;
+    cr_assert_leq(fabs(r.fraction - t) * qlen(d), QR_TOL * size, "fraction %.17g vs %.17g", r.fraction, t);
+    cr_assert_leq(qlen(qsub(qinvdir(x, qof(r.normal)), qof(h->planes[face].n))), 1e3 * TU_EPS, "normal is not face %d's", face);
+    if (s->type == CT_SHAPE_HULL) cr_assert_eq(r.face, face);
+}
+
+Test(query_ray, boxes_and_hulls_match_polygon_brute_force_across_scales) {
+    unsigned long long seed = 22;
+    int trial, k, hits = 0;
+    for (trial = 0; trial < 13; ++trial) {
+        double size = pow(10.0, -6 + trial);
+        ct_xform x = qxform(&seed, 2 * size);
+        ct_vec3 hv = tu_vec(size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)));
+        ct_vec3 pts[60];
+        ct_hull hb, hh;
+        ct_shape sb = ct_shape_box(hv), sh;
+        for (k = 0; k < 60; ++k) pts[k] = qct(qscl(qunit(&seed), size));
+        cr_assert_eq(ct_hull_box(hv, NULL, &hb), CT_OK);
+        cr_assert_eq(ct_hull_build(pts, 60, NULL, NULL, &hh), CT_OK);
+        sh = ct_shape_hull(&hh);
+        for (k = 0; k < 300; ++k) {
+            qd o = qof(qct(qadd(qof(x.p), qscl(qunit(&seed), 3 * size))));
+            qd tgt = qadd(qof(x.p), qscl(qunit(&seed), 1.2 * size * tu_uniform(&seed)));
+            qd d = qof(qct(qscl(qsub(tgt, o), 0.5 + 2 * tu_uniform(&seed))));
+            check_hull_ray(&sb, &hb, &x, o, d, size, &hits);
+            check_hull_ray(&sh, &hh, &x, o, d, size, &hits);
+        }
+        ct_hull_free(&hb);
+        ct_hull_free(&hh);
+    }
+    cr_assert_gt(hits, 4000, "only %d hits", hits);
+}
+
+Test(query_ray, from_inside_no_hit_and_parallel_to_faces) {
+    unsigned long long seed = 23;
+    ct_vec3 h = tu_vec(1, 0.5, 0.25), pts[40];
+    ct_hull hull;
+    ct_shape sh[7];
+    ct_ray_hit r;
+    qcyl cyl = { 0.5, 0.5 };
+    int i, k;
+    for (k = 0; k < 40; ++k) pts[k] = qct(qunit(&seed));
+    cr_assert_eq(ct_hull_build(pts, 40, NULL, NULL, &hull), CT_OK);
+    sh[0] = ct_shape_sphere(1); sh[1] = ct_shape_box(h); sh[2] = ct_shape_ellipsoid(h);
+    sh[3] = ct_shape_hull(&hull); sh[4] = ct_shape_rounded(ct_shape_box(h), (ct_real)0.1);
+    sh[5] = ct_shape_points(pts, 40); sh[6] = ct_shape_support(qcyl_support, &cyl);
+    for (i = 0; i < 7; ++i)
+        for (k = 0; k < 50; ++k) { /* from a point well inside, any direction, any length */
+            ct_xform x = qxform(&seed, 5);
+            ct_vec3 o = qct(qxf(&x, qscl(qunit(&seed), 0.1 * tu_uniform(&seed))));
+            ct_vec3 d = qct(qscl(qunit(&seed), 10 * tu_uniform(&seed)));
+            cr_assert_eq(ct_ray_cast(&sh[i], &x, o, d, &r), CT_OK);
+            cr_assert_eq(r.hit, 0, "shape %d hit from inside at %g", i, r.fraction);
+        }
+    /* parallel to the box's +y face: just outside misses, just inside enters through -x */
+    for (k = -1; k <= 1; k += 2) {
+        double y = 0.5 * (1 + k * 1e-9);
+        cr_assert_eq(ct_ray_cast(&sh[1], NULL, tu_vec(-3, y, 0.1), tu_vec(6, 0, 0), &r), CT_OK);
+        cr_assert_eq(r.hit, TU_FLOAT ? r.hit : k < 0, "y = %.17g", y);
+        if (r.hit) {
+            cr_assert_float_eq(r.fraction, 2.0 / 6.0, 1e3 * TU_EPS);
+            cr_assert_eq(r.face, 1);
+            cr_assert_eq(r.normal.x, -1);
+        }
+    }
+    /* exactly in the plane of a face: touching counts (closed box) for the analytic box */
+    cr_assert_eq(ct_ray_cast(&sh[1], NULL, tu_vec(-3, 0.5, 0.1), tu_vec(6, 0, 0), &r), CT_OK);
+    cr_assert_eq(r.hit, 1);
+    /* along a face plane outside: miss; segment ending before the shape: miss */
+    cr_assert_eq(ct_ray_cast(&sh[1], NULL, tu_vec(-3, 0.6, 0.1), tu_vec(6, 0, 0), &r), CT_OK);
+    cr_assert_eq(r.hit, 0);
+    cr_assert_eq(ct_ray_cast(&sh[0], NULL, tu_vec(-3, 0, 0), tu_vec(1.9, 0, 0), &r), CT_OK);
+    cr_assert_eq(r.hit, 0);
+    cr_assert_eq(ct_ray_cast(&sh[0], NULL, tu_vec(-3, 0, 0), tu_vec(2.1, 0, 0), &r), CT_OK);
+    cr_assert_eq(r.hit, 1);
+    cr_assert_float_eq(r.fraction, 2 / 2.1, 1e2 * TU_EPS);
+    ct_hull_free(&hull);
+}
+
+/* The advancement path against oracles: a rounded box (the distance to the box minus r is
+   convex along the ray, so a zero at f with a positive start is the first contact), a point
+   cloud against the plane clip of its hull, a support-function sphere against the closed form. */
+Test(query_ray, advancement_shapes_match_oracles) {
+    unsigned long long seed = 24;
+    int trial, k, hits = 0;
+    for (trial = 0; trial < 7; ++trial) {
+        double size = pow(10.0, -6 + 2 * trial);
+        ct_xform x = qxform(&seed, 2 * size);
+        ct_vec3 hv = tu_vec(size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)), size * (0.2 + tu_uniform(&seed)));
+        double rad = size * (0.05 + 0.3 * tu_uniform(&seed));
+        ct_shape rb = ct_shape_rounded(ct_shape_box(hv), (ct_real)rad), cloud, rs;
+        ct_vec3 pts[40];
+        ct_hull hh;
+        qd h = qof(hv);
+        for (k = 0; k < 40; ++k) pts[k] = qct(qscl(qunit(&seed), size));
+        cr_assert_eq(ct_hull_build(pts, 40, NULL, NULL, &hh), CT_OK);
+        cloud = ct_shape_points(pts, 40);
+        rs = ct_shape_rounded(ct_shape_points(pts, 1), (ct_real)rad);
+        for (k = 0; k < 200; ++k) {
+            qd o = qof(qct(qadd(qof(x.p), qscl(qunit(&seed), 3 * size))));
+            qd tgt = qadd(qof(x.p), qscl(qunit(&seed), 1.2 * size * tu_uniform(&seed)));
+            qd d = qof(qct(qscl(qsub(tgt, o), 0.5 + 2 * tu_uniform(&seed))));
+            qd ol = qinv(&x, o), dl = qinvdir(&x, d);
+            ct_ray_hit r, rc, rsph;
+            double g0, t, ed, dr;
+            int face, i;
+            cr_assert_eq(ct_ray_cast(&rb, &x, qct(o), qct(d), &r), CT_OK);
+            g0 = box_dist(h, ol) - rad;
+            cr_assert_gt(g0, 0);
+            if (r.hit) {
+                double gf = box_dist(h, qinv(&x, qof(r.point))) - rad;
+                hits++;
+                cr_assert_leq(fabs(gf), QR_CA * size, "rounded box: hit point off the surface by %.3g", gf);
+                cr_assert_gt(r.iterations, 0);
+            } else { /* a miss: the convex distance stays positive over the segment (ternary search) */
+                double lo = 0, hi = 1;
+                for (i = 0; i < 200; ++i) {
+                    double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+                    if (box_dist(h, qadd(ol, qscl(dl, m1))) < box_dist(h, qadd(ol, qscl(dl, m2)))) hi = m2; else lo = m1;
+                }
+                cr_assert_gt(box_dist(h, qadd(ol, qscl(dl, lo))) - rad, -QR_CA * size, "rounded box: missed a hit");
+            }
+            /* point cloud vs the plane clip of its hull */
+            cr_assert_eq(ct_ray_cast(&cloud, &x, qct(o), qct(d), &rc), CT_OK);
+            if (oracle_hull(&hh, ol, dl, &t, &face, &ed)) {
+                double cosang = -qdot(qof(hh.planes[face].n), dl) / qlen(dl);
+                if (cosang > 0.05 && ed > 1e-6 * size) {
+                    cr_assert(rc.hit, "cloud missed");
+                    cr_assert_leq(fabs(rc.fraction - t) * qlen(d) * cosang, QR_CA * size, "cloud fraction %.17g vs %.17g", rc.fraction, t);
+                    cr_assert_leq(rc.fraction, t + 64 * TU_EPS, "cloud: past the surface");
+                }
+            } else if (rc.hit) {
+                cr_assert_leq(rc.fraction, 1.0);
+            }
+            /* a rounded point: the sphere of radius rad at pts[0] */
+            cr_assert_eq(ct_ray_cast(&rs, &x, qct(o), qct(d), &rsph), CT_OK);
+            if (oracle_ellipsoid(qsub(ol, qof(pts[0])), dl, qdv(rad, rad, rad), &t, &dr) && dr > 1e-3) {
+                cr_assert(rsph.hit, "rounded point missed");
+                cr_assert_leq(fabs(rsph.fraction - t) * qlen(d), QR_CA * size / sqrt(dr), "rounded point %.17g vs %.17g", rsph.fraction, t);
+                cr_assert_leq(rsph.fraction, t + 64 * TU_EPS, "rounded point: past the surface");
+            }
+        }
+        ct_hull_free(&hh);
+    }
+    cr_assert_gt(hits, 300, "only %d hits", hits);
+}
+
+Test(query_ray, bad_input_is_invalid) {
+    ct_shape s = ct_shape_box(tu_vec(1, 1, 1)), bad = ct_shape_sphere(-1), nan = ct_shape_support(qnan_support, NULL);
+    ct_xform bx = ct_xform_identity();
+    ct_ray_hit r;
+    ct_vec3 o = tu_vec(-3, 0, 0), d = tu_vec(6, 0, 0);
+    bx.r[1][1] = (ct_real)0.5;
+    cr_assert_eq(ct_ray_cast(&s, NULL, o, d, NULL), CT_INVALID);
+    cr_assert_eq(ct_ray_cast(NULL, NULL, o, d, &r), CT_INVALID);
+    cr_assert_eq(ct_ray_cast(&bad, NULL, o, d, &r), CT_INVALID);
+    cr_assert_eq(ct_ray_cast(&s, &bx, o, d, &r), CT_INVALID);
+    cr_assert_eq(ct_ray_cast(&s, NULL, tu_vec(NAN, 0, 0), d, &r), CT_INVALID);
+    cr_assert_eq(ct_ray_cast(&s, NULL, o, tu_vec(INFINITY, 0, 0), &r), CT_INVALID);
+    memset(&r, 0x55, sizeof r);
+    cr_assert_eq(ct_ray_cast(&nan, NULL, o, d, &r), CT_INVALID);
+    cr_assert(r.hit == 0 && r.face == -1 && r.fraction == 0);
+    cr_assert_eq(ct_ray_cast(&s, NULL, o, tu_vec(0, 0, 0), &r), CT_OK);
+    cr_assert_eq(r.hit, 0);
+}
