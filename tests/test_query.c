@@ -552,3 +552,166 @@ Test(query_ray, bad_input_is_invalid) {
     cr_assert_eq(ct_ray_cast(&s, NULL, o, tu_vec(0, 0, 0), &r), CT_OK);
     cr_assert_eq(r.hit, 0);
 }
+
+/* ---- time of impact ------------------------------------------------------------------------ */
+/* A body's motion built from its parts (independent of the library's matrix logarithm): R(t) =
+   Rot(axis, t angle) R0, p(t) = p0 + t dp. */
+typedef struct qmotion { ct_xform x0; ct_vec3 axis, dp; double angle; } qmotion;
+static ct_xform qmotion_at(const qmotion *m, double t) {
+    ct_xform q = ct_xform_from_axis_angle(m->axis, (ct_real)(t * m->angle), tu_vec(0, 0, 0)), out;
+    int i, j, k;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            double s = 0;
+            for (k = 0; k < 3; ++k) s += (double)q.r[i][k] * m->x0.r[k][j];
+            out.r[i][j] = (ct_real)s;
+        }
+    out.p = qct(qadd(qof(m->x0.p), qscl(qof(m->dp), t)));
+    return out;
+}
+static double qdistance(const ct_shape *a, const qmotion *ma, const ct_shape *b, const qmotion *mb, double t) {
+    ct_xform xa = qmotion_at(ma, t), xb = qmotion_at(mb, t);
+    ct_distance d;
+    cr_assert_eq(ct_gjk(a, &xa, b, &xb, NULL, &d), CT_OK);
+    return d.distance;
+}
+/* Oracle: the first t with distance <= target, by a dense scan (2000 steps) and bisection on
+   ct_gjk; 2 when none. *dmin gets the smallest distance seen. */
+static double oracle_toi(const ct_shape *a, const qmotion *ma, const ct_shape *b, const qmotion *mb, double target, double *dmin) {
+    int i, k, n = 2000;
+    double prev = 0;
+    *dmin = 1e300;
+    for (i = 0; i <= n; ++i) {
+        double t = (double)i / n, d = qdistance(a, ma, b, mb, t);
+        *dmin = fmin(*dmin, d);
+        if (d <= target) {
+            double lo = prev, hi = t;
+            if (i == 0) return 0;
+            for (k = 0; k < 60; ++k) {
+                double m = (lo + hi) / 2;
+                if (qdistance(a, ma, b, mb, m) <= target) hi = m; else lo = m;
+            }
+            return hi;
+        }
+        prev = t;
+    }
+    return 2;
+}
+
+static void check_toi(const ct_shape *a, const qmotion *ma, const ct_shape *b, const qmotion *mb, double target,
+                      double size, int *hits) {
+    ct_xform xa0 = qmotion_at(ma, 0), xa1 = qmotion_at(ma, 1), xb0 = qmotion_at(mb, 0), xb1 = qmotion_at(mb, 1);
+    ct_toi r;
+    double dmin, t = oracle_toi(a, ma, b, mb, target, &dmin), tol = (TU_FLOAT ? 1e-4 : 1e-8) * 2 * size;
+    ct_status st = ct_time_of_impact(a, &xa0, &xa1, b, &xb0, &xb1, (ct_real)target, NULL, &r);
+    cr_assert_eq(st, CT_OK, "status %d after %d iterations", st, r.iterations);
+    if (fabs(dmin - target) < 4 * tol) return; /* grazing the target: either answer */
+    cr_assert_eq(r.hit, t <= 1, "hit %d, oracle t %g (min distance %g, target %g)", r.hit, t, dmin, target);
+    if (!r.hit) { cr_assert_eq(r.fraction, 1); return; }
+    ++*hits;
+    /* never past the first contact, and stopped within the tolerance of the target */
+    cr_assert_leq(r.fraction, t + 1e-12, "fraction %.17g past first contact %.17g", r.fraction, t);
+    {
+        double d = qdistance(a, ma, b, mb, r.fraction);
+        cr_assert_geq(d, target - (TU_FLOAT ? 1e-4 : 1e-11) * size, "distance %.17g below target %.17g", d, target);
+        cr_assert_leq(d, target + tol * 1.01, "distance %.17g not within tol %.3g of target %.17g", d, tol, target);
+        cr_assert_float_eq(r.distance, d, tol);
+        cr_assert_float_eq(qlen(qof(r.normal)), 1.0, 1e3 * TU_EPS);
+        /* witnesses: pb - pa = distance * normal (A -> B) */
+        cr_assert_leq(qlen(qsub(qsub(qof(r.pb), qof(r.pa)), qscl(qof(r.normal), r.distance))), tol + 1e3 * TU_EPS * size,
+                      "witnesses do not span the distance along the normal");
+    }
+}
+
+static qmotion qrandom_motion(unsigned long long *seed, ct_vec3 p0, ct_vec3 dp, double max_angle) {
+    qmotion m;
+    m.x0 = qxform(seed, 0);
+    m.x0.p = p0;
+    m.dp = dp;
+    m.axis = qct(qunit(seed));
+    m.angle = max_angle * tu_uniform(seed);
+    return m;
+}
+
+Test(query_toi, linear_and_rotating_sweeps_match_bisection) {
+    unsigned long long seed = 31;
+    ct_vec3 pa[30], pb[30];
+    ct_hull ha, hb;
+    int trial, k, hits = 0;
+    for (k = 0; k < 30; ++k) { pa[k] = qct(qunit(&seed)); pb[k] = qct(qscl(qunit(&seed), 0.6)); }
+    cr_assert_eq(ct_hull_build(pa, 30, NULL, NULL, &ha), CT_OK);
+    cr_assert_eq(ct_hull_build(pb, 30, NULL, NULL, &hb), CT_OK);
+    for (trial = 0; trial < 120; ++trial) {
+        ct_shape A[4], B[4];
+        int kind = trial % 4, rot = (trial / 4) % 2;
+        double target = (trial % 3) * 0.01;
+        /* B starts about 4 away and moves towards A (offset so that some sweeps miss) */
+        qd dir = qunit(&seed), off = qscl(qunit(&seed), 1.5 * tu_uniform(&seed));
+        qmotion ma = qrandom_motion(&seed, tu_vec(0, 0, 0), qct(qscl(qunit(&seed), 0.5 * tu_uniform(&seed))), rot ? 1.5 : 0);
+        qmotion mb = qrandom_motion(&seed, qct(qscl(dir, 4)), qct(qadd(qscl(dir, -7), off)), rot ? 2.5 : 0);
+        A[0] = ct_shape_hull(&ha); B[0] = ct_shape_hull(&hb);
+        A[1] = ct_shape_box(tu_vec(1, 0.5, 0.3)); B[1] = ct_shape_ellipsoid(tu_vec(0.2, 0.7, 0.4));
+        A[2] = ct_shape_rounded(ct_shape_hull(&ha), (ct_real)0.2); B[2] = ct_shape_sphere((ct_real)0.3);
+        A[3] = ct_shape_ellipsoid(tu_vec(1, 0.3, 0.6)); B[3] = ct_shape_rounded(ct_shape_box(tu_vec(0.4, 0.1, 0.3)), (ct_real)0.1);
+        check_toi(&A[kind], &ma, &B[kind], &mb, target, 2.5, &hits);
+    }
+    cr_assert_gt(hits, 60, "only %d hits", hits);
+    ct_hull_free(&ha);
+    ct_hull_free(&hb);
+}
+
+/* Closed forms: two rounded points (spheres) and two fast thin plates, which a scan at the end
+   poses would miss entirely (no tunnelling). */
+Test(query_toi, closed_forms_spheres_and_fast_thin_plates) {
+    ct_shape a = ct_shape_sphere((ct_real)0.5), b = ct_shape_sphere((ct_real)0.25);
+    ct_xform x0 = ct_xform_identity(), xb0 = ct_xform_identity(), xb1 = ct_xform_identity();
+    ct_toi r;
+    double tol = TU_FLOAT ? 1e-4 : 1e-8;
+    int k;
+    xb0.p = tu_vec(10, 1, 0);
+    xb1.p = tu_vec(-10, 1, 0);
+    /* |(10 - 20 t, 1, 0)| = 0.75 + 0.1: 10 - 20 t = sqrt(0.85^2 - 1) has no root; use y = 0.5 */
+    xb0.p.y = xb1.p.y = (ct_real)0.5;
+    cr_assert_eq(ct_time_of_impact(&a, &x0, &x0, &b, &xb0, &xb1, (ct_real)0.1, NULL, &r), CT_OK);
+    cr_assert(r.hit);
+    {
+        double x = sqrt(0.85 * 0.85 - 0.25), t = (10 - x) / 20;
+        cr_assert_leq(r.fraction, t + 1e-12);
+        cr_assert_geq(r.fraction, t - 4 * tol * 0.75 / 20 * 10);
+        cr_assert_leq(r.iterations, 10, "linear sweeps converge in a few Newton steps (%d)", r.iterations);
+    }
+    for (k = 0; k < 2; ++k) { /* plates 1e-3 thick, B crossing A at 1000 thicknesses per frame */
+        ct_shape pa = ct_shape_box(tu_vec(1, 1, 0.0005)), pb = ct_shape_box(tu_vec(0.5, 0.5, 0.0005));
+        ct_xform b0 = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)0.3, tu_vec(0.2, 0.1, 0.5));
+        ct_xform b1 = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)(k ? 1.2 : 0.3), tu_vec(0.2, 0.1, -0.5));
+        double target = 0.0001, t = (0.5 - 0.001 - target) / 1.0;
+        cr_assert_eq(ct_time_of_impact(&pa, NULL, NULL, &pb, &b0, &b1, (ct_real)target, NULL, &r), CT_OK);
+        cr_assert(r.hit, "thin plates tunnelled (spin %d)", k);
+        cr_assert_leq(r.fraction, t + 1e-12);
+        cr_assert_geq(r.fraction, t - 3 * tol * 3, "fraction %.17g, contact at %.17g", r.fraction, t);
+        cr_assert_float_eq(r.normal.z, 1, 1e-3, "normal A -> B is +z (B is above A)");
+    }
+    /* moving apart: no hit, fraction 1; starting within the target: hit at 0 */
+    xb1.p = tu_vec(20, 0.5, 0);
+    cr_assert_eq(ct_time_of_impact(&a, NULL, NULL, &b, &xb0, &xb1, 0, NULL, &r), CT_OK);
+    cr_assert(r.hit == 0 && r.fraction == 1);
+    xb0.p = tu_vec(0.7, 0, 0);
+    cr_assert_eq(ct_time_of_impact(&a, NULL, NULL, &b, &xb0, &xb1, (ct_real)0.1, NULL, &r), CT_OK);
+    cr_assert(r.hit == 1 && r.fraction == 0);
+}
+
+Test(query_toi, bad_input_is_invalid) {
+    ct_shape s = ct_shape_box(tu_vec(1, 1, 1)), bad = ct_shape_box(tu_vec(-1, 1, 1));
+    ct_xform bx = ct_xform_identity(), x1 = ct_xform_identity();
+    ct_toi r;
+    bx.p.x = (ct_real)NAN;
+    x1.p.x = 5;
+    cr_assert_eq(ct_time_of_impact(&s, NULL, NULL, &s, &x1, NULL, 0, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_time_of_impact(NULL, NULL, NULL, &s, &x1, NULL, 0, NULL, &r), CT_INVALID);
+    cr_assert_eq(ct_time_of_impact(&s, NULL, NULL, &bad, &x1, NULL, 0, NULL, &r), CT_INVALID);
+    cr_assert_eq(ct_time_of_impact(&s, NULL, &bx, &s, &x1, NULL, 0, NULL, &r), CT_INVALID);
+    cr_assert_eq(ct_time_of_impact(&s, NULL, NULL, &s, &x1, NULL, -1, NULL, &r), CT_INVALID);
+    memset(&r, 0x55, sizeof r);
+    cr_assert_eq(ct_time_of_impact(&s, NULL, NULL, &s, &x1, NULL, (ct_real)NAN, NULL, &r), CT_INVALID);
+    cr_assert(r.hit == 0 && r.fraction == 1 && r.iterations == 0);
+}
