@@ -30,6 +30,7 @@
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
+     >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -639,6 +640,45 @@ CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const 
                                   const ct_shape *b, const ct_xform *xb0, const ct_xform *xb1,
                                   ct_real target, ct_gjk_cache *cache /* may be NULL */, ct_toi *out);
 
+/* >>pairs ----------------------------------------------------------------------------- */
+/* Contact manifolds of rounded primitives, with the conventions of ct_manifold_hulls: normal
+   unit A -> B, each point midway between the surfaces (point -+ separation/2 * normal on A's /
+   B's surface), separation < 0 penetrating, only points with separation <= speculative
+   (finite, >= 0), ids symmetric in A and B from the features that made the point, points
+   sorted by id, count 0 and everything zero when nothing is within speculative. Swapping A
+   and B negates the normal and keeps points, separations and ids. No allocation, reentrant.
+   CT_INVALID (out zeroed) for NULL, NaN/Inf, negative radii or half extents, invalid
+   transforms or hulls.
+
+   A capsule is a segment p0-p1 in its body's frame rounded by radius (p0 == p1: a sphere).
+   As a ct_shape (for GJK, ray casts, TOI) it is ct_shape_rounded(ct_shape_triangle(p0, p1,
+   p1), radius), a value type that needs no memory. */
+typedef struct ct_capsule { ct_vec3 p0, p1; ct_real radius; } ct_capsule;
+/* Two spheres (centres in world coordinates): one point. Coincident centres: normal +z. */
+CTDEF ct_status ct_manifold_spheres(ct_vec3 ca, ct_real ra, ct_vec3 cb, ct_real rb, ct_real speculative,
+                                    ct_manifold *out);
+/* A box (half extents, placed by xa) against a sphere: one point, the box's closest point to
+   the centre (face, edge or corner feature) or, with the centre inside, the face of least
+   penetration. The same answer as ct_manifold_hull_sphere on ct_hull_box, without a hull. */
+CTDEF ct_status ct_manifold_box_sphere(ct_vec3 half, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_real speculative, ct_manifold *out);
+/* Two capsules: the closest points of the segments (one point, separation = distance - ra -
+   rb); segments parallel within 0.005 rad whose projections overlap give two points, the ends
+   of the overlap (a capsule lying on a capsule). Crossing segments: normal along u x v. */
+CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, const ct_capsule *b,
+                                     const ct_xform *xb, ct_real speculative, ct_manifold *out);
+/* A hull (radius 0) against a capsule. Apart: GJK on the cores; if a face of A is parallel to
+   the GJK normal within 0.005 rad the segment is clipped to that face's prism (up to two
+   points, a capsule lying on a face), else the closest pair (separation = distance - radius).
+   Segment touching or inside the hull: the separating axis test over A's face normals and
+   A's edges crossed with the segment (a face is kept unless an edge is better by 2% + 5e-4
+   of the size), then the same clip, or the edge-segment closest pair. Clip separations are
+   distances to the face plane. A clip whose deepest point is farther than the closest pair /
+   the axis's separation (beyond rounding), or nearer by more than 2% + 5e-4 of the size,
+   gives way to one point: the closest pair, or the deepest end of the segment. */
+CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
+                                         const ct_xform *xb, ct_real speculative, ct_manifold *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -687,6 +727,9 @@ CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const 
 #include "detail/aabb.h"
 #include "detail/toi.h"
 #include "detail/raycast.h"
+
+/* manifolds of spheres, boxes, capsules and hulls */
+#include "detail/manifold_pairs.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -715,3 +715,205 @@ Test(query_toi, bad_input_is_invalid) {
     cr_assert_eq(ct_time_of_impact(&s, NULL, NULL, &s, &x1, NULL, (ct_real)NAN, NULL, &r), CT_INVALID);
     cr_assert(r.hit == 0 && r.fraction == 1 && r.iterations == 0);
 }
+
+/* ---- manifolds of spheres, boxes, capsules and hulls ---------------------------------------- */
+#define QM_TOL (TU_FLOAT ? 2e-4 : 1e-9)
+
+/* Swap symmetry: B-A negates the normal and has the same points, separations and ids. */
+static void check_swap(const ct_manifold *m, const ct_manifold *w, double tol) {
+    int i, j;
+    cr_assert_eq(m->count, w->count, "swap changed the count: %d vs %d", m->count, w->count);
+    if (!m->count) return;
+    cr_assert_leq(qlen(qadd(qof(m->normal), qof(w->normal))), tol, "swap did not negate the normal");
+    for (i = 0; i < m->count; ++i) {
+        int found = 0;
+        for (j = 0; j < w->count; ++j)
+            if (m->points[i].id == w->points[j].id && fabs(m->points[i].separation - w->points[j].separation) <= tol &&
+                qlen(qsub(qof(m->points[i].point), qof(w->points[j].point))) <= tol) found = 1;
+        cr_assert(found, "point %d (id %x) has no swapped twin", i, m->points[i].id);
+    }
+}
+static double min_sep(const ct_manifold *m) {
+    double s = 1e300;
+    int i;
+    for (i = 0; i < m->count; ++i) s = fmin(s, m->points[i].separation);
+    return s;
+}
+static double signed_dist(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb) {
+    ct_distance d;
+    cr_assert_eq(ct_signed_distance(a, xa, b, xb, NULL, NULL, &d), CT_OK);
+    return d.distance;
+}
+
+Test(query_pairs, spheres_and_box_sphere_match_closed_forms_and_hull_sphere) {
+    unsigned long long seed = 41;
+    ct_hull hb;
+    ct_vec3 h = tu_vec(1, 0.6, 0.3);
+    int k;
+    cr_assert_eq(ct_hull_box(h, NULL, &hb), CT_OK);
+    for (k = 0; k < 2000; ++k) {
+        ct_xform x = qxform(&seed, 1);
+        ct_vec3 c = qct(qadd(qof(x.p), qscl(qunit(&seed), 2 * tu_uniform(&seed))));
+        ct_vec3 c2 = qct(qadd(qof(c), qscl(qunit(&seed), 1.5 * tu_uniform(&seed))));
+        double r = 0.1 + 0.5 * tu_uniform(&seed), r2 = 0.1 + 0.5 * tu_uniform(&seed);
+        ct_manifold m, w, ref;
+        ct_shape sph = ct_shape_sphere((ct_real)r), sph2 = ct_shape_sphere((ct_real)r2), box = ct_shape_box(h);
+        ct_xform xc = ct_xform_identity(), xc2 = ct_xform_identity();
+        xc.p = c; xc2.p = c2;
+        /* spheres: closed form, signed distance, swap */
+        cr_assert_eq(ct_manifold_spheres(c, (ct_real)r, c2, (ct_real)r2, 10, &m), CT_OK);
+        cr_assert_eq(ct_manifold_spheres(c2, (ct_real)r2, c, (ct_real)r, 10, &w), CT_OK);
+        cr_assert_eq(m.count, 1);
+        cr_assert_float_eq(m.points[0].separation, qlen(qsub(qof(c2), qof(c))) - r - r2, QM_TOL);
+        cr_assert_float_eq(m.points[0].separation, signed_dist(&sph, &xc, &sph2, &xc2), QM_TOL * 10);
+        check_swap(&m, &w, QM_TOL);
+        {   /* point +- sep/2 n on the spheres */
+            qd pa = qsub(qof(m.points[0].point), qscl(qof(m.normal), m.points[0].separation / 2));
+            cr_assert_float_eq(qlen(qsub(pa, qof(c))), r, QM_TOL);
+        }
+        /* box-sphere: the same as hull-sphere on the box's hull, and the signed distance */
+        cr_assert_eq(ct_manifold_box_sphere(h, &x, c, (ct_real)r, 10, &m), CT_OK);
+        cr_assert_eq(ct_manifold_hull_sphere(&hb, &x, c, (ct_real)r, 10, &ref), CT_OK);
+        cr_assert_eq(m.count, 1);
+        cr_assert_eq(ref.count, 1);
+        cr_assert_float_eq(m.points[0].separation, ref.points[0].separation, QM_TOL);
+        cr_assert_leq(qlen(qsub(qof(m.normal), qof(ref.normal))), QM_TOL * 10, "normal differs from hull-sphere");
+        cr_assert_leq(qlen(qsub(qof(m.points[0].point), qof(ref.points[0].point))), QM_TOL * 10);
+        cr_assert_float_eq(m.points[0].separation, signed_dist(&box, &x, &sph, &xc), QM_TOL * 10);
+        /* speculative filter */
+        cr_assert_eq(ct_manifold_box_sphere(h, &x, c, (ct_real)r, 0, &w), CT_OK);
+        cr_assert_eq(w.count, m.points[0].separation <= 0 ? 1 : 0);
+        if (!w.count) cr_assert(w.normal.x == 0 && w.normal.y == 0 && w.normal.z == 0);
+    }
+    ct_hull_free(&hb);
+}
+
+/* A capsule as a ct_shape: the segment as a triangle with a repeated corner, rounded. */
+static ct_shape qcapsule_shape(const ct_capsule *c) {
+    return ct_shape_rounded(ct_shape_triangle(c->p0, c->p1, c->p1), c->radius);
+}
+
+Test(query_pairs, capsules_match_signed_distance_swap_and_resting_closed_form) {
+    unsigned long long seed = 42;
+    int k;
+    for (k = 0; k < 2000; ++k) {
+        ct_capsule a, b;
+        ct_xform xa = qxform(&seed, 0.5), xb = qxform(&seed, 2);
+        ct_manifold m, w;
+        ct_shape sa, sb;
+        double sd;
+        a.p0 = qct(qscl(qunit(&seed), 0.8)); a.p1 = qct(qscl(qof(a.p0), -1)); a.radius = (ct_real)(0.1 + 0.3 * tu_uniform(&seed));
+        b.p0 = qct(qscl(qunit(&seed), 0.5)); b.p1 = qct(qscl(qof(b.p0), -0.5)); b.radius = (ct_real)(0.1 + 0.3 * tu_uniform(&seed));
+        sa = qcapsule_shape(&a); sb = qcapsule_shape(&b);
+        cr_assert_eq(ct_manifold_capsules(&a, &xa, &b, &xb, 10, &m), CT_OK);
+        cr_assert_eq(ct_manifold_capsules(&b, &xb, &a, &xa, 10, &w), CT_OK);
+        cr_assert_eq(m.count, 1);
+        sd = signed_dist(&sa, &xa, &sb, &xb);
+        if (sd > -fmin(a.radius, b.radius)) /* the cores are apart: the separation is the distance */
+            cr_assert_float_eq(m.points[0].separation, sd, QM_TOL * 100, "capsules: %.17g vs signed distance %.17g", m.points[0].separation, sd);
+        check_swap(&m, &w, QM_TOL * 10);
+    }
+    {   /* parallel capsules, one lying on the other with an overlap [0.5, 1] along x */
+        ct_capsule a = { { -1, 0, 0 }, { 1, 0, 0 }, (ct_real)0.25 }, b = { { -1, 0, 0 }, { 1, 0, 0 }, (ct_real)0.5 };
+        ct_xform xb = ct_xform_identity();
+        ct_manifold m, w;
+        xb.p = tu_vec(1.5, 0.7, 0);
+        cr_assert_eq(ct_manifold_capsules(&a, NULL, &b, &xb, 0, &m), CT_OK);
+        cr_assert_eq(m.count, 2);
+        cr_assert_float_eq(m.points[0].separation, -0.05, QM_TOL);
+        cr_assert_float_eq(m.points[1].separation, -0.05, QM_TOL);
+        cr_assert_float_eq(m.normal.y, 1, QM_TOL);
+        cr_assert_float_eq(fmin(m.points[0].point.x, m.points[1].point.x), 0.5, QM_TOL);
+        cr_assert_float_eq(fmax(m.points[0].point.x, m.points[1].point.x), 1.0, QM_TOL);
+        cr_assert_neq(m.points[0].id, m.points[1].id);
+        cr_assert_eq(ct_manifold_capsules(&b, &xb, &a, NULL, 0, &w), CT_OK);
+        check_swap(&m, &w, QM_TOL);
+    }
+}
+
+Test(query_pairs, hull_capsule_matches_signed_distance_and_rests_on_faces) {
+    unsigned long long seed = 43;
+    ct_vec3 pts[30], h = tu_vec(1, 0.7, 0.4);
+    ct_hull hull, hb;
+    int k, trial;
+    for (k = 0; k < 30; ++k) pts[k] = qct(qunit(&seed));
+    cr_assert_eq(ct_hull_build(pts, 30, NULL, NULL, &hull), CT_OK);
+    cr_assert_eq(ct_hull_box(h, NULL, &hb), CT_OK);
+    for (trial = 0; trial < 3000; ++trial) {
+        const ct_hull *H = trial % 2 ? &hull : &hb;
+        ct_capsule c;
+        ct_xform xa = qxform(&seed, 0.3), xb = qxform(&seed, 0);
+        ct_manifold m;
+        ct_shape sa = ct_shape_hull(H), sb;
+        double sd, L = 4;
+        xb.p = qct(qscl(qunit(&seed), 0.6 + 2 * tu_uniform(&seed)));
+        c.p0 = qct(qscl(qunit(&seed), 0.6)); c.p1 = qct(qscl(qof(c.p0), -1)); c.radius = (ct_real)(0.05 + 0.3 * tu_uniform(&seed));
+        sb = qcapsule_shape(&c);
+        cr_assert_eq(ct_manifold_hull_capsule(H, &xa, &c, &xb, 10, &m), CT_OK);
+        sd = signed_dist(&sa, &xa, &sb, &xb);
+        cr_assert_geq(m.count, 1);
+        if (sd > -c.radius && m.count == 1) /* cores apart, closest pair: the distance */
+            cr_assert_float_eq(min_sep(&m), sd, QM_TOL * 100, "trial %d apart: %.17g vs %.17g", trial, min_sep(&m), sd);
+        else if (sd > -c.radius) { /* a face clip: distances to the face plane, a lower bound */
+            cr_assert_leq(min_sep(&m), sd + QM_TOL * 100, "trial %d clip above the distance", trial);
+            cr_assert_geq(min_sep(&m), sd - 0.02 * fabs(sd) - 5e-4 * L, "trial %d clip: %.17g vs %.17g", trial, min_sep(&m), sd);
+        } else /* cores overlap: the SAT axis, a face within 2% + 5e-4 L of the best */
+            cr_assert_leq(fabs(min_sep(&m) - sd), 0.02 * fabs(sd) + 5e-4 * L + QM_TOL * 100, "trial %d overlap: %.17g vs %.17g", trial, min_sep(&m), sd);
+        for (k = 0; k < m.count; ++k) { /* point + sep/2 n lies on the capsule (on its surface
+                                            for a closest pair; inside by r (1 - cos tilt) for a
+                                            clipped end of a segment tilted to the face) */
+            qd q = qof(qct(qadd(qof(m.points[k].point), qscl(qof(m.normal), m.points[k].separation / 2))));
+            qd a0 = qxf(&xb, qof(c.p0)), a1 = qxf(&xb, qof(c.p1)), e = qsub(a1, a0);
+            double t = fmin(1, fmax(0, qdot(qsub(q, a0), e) / qdot(e, e)));
+            double dq = qlen(qsub(q, qadd(a0, qscl(e, t))));
+            cr_assert_leq(dq, c.radius + 1e-6, "trial %d point %d off the capsule", trial, k);
+            if (m.points[k].separation == min_sep(&m) && fabs(min_sep(&m) - sd) < 1e-9)
+                cr_assert_float_eq(dq, c.radius, 1e-6, "trial %d: deepest point %d off the capsule surface", trial, k);
+        }
+    }
+    {   /* a capsule lying on the box's top face, 0.01 above it, partly over the edge */
+        ct_capsule c = { { -0.5, 0, 0 }, { 0.5, 0, 0 }, (ct_real)0.1 };
+        ct_xform xb = ct_xform_identity();
+        ct_manifold m;
+        xb.p = tu_vec(0.8, 0, 0.4 + 0.1 + 0.01);
+        cr_assert_eq(ct_manifold_hull_capsule(&hb, NULL, &c, &xb, (ct_real)0.1, &m), CT_OK);
+        cr_assert_eq(m.count, 2);
+        cr_assert_float_eq(m.normal.z, 1, QM_TOL);
+        cr_assert_float_eq(m.points[0].separation, 0.01, QM_TOL);
+        cr_assert_float_eq(m.points[1].separation, 0.01, QM_TOL);
+        cr_assert_float_eq(fmin(m.points[0].point.x, m.points[1].point.x), 0.3, QM_TOL);
+        cr_assert_float_eq(fmax(m.points[0].point.x, m.points[1].point.x), 1.0, QM_TOL);
+        /* sunk 0.05 into the face: the same clip, penetrating */
+        xb.p.z = (ct_real)(0.4 + 0.1 - 0.05);
+        cr_assert_eq(ct_manifold_hull_capsule(&hb, NULL, &c, &xb, 0, &m), CT_OK);
+        cr_assert_eq(m.count, 2);
+        cr_assert_float_eq(m.points[0].separation, -0.05, QM_TOL);
+        cr_assert_float_eq(m.normal.z, 1, QM_TOL);
+    }
+    ct_hull_free(&hull);
+    ct_hull_free(&hb);
+}
+
+Test(query_pairs, bad_input_is_invalid) {
+    ct_capsule c = { { 0, 0, 0 }, { 1, 0, 0 }, 1 }, bad = { { 0, 0, 0 }, { 1, 0, 0 }, -1 };
+    ct_hull hb;
+    ct_manifold m;
+    ct_vec3 o = tu_vec(0, 0, 0), nanv = tu_vec(NAN, 0, 0);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 1, 1), NULL, &hb), CT_OK);
+    cr_assert_eq(ct_manifold_spheres(o, 1, o, 1, 0, NULL), CT_INVALID);
+    cr_assert_eq(ct_manifold_spheres(nanv, 1, o, 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_spheres(o, -1, o, 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_spheres(o, 1, o, 1, -1, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_box_sphere(tu_vec(-1, 1, 1), NULL, o, 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_box_sphere(tu_vec(1, 1, 1), NULL, nanv, 1, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_capsules(&c, NULL, &bad, NULL, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_capsules(NULL, NULL, &c, NULL, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_capsules(&c, NULL, &c, NULL, (ct_real)NAN, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_capsule(NULL, NULL, &c, NULL, 0, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_capsule(&hb, NULL, &bad, NULL, 0, &m), CT_INVALID);
+    c.p1 = nanv;
+    memset(&m, 0x55, sizeof m);
+    cr_assert_eq(ct_manifold_hull_capsule(&hb, NULL, &c, NULL, 0, &m), CT_INVALID);
+    cr_assert(m.count == 0 && m.normal.x == 0);
+    ct_hull_free(&hb);
+}

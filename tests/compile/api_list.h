@@ -29,7 +29,8 @@
     X(ct_broadphase) X(ct_broadphase_bipartite) X(ct_pairs_free) X(ct_broadphase_foreach)
 
 /* query part */
-#define CT_API_QUERY(X) X(ct_shape_aabb) X(ct_ray_cast) X(ct_time_of_impact)
+#define CT_API_QUERY(X) X(ct_shape_aabb) X(ct_ray_cast) X(ct_time_of_impact) \
+    X(ct_manifold_spheres) X(ct_manifold_box_sphere) X(ct_manifold_capsules) X(ct_manifold_hull_capsule)
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) \
