@@ -596,8 +596,8 @@ CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out
    lies past the surface by more than rounding and is within CT__TOI_REL (1e-8, float 1e-4)
    of the shape's size of it; iterations counts its GJK calls (0 for the exact kinds).
    CT_INVALID (output zeroed, face -1) for NULL, an invalid shape or transform, NaN/Inf
-   origin or translation; CT_NO_CONVERGENCE when the advancement hits CT_TOI_MAX_ITERS (no hit
-   reported). Allocates nothing; reentrant. */
+   origin or translation, or a hit beyond the range of ct_real; CT_NO_CONVERGENCE when the
+   advancement hits CT_TOI_MAX_ITERS (no hit reported). Allocates nothing; reentrant. */
 typedef struct ct_ray_hit {
     int     hit;        /* 1 when the segment reaches the shape */
     ct_real fraction;   /* point = origin + fraction * translation */
@@ -625,7 +625,8 @@ CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin
    hit = 1, fraction = 0 (overlapping cores: normal zero). No contact in the sweep: hit = 0,
    fraction = 1, the rest zero. cache (may be NULL) warm-starts each GJK call.
    CT_INVALID (output zeroed, fraction 1) for NULL shapes or out, invalid shapes or
-   transforms, a NaN, infinite or negative target; CT_NO_CONVERGENCE after CT_TOI_MAX_ITERS
+   transforms, a NaN, infinite or negative target, or a hit beyond the range of ct_real;
+   CT_NO_CONVERGENCE after CT_TOI_MAX_ITERS
    steps, with hit = 0 and fraction the (conservative) time reached. No allocation. */
 #define CT_TOI_MAX_ITERS 256
 typedef struct ct_toi {
@@ -648,7 +649,7 @@ CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const 
    sorted by id, count 0 and everything zero when nothing is within speculative. Swapping A
    and B negates the normal and keeps points, separations and ids. No allocation, reentrant.
    CT_INVALID (out zeroed) for NULL, NaN/Inf, negative radii or half extents, invalid
-   transforms or hulls.
+   transforms or hulls, and for finite inputs so large that the answer overflows ct_real.
 
    A capsule is a segment p0-p1 in its body's frame rounded by radius (p0 == p1: a sphere).
    As a ct_shape (for GJK, ray casts, TOI) it is ct_shape_rounded(ct_shape_triangle(p0, p1,

@@ -37,6 +37,17 @@ CT__INLINE ct_vec3 ct__pair_dir(ct_vec3 a, ct_vec3 b, ct_real tol, ct_vec3 fallb
     return ct__normalize(v, NULL);
 }
 
+/* The result must be representable: inputs near the range of ct_real (finite, yet whose
+   sums overflow) are answered CT_INVALID with out zeroed rather than with Inf/NaN. */
+CT__PRIVATE ct_status ct__pair_finish(ct_manifold *out) {
+    int i, ok = ct__finite3(out->normal);
+    for (i = 0; i < out->count; ++i)
+        ok = ok && ct__finite3(out->points[i].point) && ct__finite(out->points[i].separation);
+    if (ok) return CT_OK;
+    memset(out, 0, sizeof *out);
+    return CT_INVALID;
+}
+
 CTDEF ct_status ct_manifold_spheres(ct_vec3 ca, ct_real ra, ct_vec3 cb, ct_real rb, ct_real speculative,
                                     ct_manifold *out) {
     ct_vec3 n;
@@ -48,13 +59,13 @@ CTDEF ct_status ct_manifold_spheres(ct_vec3 ca, ct_real ra, ct_vec3 cb, ct_real 
     size = ra + rb + ct__maxabs(ca) + ct__maxabs(cb);
     /* coincident centres: +z (any direction is a least-penetration direction) */
     n = ct__pair_dir(ca, cb, CT__PAIR_TOUCH * size, ct__v3(0, 0, 1), &d);
-    if (!(d - ra - rb <= speculative)) return CT_OK;
+    if (!(d - ra - rb <= speculative)) return ct__pair_finish(out);
     out->normal = n;
     out->count = 1;
     out->points[0].point = ct__pair_mid(ca, ra, cb, rb, n);
     out->points[0].separation = d - ra - rb;
     out->points[0].id = ct__sat_id(ct__sat_key(CT__KEY_FACE, 0), ct__sat_key(CT__KEY_FACE, 0));
-    return CT_OK;
+    return ct__pair_finish(out);
 }
 
 CTDEF ct_status ct_manifold_box_sphere(ct_vec3 half, const ct_xform *xa, ct_vec3 center, ct_real radius,
@@ -87,13 +98,13 @@ CTDEF ct_status ct_manifold_box_sphere(ct_vec3 half, const ct_xform *xa, ct_vec3
         p = ct__madd(c, n, -best);
         key = ct__sat_key(CT__KEY_FACE, (s > 0 ? 1 : 2) << (2 * ax));
     }
-    if (!(sep <= speculative)) return CT_OK;
+    if (!(sep <= speculative)) return ct__pair_finish(out);
     out->normal = ct__xf_dir(xa, n);
     out->count = 1;
     out->points[0].point = ct__xf_point(xa, ct__pair_mid(p, 0, c, radius, n));
     out->points[0].separation = sep;
     out->points[0].id = ct__sat_id(key, ct__sat_key(CT__KEY_FACE, 0));
-    return CT_OK;
+    return ct__pair_finish(out);
 }
 
 /* Closest points of segments p0 + s u and q0 + t v, s, t in [0, 1] (Ericson, Real-Time
@@ -150,7 +161,7 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
     n = ct__pair_dir(pa, pb, CT__PAIR_TOUCH * (size + ct__maxabs(pa)), ct__v3(0, 0, 0), &d);
     if (!(d > 0))
         n = ct__pair_touch_normal(u, v, ct__sub(ct__lerp(b0, b1, (ct_real)0.5), ct__lerp(a0, a1, (ct_real)0.5)));
-    if (!(d - ra - rb <= speculative)) return CT_OK;
+    if (!(d - ra - rb <= speculative)) return ct__pair_finish(out);
     /* nearly parallel segments apart: clip B's projection to A's extent, two points */
     if (d > 0 && lu > 0 && lv > 0 && ct__len(ct__cross(u, v)) <= CT__PAIR_PARALLEL * lu * lv) {
         ct_real s0 = ct__dot(ct__sub(b0, a0), u) / (lu * lu), s1 = ct__dot(ct__sub(b1, a0), u) / (lu * lu);
@@ -169,14 +180,14 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
             }
             if (np == 2 && pts[0].id == pts[1].id) pts[1].id ^= 1u << 31; /* both interior: keep apart */
             ct__sat_emit(pts, np, NULL, n, out);
-            return CT_OK;
+            return ct__pair_finish(out);
         }
     }
     pts[0].p = ct__pair_mid(pa, ra, pb, rb, n);
     pts[0].s = d - ra - rb;
     pts[0].id = ct__sat_id(CT__PAIR_SEG_KEY(s), CT__PAIR_SEG_KEY(t));
     ct__sat_emit(pts, 1, NULL, n, out);
-    return CT_OK;
+    return ct__pair_finish(out);
 }
 
 /* Clips segment p0-p1 (A's frame) to the prism of face f: parameters [*t0, *t1] and the
@@ -251,7 +262,7 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
     }
     if (d > CT__PAIR_TOUCH * (L + ct__maxabs(p0))) { /* apart: the closest pair, or a face clip */
         ct_real cb = -CT__MAXR;
-        if (!(d - rb <= speculative)) return CT_OK;
+        if (!(d - rb <= speculative)) return ct__pair_finish(out);
         for (k = 0; k < a->nfaces; ++k)
             if (ct__dot(a->planes[k].n, n) > cb) { cb = ct__dot(a->planes[k].n, n); face = k; }
         use_face = cb >= 1 - CT__PAIR_PARALLEL * CT__PAIR_PARALLEL / 2;
@@ -265,7 +276,7 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
         if (!use_face) { /* edge contact: the closest points of the edge and the segment */
             ct_vec3 e0 = a->verts[a->face_verts[edge]], e1 = a->verts[a->face_verts[a->he_next[edge]]];
             ct_real s, t;
-            if (!(es - rb <= speculative)) return CT_OK;
+            if (!(es - rb <= speculative)) return ct__pair_finish(out);
             ct__pair_seg_seg(e0, ct__sub(e1, e0), p0, ct__sub(p1, p0), &s, &t);
             pa = ct__lerp(e0, e1, s);
             pb = ct__lerp(p0, p1, t);
@@ -273,9 +284,9 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
             pts[0].s = es - rb;
             pts[0].id = ct__sat_id(ct__sat_edge_key(a, edge), CT__PAIR_SEG_KEY(t));
             ct__sat_emit(pts, 1, xa, axis, out);
-            return CT_OK;
+            return ct__pair_finish(out);
         }
-        if (!(fs - rb <= speculative)) return CT_OK;
+        if (!(fs - rb <= speculative)) return ct__pair_finish(out);
     }
     if (use_face) { /* face clip: the segment clipped to the prism of the face, each end against its plane */
         ct_real t0, t1, deepest = CT__MAXR;
@@ -306,7 +317,7 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
         if (np > 0 && deepest <= sep + CT__PAIR_TOUCH * (L + ct__maxabs(p0)) &&
             deepest >= sep - (ct_real)0.02 * ct__abs(sep) - CT__PAIR_FACE_TOL * L) {
             ct__sat_emit(pts, np, xa, pl.n, out);
-            return CT_OK;
+            return ct__pair_finish(out);
         }
     }
     /* fallback: the closest pair (apart) or the deepest endpoint along the face (overlapping) */
@@ -330,5 +341,5 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
         pts[0].id = ct__sat_id(ct__sat_key(CT__KEY_FACE, face), ct__sat_key(CT__KEY_VERT, d0 <= d1 ? 0 : 1));
         ct__sat_emit(pts, 1, xa, pl.n, out);
     }
-    return CT_OK;
+    return ct__pair_finish(out);
 }

