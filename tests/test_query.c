@@ -917,3 +917,49 @@ Test(query_pairs, bad_input_is_invalid) {
     cr_assert(m.count == 0 && m.normal.x == 0);
     ct_hull_free(&hb);
 }
+
+/* fuzz_query (regress_query_overflowing_midpoint): finite inputs whose answer overflows are
+   CT_INVALID with the output zeroed, never Inf/NaN. */
+Test(query_pairs, overflowing_answers_are_invalid) {
+    double big = TU_FLOAT ? 3e38 : 1.7e308;
+    ct_manifold m;
+    ct_ray_hit r;
+    ct_shape s = ct_shape_sphere((ct_real)big);
+    ct_xform far = ct_xform_identity();
+    cr_assert_eq(ct_manifold_spheres(tu_vec(-big, 0, 0), (ct_real)big, tu_vec(big, 0, 0), (ct_real)big, (ct_real)big, &m), CT_INVALID);
+    cr_assert(m.count == 0 && m.normal.x == 0);
+    far.p = tu_vec(big, 0, 0);
+    cr_assert_eq(ct_ray_cast(&s, &far, tu_vec(-big, 0, 0), tu_vec(big, 0, 0), &r), CT_INVALID);
+    cr_assert(r.hit == 0 && r.face == -1);
+}
+
+/* Scale and translation: the same sweep at sizes 1e-6..1e6, shifted by 10 sizes, gives the
+   same fraction to the TOI tolerance (fractions are dimensionless). */
+Test(query_toi, scale_and_translation_invariant) {
+    unsigned long long seed = 44;
+    ct_vec3 pts[24];
+    int k, e;
+    double ref = -1;
+    for (k = 0; k < 24; ++k) pts[k] = qct(qunit(&seed));
+    for (e = -6; e <= 6; e += 3) {
+        double s = pow(10.0, e);
+        ct_vec3 sp[24];
+        ct_hull h;
+        ct_shape a, b;
+        ct_xform xa0 = ct_xform_from_axis_angle(tu_vec(0.2, 1, 0.3), (ct_real)0.4, tu_vec(10 * s, -3 * s, 5 * s));
+        ct_xform xa1 = ct_xform_from_axis_angle(tu_vec(0.2, 1, 0.3), (ct_real)0.9, tu_vec(10 * s, -3 * s, 5 * s));
+        ct_xform xb0 = ct_xform_from_axis_angle(tu_vec(1, 0, 0.3), (ct_real)0.1, tu_vec(14 * s, -2.5 * s, 5 * s));
+        ct_xform xb1 = ct_xform_from_axis_angle(tu_vec(1, 0, 0.3), (ct_real)1.1, tu_vec(7 * s, -3.2 * s, 5.1 * s));
+        ct_toi r;
+        for (k = 0; k < 24; ++k) sp[k] = qct(qscl(qof(pts[k]), s));
+        cr_assert_eq(ct_hull_build(sp, 24, NULL, NULL, &h), CT_OK);
+        a = ct_shape_hull(&h);
+        b = ct_shape_rounded(ct_shape_box(tu_vec(0.5 * s, 0.3 * s, 0.2 * s)), (ct_real)(0.1 * s));
+        cr_assert_eq(ct_time_of_impact(&a, &xa0, &xa1, &b, &xb0, &xb1, (ct_real)(0.01 * s), NULL, &r), CT_OK);
+        cr_assert(r.hit, "scale %g: no hit", s);
+        if (ref < 0) ref = r.fraction;
+        cr_assert_float_eq(r.fraction, ref, TU_FLOAT ? 2e-3 : 1e-7, "scale %g: fraction %.17g vs %.17g", s, r.fraction, ref);
+        cr_assert_float_eq(r.distance / s, 0.01, TU_FLOAT ? 2e-3 : 1e-7);
+        ct_hull_free(&h);
+    }
+}
