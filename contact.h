@@ -32,8 +32,10 @@
      >>sat         SAT + clipping contact manifolds              (detail/sat.h)
      >>ellipsoid   Perram-Wertheim ellipsoid contact             (detail/ellipsoid.h)
      >>broadphase  OpenMP box-pair search and parallel pair loop (detail/broadphase.h)
-     >>export      debug export to Wavefront OBJ and legacy VTK      (detail/export.h)
+     >>export      debug export to Wavefront OBJ and legacy VTK  (detail/export.h)
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
+     >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
+     >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -752,6 +754,110 @@ CTDEF ct_status ct_mpi_broadphase_foreach(MPI_Comm comm, const ct_aabb *boxes, i
                                           size_t data_size, const ct_mpi_decomp *decomp, ct_mpi_pair_fn fn,
                                           void *user, int *owner, ct_mpi_stats *stats);
 #endif /* CONTACT_MPI */
+/* >>query ----------------------------------------------------------------------------- */
+/* Bounding box of a shape (core plus rounding radius) under x (NULL: identity), exact for
+   every kind: boxes (half width sum_j |R_ij| h_j), ellipsoids (sqrt(sum_j (R_ij a_j)^2)),
+   spheres, triangles, point sets and hulls (their vertices), support-function shapes (the six
+   axis supports, so as tight as the support function is exact). CT_INVALID (and *out zeroed)
+   for NULL, an invalid shape or transform, or a box not finite in ct_real (a support function
+   returning NaN/Inf). Allocates nothing; reentrant. */
+CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out);
+
+/* Ray cast: the first point of the shape (core plus radius, under x; NULL: identity) on the
+   segment origin + t * translation, t in [0, 1]. hit = 1 and fraction = that t, point = the
+   world point, normal = the unit outward surface normal there (world), face = the face hit
+   for unrounded hulls (index into planes) and boxes (0..5: +x, -x, +y, -y, +z, -z), else -1.
+   A segment that starts inside the shape reports no hit (Box2D's convention); one that starts
+   on the surface may report a hit at 0 or none. An empty translation hits nothing.
+   Spheres, boxes, unrounded hulls and ellipsoids are exact (closed forms and plane clipping);
+   every other shape (point sets, triangles, support functions, rounded shapes) takes
+   conservative advancement on the GJK distance (as ct_time_of_impact), whose fraction never
+   lies past the surface by more than rounding and is within CT__TOI_REL (1e-8, float 1e-4)
+   of the shape's size of it; iterations counts its GJK calls (0 for the exact kinds).
+   CT_INVALID (output zeroed, face -1) for NULL, an invalid shape or transform, NaN/Inf
+   origin or translation, or a hit beyond the range of ct_real; CT_NO_CONVERGENCE when the
+   advancement hits CT_TOI_MAX_ITERS (no hit reported). Allocates nothing; reentrant. */
+typedef struct ct_ray_hit {
+    int     hit;        /* 1 when the segment reaches the shape */
+    ct_real fraction;   /* point = origin + fraction * translation */
+    ct_vec3 point;      /* world */
+    ct_vec3 normal;     /* unit outward normal of the shape at point (world) */
+    int     face;       /* hull / box face hit, else -1 */
+    int     iterations; /* GJK calls of the advancement (0 for the closed forms) */
+} ct_ray_hit;
+CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin, ct_vec3 translation,
+                            ct_ray_hit *out);
+
+/* Time of impact (shape cast) by conservative advancement (Mirtich 1996; the motion of Box2D's
+   b2TimeOfImpact): A sweeps from xa0 to xa1 and B from xb0 to xb1 over the fraction t in
+   [0, 1], each origin on a straight line and each body turning about its origin at a constant
+   rate about the fixed axis of R1 R0^T (angle at most pi). Finds the first t at which the
+   distance between the (rounded) shapes comes down to target (>= 0, e.g. a linear slop;
+   touching would be 0): hit = 1, fraction = t with target <= distance <= target + tol where
+   tol = CT__TOI_REL (1e-8; float 1e-4) x the pair's size (sum of the bounding-box half
+   diagonals), and the distance is above target on all of [0, t) (never past the first
+   contact, GJK's rounding apart). normal (unit, A -> B), pa, pb (witness points on the
+   surfaces) and distance are those at t. Pure translations advance by Newton steps on the
+   convex distance (a few GJK calls); rotations by the bound (dp_a - dp_b).n + angle_a r_a +
+   angle_b r_b on the approach rate (r: the largest distance of a core point from the body's
+   origin), which takes more steps the more the rotation dominates. Starting within target:
+   hit = 1, fraction = 0 (overlapping cores: normal zero). No contact in the sweep: hit = 0,
+   fraction = 1, the rest zero. cache (may be NULL) warm-starts each GJK call.
+   CT_INVALID (output zeroed, fraction 1) for NULL shapes or out, invalid shapes or
+   transforms, a NaN, infinite or negative target, or a hit beyond the range of ct_real;
+   CT_NO_CONVERGENCE after CT_TOI_MAX_ITERS
+   steps, with hit = 0 and fraction the (conservative) time reached. No allocation. */
+#define CT_TOI_MAX_ITERS 256
+typedef struct ct_toi {
+    int     hit;        /* 1: the distance reaches target within the sweep */
+    ct_real fraction;   /* of the sweep, in [0, 1] */
+    ct_real distance;   /* surface distance at fraction (about target when hit) */
+    ct_vec3 normal;     /* unit, A -> B, at fraction */
+    ct_vec3 pa, pb;     /* witness points on A and B at fraction (world) */
+    int     iterations; /* GJK calls */
+} ct_toi;
+CTDEF ct_status ct_time_of_impact(const ct_shape *a, const ct_xform *xa0, const ct_xform *xa1,
+                                  const ct_shape *b, const ct_xform *xb0, const ct_xform *xb1,
+                                  ct_real target, ct_gjk_cache *cache /* may be NULL */, ct_toi *out);
+
+/* >>pairs ----------------------------------------------------------------------------- */
+/* Contact manifolds of rounded primitives, with the conventions of ct_manifold_hulls: normal
+   unit A -> B, each point midway between the surfaces (point -+ separation/2 * normal on A's /
+   B's surface), separation < 0 penetrating, only points with separation <= speculative
+   (finite, >= 0), ids symmetric in A and B from the features that made the point, points
+   sorted by id, count 0 and everything zero when nothing is within speculative. Swapping A
+   and B negates the normal and keeps points, separations and ids. No allocation, reentrant.
+   CT_INVALID (out zeroed) for NULL, NaN/Inf, negative radii or half extents, invalid
+   transforms or hulls, and for finite inputs so large that the answer overflows ct_real.
+
+   A capsule is a segment p0-p1 in its body's frame rounded by radius (p0 == p1: a sphere).
+   As a ct_shape (for GJK, ray casts, TOI) it is ct_shape_rounded(ct_shape_triangle(p0, p1,
+   p1), radius), a value type that needs no memory. */
+typedef struct ct_capsule { ct_vec3 p0, p1; ct_real radius; } ct_capsule;
+/* Two spheres (centres in world coordinates): one point. Coincident centres: normal +z. */
+CTDEF ct_status ct_manifold_spheres(ct_vec3 ca, ct_real ra, ct_vec3 cb, ct_real rb, ct_real speculative,
+                                    ct_manifold *out);
+/* A box (half extents, placed by xa) against a sphere: one point, the box's closest point to
+   the centre (face, edge or corner feature) or, with the centre inside, the face of least
+   penetration. The same answer as ct_manifold_hull_sphere on ct_hull_box, without a hull. */
+CTDEF ct_status ct_manifold_box_sphere(ct_vec3 half, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_real speculative, ct_manifold *out);
+/* Two capsules: the closest points of the segments (one point, separation = distance - ra -
+   rb); segments parallel within 0.005 rad whose projections overlap give two points, the ends
+   of the overlap (a capsule lying on a capsule). Crossing segments: normal along u x v. */
+CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, const ct_capsule *b,
+                                     const ct_xform *xb, ct_real speculative, ct_manifold *out);
+/* A hull (radius 0) against a capsule. Apart: GJK on the cores; if a face of A is parallel to
+   the GJK normal within 0.005 rad the segment is clipped to that face's prism (up to two
+   points, a capsule lying on a face), else the closest pair (separation = distance - radius).
+   Segment touching or inside the hull: the separating axis test over A's face normals and
+   A's edges crossed with the segment (a face is kept unless an edge is better by 2% + 5e-4
+   of the size), then the same clip, or the edge-segment closest pair. Clip separations are
+   distances to the face plane. A clip whose deepest point is farther than the closest pair /
+   the axis's separation (beyond rounding), or nearer by more than 2% + 5e-4 of the size,
+   gives way to one point: the closest pair, or the deepest end of the segment. */
+CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
+                                         const ct_xform *xb, ct_real speculative, ct_manifold *out);
 
 #ifdef __cplusplus
 }
@@ -803,6 +909,13 @@ CTDEF ct_status ct_mpi_broadphase_foreach(MPI_Comm comm, const ct_aabb *boxes, i
 #if defined(CONTACT_MPI)
 #include "detail/mpi.h"
 #endif
+/* queries: shape AABBs, shape casts, ray casts */
+#include "detail/aabb.h"
+#include "detail/toi.h"
+#include "detail/raycast.h"
+
+/* manifolds of spheres, boxes, capsules and hulls */
+#include "detail/manifold_pairs.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

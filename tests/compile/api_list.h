@@ -34,8 +34,12 @@
 #define CT_API_EXPORT(X) X(ct_export_hull) X(ct_export_contact) X(ct_export_manifold) \
     X(ct_export_aabbs) X(ct_export_scene) X(ct_write_stdio)
 
+/* query part */
+#define CT_API_QUERY(X) X(ct_shape_aabb) X(ct_ray_cast) X(ct_time_of_impact) \
+    X(ct_manifold_spheres) X(ct_manifold_box_sphere) X(ct_manifold_capsules) X(ct_manifold_hull_capsule)
+
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
-    CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X)
+    CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X) CT_API_QUERY(X)
 
 /* MPI part: declared only with CONTACT_MPI and <mpi.h>, so not in CT_API_LIST (the compile
    checks need no MPI); tests/mpi/test_mpi.c takes these. */

@@ -235,6 +235,27 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
     call(d, ct_ellipsoids(v3(1, 0.5, 0.3), &in->xc, v3(0.4, 0.8, 0.6), &in->xd, &lam, &pw));
     put_r(d, pw.F); put_r(d, pw.lambda); put_v(d, pw.normal); put_v(d, pw.point); put_r(d, pw.gap);
 
+    /* queries: AABBs, ray casts and times of impact on every shape kind, the pair manifolds */
+    for (i = 0; i < 9; ++i) {
+        ct_ray_hit rh;
+        ct_toi toi;
+        call(d, ct_shape_aabb(&sh[i], &in->xb, &bb)); put_v(d, bb.lo); put_v(d, bb.hi);
+        call(d, ct_ray_cast(&sh[i], &in->xa, v3(3, 0.2, -0.1), v3(-6, 0.1, 0.3), &rh));
+        put_i(d, rh.hit); put_r(d, rh.fraction); put_v(d, rh.point); put_v(d, rh.normal); put_i(d, rh.face);
+        memset(&gc, 0, sizeof gc);
+        call(d, ct_time_of_impact(&sh[i], &in->xa, &in->xc, &sh[(i + 4) % 9], &in->xe, &in->xb, (ct_real)0.01, &gc, &toi));
+        put_i(d, toi.hit); put_r(d, toi.fraction); put_r(d, toi.distance); put_v(d, toi.normal); put_v(d, toi.pa);
+        put_v(d, toi.pb); put_i(d, toi.iterations);
+    }
+    {
+        ct_capsule ca = { { 0, 0, -0.5 }, { 0, 0, 0.5 }, 0.2 }, cb = { { -0.4, 0, 0 }, { 0.4, 0, 0 }, 0.3 };
+        call(d, ct_manifold_spheres(v3(0, 0, 0), (ct_real)0.5, v3(0.3, 0.6, 0.2), (ct_real)0.4, (ct_real)0.1, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_box_sphere(v3(1, 0.5, 0.3), &in->xc, v3(0.3, 0.2, 0.9), (ct_real)0.5, (ct_real)0.1, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_capsules(&ca, &in->xa, &cb, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_hull_capsule(&in->box, NULL, &cb, &in->xt, (ct_real)0.1, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_hull_capsule(&in->hc, &in->xc, &ca, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
+    }
+
     /* broad phase */
     call(d, ct_broadphase(in->boxes, 400, &al, &pairs)); put_pairs(d, &pairs);
     ct_pairs_free(&pairs); call(d, 0);
