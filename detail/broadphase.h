@@ -80,7 +80,9 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 #ifndef CT__BP_CELL
 #define CT__BP_CELL 1.0
 #endif
-#define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
+#define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big"... */
+#define CT__BP_BIGSLACK 1.25   /* ...by this factor: extents within it only coarsen the cells a little, while
+                                  boxes a few ulps above the quantile (rounded sizes) must not form a level */
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 #define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
 
@@ -572,7 +574,7 @@ CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, int T, 
             const ct__bpbox *b = &set[(long long)i * n / ns];
             ext[i] = b->hi[k] - b->lo[k];
         }
-        t[k] = ct__bp_select(ext, ns, q);
+        t[k] = ct__bp_select(ext, ns, q) * (ct_real)CT__BP_BIGSLACK;
     }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(+ : nbig)
