@@ -632,6 +632,25 @@ CTDEF ct_status ct_bp_query_ray(const ct_bp *bp, const ct_aabb *boxes, ct_vec3 o
 /* Frees items and empties *h; a zeroed or already freed ct_hits is fine. */
 CTDEF void      ct_hits_free(ct_hits *h);
 
+/* Periodic boundaries (DEM): the cell is the box [cell.lo, cell.hi); on each axis k with
+   periodic[k] != 0 space repeats with period L = cell.hi - cell.lo. A pair (a, b, shift),
+   a < b, is reported when box a overlaps box b translated by shift[k] * L_k on every axis
+   (shift is 0 on the other axes), once per such shift: a pair meeting through two images
+   is reported twice. Sorted by (a, b, shift). On periodic axes every box must have its lower
+   corner in the cell and extent at most L (so shifts are -1, 0 or 1); CT_INVALID otherwise,
+   for a bad cell (lo >= hi on a periodic axis, NaN/Inf) and as ct_broadphase. Exact, and the
+   same for any number of threads. Free out with ct_ppairs_free. */
+typedef struct ct_ppair  { int a, b; int shift[3]; } ct_ppair;
+typedef struct ct_ppairs {
+    ct_ppair *items;
+    size_t    count;
+    ct_allocator ct__alloc;  /* private: the allocator of items */
+} ct_ppairs;
+CTDEF ct_status ct_broadphase_periodic(const ct_aabb *boxes, int n, ct_aabb cell, const int periodic[3],
+                                       const ct_allocator *a, ct_ppairs *out);
+/* Frees items and empties *p; a zeroed or already freed ct_ppairs is fine. */
+CTDEF void      ct_ppairs_free(ct_ppairs *p);
+
 #ifdef __cplusplus
 }
 #endif

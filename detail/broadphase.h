@@ -1395,3 +1395,122 @@ CTDEF ct_status ct_bp_query_ray(const ct_bp *bp, const ct_aabb *boxes, ct_vec3 o
     ct__scratch_end(s, &local, mk);
     return st;
 }
+
+/* ---- periodic boundaries --------------------------------------------------------------
+   The boxes against the images of the boxes shifted by one period on some periodic axes,
+   kept only where they reach the boxes' bounds (so mostly the boundary layers), by the
+   bipartite search; plus the ordinary pairs for shift 0. Images are generated in the order
+   (box, shift), so the bipartite output is already sorted by (a, b, shift). */
+CTDEF void ct_ppairs_free(ct_ppairs *p) {
+    if (!p) return;
+    if (p->items && p->ct__alloc.free) p->ct__alloc.free(p->items, p->ct__alloc.user);
+    p->items = NULL;
+    p->count = 0;
+}
+
+CT__INLINE int ct__bp_pless(const ct_ppair *x, const ct_ppair *y) {
+    int k;
+    if (x->a != y->a) return x->a < y->a;
+    if (x->b != y->b) return x->b < y->b;
+    for (k = 0; k < 3; ++k)
+        if (x->shift[k] != y->shift[k]) return x->shift[k] < y->shift[k];
+    return 0;
+}
+
+CTDEF ct_status ct_broadphase_periodic(const ct_aabb *boxes, int n, ct_aabb cell, const int periodic[3],
+                                       const ct_allocator *a, ct_ppairs *out) {
+    ct_pairs self, bip;
+    ct_aabb R, *img = NULL;
+    ct_scratch local, *s;
+    ct__mark mk;
+    int *src = NULL, (*sh)[3] = NULL, i, k, nimg = 0, cap, per[3], bad = 0;
+    ct_real L[3];
+    size_t x, y, w;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->ct__alloc = ct__allocator(a);
+    if (!periodic || n < 0 || (n > 0 && !boxes) || !ct__finite3(cell.lo) || !ct__finite3(cell.hi)) return CT_INVALID;
+    for (k = 0; k < 3; ++k) {
+        per[k] = periodic[k] != 0;
+        L[k] = ct__vget(cell.hi, k) - ct__vget(cell.lo, k);
+        if (per[k] && !(L[k] > 0 && ct__finite(L[k]))) return CT_INVALID;
+    }
+    for (i = 0; i < n; ++i) {
+        bad |= !ct__bp_valid(&boxes[i]);
+        for (k = 0; k < 3; ++k)
+            if (per[k]) {
+                ct_real lo = ct__vget(boxes[i].lo, k), hi = ct__vget(boxes[i].hi, k);
+                bad |= !(lo >= ct__vget(cell.lo, k) && lo < ct__vget(cell.hi, k) && hi - lo <= L[k]);
+            }
+    }
+    if (bad) return CT_INVALID;
+    memset(&self, 0, sizeof self);
+    memset(&bip, 0, sizeof bip);
+    st = ct_broadphase(boxes, n, &out->ct__alloc, &self);
+    if (st != CT_OK) return st;
+    s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
+    mk = ct__scratch_mark(s);
+    R = n ? boxes[0] : cell;
+    for (i = 1; i < n; ++i) ct__bp_bounds_add(&R, &boxes[i]);
+    cap = 0;
+    for (i = 0; i < n && st == CT_OK; ++i) {
+        int c;
+        for (c = 0; c < 27; ++c) {
+            int d[3] = { c / 9 - 1, (c / 3) % 3 - 1, c % 3 - 1 };
+            ct_aabb b = boxes[i];
+            if ((!per[0] && d[0]) || (!per[1] && d[1]) || (!per[2] && d[2]) || (!d[0] && !d[1] && !d[2])) continue;
+            b.lo = ct__v3(b.lo.x + (ct_real)d[0] * L[0], b.lo.y + (ct_real)d[1] * L[1], b.lo.z + (ct_real)d[2] * L[2]);
+            b.hi = ct__v3(b.hi.x + (ct_real)d[0] * L[0], b.hi.y + (ct_real)d[1] * L[1], b.hi.z + (ct_real)d[2] * L[2]);
+            if (!ct__bp_aabb_overlap(&b, &R)) continue;
+            if (!ct__bp_valid(&b)) { st = CT_INVALID; break; }   /* a shift overflowed */
+            if (nimg == cap) {
+                int nc = 2 * cap + 1024;
+                ct_aabb *ni = CT__SALLOC(s, ct_aabb, nc);
+                int *ns = CT__SALLOC(s, int, nc), (*nsh)[3] = (int (*)[3])CT__SALLOC(s, int, 3 * (long long)nc);
+                if (!ni || !ns || !nsh) { st = CT_NO_MEMORY; break; }
+                if (nimg) {
+                    memcpy(ni, img, (size_t)nimg * sizeof *img);
+                    memcpy(ns, src, (size_t)nimg * sizeof *src);
+                    memcpy(nsh, sh, (size_t)nimg * sizeof *sh);
+                }
+                img = ni; src = ns; sh = nsh; cap = nc;
+            }
+            img[nimg] = b;
+            src[nimg] = i;
+            sh[nimg][0] = d[0]; sh[nimg][1] = d[1]; sh[nimg][2] = d[2];
+            ++nimg;
+        }
+    }
+    if (st == CT_OK) st = ct__bp_entry(boxes, n, img, nimg, 0, &out->ct__alloc, &bip);
+    if (st == CT_OK) {
+        size_t nb = 0;
+        for (x = 0; x < bip.count; ++x) nb += bip.items[x].a < src[bip.items[x].b];
+        if (nb + self.count) {
+            out->items = (ct_ppair *)ct__alloc(&out->ct__alloc, ct__array_bytes((long long)(nb + self.count), sizeof(ct_ppair)));
+            if (!out->items) st = CT_NO_MEMORY;
+        }
+        for (x = 0, y = 0, w = 0; st == CT_OK && (x < bip.count || y < self.count);) {
+            ct_ppair p, q;
+            if (x < bip.count && bip.items[x].a >= src[bip.items[x].b]) { ++x; continue; }
+            if (x < bip.count) {
+                p.a = bip.items[x].a;
+                p.b = src[bip.items[x].b];
+                for (k = 0; k < 3; ++k) p.shift[k] = sh[bip.items[x].b][k];
+            }
+            if (y < self.count) {
+                q.a = self.items[y].a;
+                q.b = self.items[y].b;
+                q.shift[0] = q.shift[1] = q.shift[2] = 0;
+            }
+            if (y == self.count || (x < bip.count && ct__bp_pless(&p, &q))) { out->items[w++] = p; ++x; }
+            else { out->items[w++] = q; ++y; }
+        }
+        if (st == CT_OK) out->count = w;
+    }
+    ct_pairs_free(&bip);
+    ct_pairs_free(&self);
+    ct__scratch_end(s, &local, mk);
+    if (st != CT_OK) ct_ppairs_free(out);
+    return st;
+}

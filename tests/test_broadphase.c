@@ -1074,3 +1074,155 @@ Test(broadphase, queries_invalid_input_and_allocation_failure) {
     ct_bp_free(&bp);
     free(s.b);
 }
+
+/* ---- periodic boundaries ------------------------------------------------------------------ */
+static int ppair_cmp(const void *x, const void *y) {
+    const ct_ppair *a = (const ct_ppair *)x, *b = (const ct_ppair *)y;
+    int k;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    for (k = 0; k < 3; ++k)
+        if (a->shift[k] != b->shift[k]) return a->shift[k] < b->shift[k] ? -1 : 1;
+    return 0;
+}
+/* Brute force over the 27 images (shift 0 on the axes that are not periodic). */
+static ct_ppair *brute_periodic(const ct_aabb *b, int n, ct_aabb cell, const int per[3], size_t *count) {
+    size_t cap = 1024, w = 0;
+    ct_ppair *o = (ct_ppair *)malloc(cap * sizeof *o);
+    int i, j, c;
+    ct_real L[3] = { cell.hi.x - cell.lo.x, cell.hi.y - cell.lo.y, cell.hi.z - cell.lo.z };
+    for (i = 0; i < n; ++i)
+        for (j = i + 1; j < n; ++j)
+            for (c = 0; c < 27; ++c) {
+                int d[3] = { c / 9 - 1, (c / 3) % 3 - 1, c % 3 - 1 }, k;
+                ct_aabb im = b[j];
+                for (k = 0; k < 3; ++k)
+                    if (d[k] && !per[k]) break;
+                if (k < 3) continue;
+                im.lo = tu_vec(im.lo.x + d[0] * L[0], im.lo.y + d[1] * L[1], im.lo.z + d[2] * L[2]);
+                im.hi = tu_vec(im.hi.x + d[0] * L[0], im.hi.y + d[1] * L[1], im.hi.z + d[2] * L[2]);
+                if (!overlap(&b[i], &im)) continue;
+                if (w == cap) { cap *= 2; o = (ct_ppair *)realloc(o, cap * sizeof *o); }
+                o[w].a = i; o[w].b = j;
+                for (k = 0; k < 3; ++k) o[w].shift[k] = d[k];
+                ++w;
+            }
+    qsort(o, w, sizeof *o, ppair_cmp);
+    *count = w;
+    return o;
+}
+
+/* Boxes with lower corners in the cell [0, Lx) x [0, Ly) x [0, Lz): uniform, clustered at a
+   corner (so pairs wrap on three axes), hugging the faces, and a few larger than half the
+   cell (meeting others through two images). */
+static ct_aabb *scene_periodic(int kind, int n, ct_aabb cell, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    double L[3] = { cell.hi.x - cell.lo.x, cell.hi.y - cell.lo.y, cell.hi.z - cell.lo.z };
+    int i, k;
+    for (i = 0; i < n; ++i) {
+        double lo[3], e = 0.08 * L[0] * (0.3 + tu_uniform(seed));
+        for (k = 0; k < 3; ++k) {
+            double u = tu_uniform(seed);
+            if (kind == 1) u = fmod(1 + 0.1 * (u - 0.5) + 1, 1.0);          /* around the corner */
+            if (kind == 2) u = tu_uniform(seed) < 0.5 ? u * 0.02 : 1 - e / L[k] * (0.5 + u);   /* faces */
+            lo[k] = u * L[k];
+            if (lo[k] >= L[k]) lo[k] = 0;
+        }
+        if (kind == 3 && i % 25 == 0) e = L[0] * (0.5 + 0.5 * tu_uniform(seed));   /* > half the cell */
+        b[i].lo = tu_vec(cell.lo.x + lo[0], cell.lo.y + lo[1], cell.lo.z + lo[2]);
+        b[i].hi = tu_vec(b[i].lo.x + fmin(e, 0.99 * L[0]), b[i].lo.y + fmin(e * 0.7, 0.99 * L[1]), b[i].lo.z + fmin(e * 1.2, 0.99 * L[2]));
+        if (kind == 2 && i % 7 == 0) b[i].hi = b[i].lo;   /* points on the faces */
+    }
+    return b;
+}
+
+Test(broadphase, periodic_matches_27_image_brute_force) {
+    static const int pers[5][3] = { { 1, 1, 1 }, { 1, 0, 0 }, { 0, 1, 1 }, { 0, 0, 0 }, { 0, 0, 1 } };
+    static const char *names[4] = { "uniform", "corner cluster", "boundary hugging", "larger than half the cell" };
+    int kind, p, t;
+    ct_aabb cell;
+    cell.lo = tu_vec(-1, 2, 0.5);
+    cell.hi = tu_vec(1, 3.5, 2.5);
+    for (kind = 0; kind < 4; ++kind)
+        for (p = 0; p < 5; ++p) {
+            unsigned long long seed = 71 + (unsigned long long)(kind * 5 + p);
+            int n = 700;
+            ct_aabb *b = scene_periodic(kind, n, cell, &seed);
+            size_t nw, i;
+            ct_ppair *want = brute_periodic(b, n, cell, pers[p], &nw);
+            for (t = 1; t <= 3; t += 2) {
+                ct_ppairs got;
+                tu_set_threads(t);
+                cr_assert_eq(ct_broadphase_periodic(b, n, cell, pers[p], NULL, &got), CT_OK);
+                cr_assert_eq(got.count, nw, "%s, axes %d%d%d: %zu pairs, brute force %zu", names[kind], pers[p][0], pers[p][1],
+                             pers[p][2], got.count, nw);
+                for (i = 0; i < nw; ++i)
+                    cr_assert(ppair_cmp(&got.items[i], &want[i]) == 0, "%s: pair %zu differs", names[kind], i);
+                ct_ppairs_free(&got);
+            }
+            if (kind == 3 && p == 0) {   /* some pair meets through two images */
+                for (i = 1; i < nw && !(want[i].a == want[i - 1].a && want[i].b == want[i - 1].b); ++i) {}
+                cr_assert(i < nw, "the scene has a pair meeting through two images");
+            }
+            free(want);
+            free(b);
+        }
+    tu_set_threads(2);
+}
+
+Test(broadphase, periodic_invalid_input_and_allocation_failure) {
+    ct_aabb cell, *b;
+    int per[3] = { 1, 1, 0 }, i;
+    unsigned long long seed = 5;
+    ct_ppairs p;
+    size_t nw;
+    ct_ppair *want;
+    long fail;
+    cell.lo = tu_vec(0, 0, 0);
+    cell.hi = tu_vec(1, 1, 1);
+    b = scene_periodic(1, 300, cell, &seed);
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, NULL, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(b, -1, cell, per, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(NULL, 3, cell, per, NULL, &p), CT_INVALID);
+    cell.hi.x = 0;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);   /* empty periodic axis */
+    cell.hi.x = (ct_real)NAN;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    cell.hi.x = 1;
+    b[3].lo.x = (ct_real)1.0;   /* lower corner outside [0, 1) */
+    b[3].hi.x = (ct_real)1.1;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    b[3].lo.x = 0;
+    b[3].hi.x = (ct_real)1.5;   /* longer than the period */
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    b[3].hi.x = (ct_real)0.1;
+    b[4].lo.z = (ct_real)INFINITY;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    cr_assert(p.items == NULL && p.count == 0);
+    b[4].lo.z = b[4].hi.z - (ct_real)0.01;
+    b[5].lo.z = 7;   /* z is not periodic: anywhere is fine */
+    b[5].hi.z = 8;
+    want = brute_periodic(b, 300, cell, per, &nw);
+    for (fail = 1;; ++fail) {
+        tu_alloc t;
+        ct_status st;
+        tu_alloc_init(&t, fail);
+        st = ct_broadphase_periodic(b, 300, cell, per, &t.a, &p);
+        if (st == CT_NO_MEMORY) {
+            cr_assert_eq(t.outstanding, 0);
+            cr_assert(p.items == NULL && p.count == 0);
+            cr_assert(fail < 10000);
+            continue;
+        }
+        cr_assert_eq(st, CT_OK);
+        cr_assert_eq(p.count, nw);
+        for (i = 0; i < (int)nw; ++i) cr_assert(ppair_cmp(&p.items[i], &want[i]) == 0);
+        ct_ppairs_free(&p);
+        cr_assert_eq(t.outstanding, 0);
+        break;
+    }
+    ct_ppairs_free(&p);
+    free(want);
+    free(b);
+}

@@ -27,7 +27,8 @@
 /* broad-phase part */
 #define CT_API_BROADPHASE(X) \
     X(ct_broadphase) X(ct_broadphase_bipartite) X(ct_pairs_free) X(ct_broadphase_foreach) \
-    X(ct_bp_init) X(ct_bp_update) X(ct_bp_free) X(ct_bp_query_box) X(ct_bp_query_ray) X(ct_hits_free)
+    X(ct_bp_init) X(ct_bp_update) X(ct_bp_free) X(ct_bp_query_box) X(ct_bp_query_ray) X(ct_hits_free) \
+    X(ct_broadphase_periodic) X(ct_ppairs_free)
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X)
