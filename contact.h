@@ -599,6 +599,83 @@ CTDEF void      ct_pairs_free(ct_pairs *p);
 typedef void (*ct_pair_fn)(void *user, int a, int b, int thread);
 CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn, void *user);
 
+/* Incremental broad phase for time steps. ct_bp keeps, besides the result, a "fat" copy of
+   every box (the box grown by margin times its largest extent on every side) and the pairs
+   of overlapping fat boxes; a step re-queries only the boxes that left their fat box, and
+   the exact closed-box test over those candidates gives the step's pairs: always the same
+   set as ct_broadphase on the same boxes, for any number of threads. Fields pairs, added
+   and removed are read-only, owned by the ct_bp and valid until the next update or free.
+   Not thread-safe on one ct_bp (updates run OpenMP teams themselves); queries on a ct_bp
+   that is not being updated may run concurrently. */
+typedef struct ct_bp {
+    ct_pairs pairs;     /* this step's overlapping pairs, sorted by (a, b), a < b */
+    ct_pairs added;     /* in pairs, not in the previous step's pairs; sorted */
+    ct_pairs removed;   /* in the previous step's pairs, not in pairs; sorted */
+    /* private */
+    int ct__n, ct__valid, ct__nb;
+    ct_real ct__margin, ct__mag, ct__h[3], ct__inv[3], ct__org[3];
+    ct_aabb ct__bounds;        /* of the fat boxes */
+    ct_aabb *ct__fat;
+    int *ct__head, *ct__next, *ct__prev, *ct__bucket;
+    ct_pairs ct__cand;         /* pairs of overlapping fat boxes, sorted */
+    ct_allocator ct__alloc;
+} ct_bp;
+/* Empties *bp. margin: the fat boxes' growth as a fraction of each box's largest extent,
+   0 for the default (0.05; zero-size boxes get no margin and are re-queried when they move).
+   Larger margins re-query less often but test more candidates. CT_INVALID for a negative
+   or non-finite margin. Memory comes from a (NULL: CT_MALLOC/CT_FREE). */
+CTDEF ct_status ct_bp_init(ct_bp *bp, ct_real margin, const ct_allocator *a);
+/* One step: boxes[0..n) are this step's boxes (the ct_bp keeps no pointer to them). moved
+   lists the indices of the boxes that changed since the last update (any order, repeats
+   fine), or is NULL when any may have; boxes not listed must be unchanged. The first update,
+   and one whose n differs from the last, starts from scratch (added = pairs relative to the
+   previous pairs, none before the first). CT_INVALID for bad boxes (as ct_broadphase), a
+   NULL bp or boxes, n < 0, or a moved index outside [0, n); then nothing changes. On
+   CT_NO_MEMORY the previous step's results stay and the next update starts from scratch. */
+CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *moved, int nmoved);
+/* Frees everything the ct_bp owns and empties it; a zeroed or freed ct_bp is fine. */
+CTDEF void      ct_bp_free(ct_bp *bp);
+
+/* Query results: box indices with, for rays, the entry distance t (0 for box queries). */
+typedef struct ct_hit  { int id; ct_real t; } ct_hit;
+typedef struct ct_hits {
+    ct_hit *items;
+    size_t  count;
+    ct_allocator ct__alloc;  /* private: the allocator of items */
+} ct_hits;
+/* Every box of the last update (boxes: the same array, unchanged) overlapping the closed box
+   q, sorted by index, each once. CT_INVALID for a bad q or a ct_bp without a successful
+   update. out is overwritten; free it with ct_hits_free. Reentrant on a constant ct_bp. */
+CTDEF ct_status ct_bp_query_box(const ct_bp *bp, const ct_aabb *boxes, ct_aabb q, const ct_allocator *a,
+                                ct_hits *out);
+/* Every box of the last update met by the ray origin + t dir, 0 <= t <= max_t (dir need
+   not be unit; max_t may be +inf), with t its entry distance (0 when the origin is inside),
+   sorted by (t, index). The slab test runs in ct_real: a ray grazing a face within rounding
+   may go either way, the same way for every query. CT_INVALID for NaN/Inf origin or dir, a
+   zero dir, max_t NaN or < 0, or a ct_bp without a successful update. */
+CTDEF ct_status ct_bp_query_ray(const ct_bp *bp, const ct_aabb *boxes, ct_vec3 origin, ct_vec3 dir, ct_real max_t,
+                                const ct_allocator *a, ct_hits *out);
+/* Frees items and empties *h; a zeroed or already freed ct_hits is fine. */
+CTDEF void      ct_hits_free(ct_hits *h);
+
+/* Periodic boundaries (DEM): the cell is the box [cell.lo, cell.hi); on each axis k with
+   periodic[k] != 0 space repeats with period L = cell.hi - cell.lo. A pair (a, b, shift),
+   a < b, is reported when box a overlaps box b translated by shift[k] * L_k on every axis
+   (shift is 0 on the other axes), once per such shift: a pair meeting through two images
+   is reported twice. Sorted by (a, b, shift). On periodic axes every box must have its lower
+   corner in the cell and extent at most L (so shifts are -1, 0 or 1); CT_INVALID otherwise,
+   for a bad cell (lo >= hi on a periodic axis, NaN/Inf) and as ct_broadphase. Exact, and the
+   same for any number of threads. Free out with ct_ppairs_free. */
+typedef struct ct_ppair  { int a, b; int shift[3]; } ct_ppair;
+typedef struct ct_ppairs {
+    ct_ppair *items;
+    size_t    count;
+    ct_allocator ct__alloc;  /* private: the allocator of items */
+} ct_ppairs;
+CTDEF ct_status ct_broadphase_periodic(const ct_aabb *boxes, int n, ct_aabb cell, const int periodic[3],
+                                       const ct_allocator *a, ct_ppairs *out);
+/* Frees items and empties *p; a zeroed or already freed ct_ppairs is fine. */
+CTDEF void      ct_ppairs_free(ct_ppairs *p);
 /* >>export ---------------------------------------------------------------------------- */
 /* Debug export: geometry as text for a viewer (ParaView/VisIt read legacy VTK; Blender,
    MeshLab and most tools read Wavefront OBJ). Nothing is allocated and no file is opened:

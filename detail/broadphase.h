@@ -80,7 +80,9 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 #ifndef CT__BP_CELL
 #define CT__BP_CELL 1.0
 #endif
-#define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big" */
+#define CT__BP_QUANTILE 0.95   /* boxes above this extent quantile on some axis are "big"... */
+#define CT__BP_BIGSLACK 1.25   /* ...by this factor: extents within it only coarsen the cells a little, while
+                                  boxes a few ulps above the quantile (rounded sizes) must not form a level */
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 #define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
 #define CT__BP_WIDEN (4 * CT__EPS) /* cell extents widened by these ulps: rounding never drops a pair */
@@ -154,6 +156,8 @@ CT__BP_DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
 CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
 CT__INLINE int ct__bp_real_less(const ct_real *a, const ct_real *b) { return *a < *b; }
 CT__BP_DEFINE_SORT(ct__bp_sort_reals, ct_real, ct__bp_real_less)
+CT__INLINE int ct__bp_hit_less(const ct_hit *a, const ct_hit *b) { return a->t < b->t || (a->t == b->t && a->id < b->id); }
+CT__BP_DEFINE_SORT(ct__bp_sort_hits, ct_hit, ct__bp_hit_less)
 #undef CT__BP_DEFINE_SORT
 /* Partner lists are short (about 13 on DEM scenes) and, unless the grid wraps, free of
    repeats: placing each id at its rank (the number of smaller ids) is branch-free and
@@ -573,7 +577,7 @@ CT__PRIVATE int ct__bp_split(ct_scratch *s, const ct__bpbox *set, int n, int T, 
             const ct__bpbox *b = &set[(long long)i * n / ns];
             ext[i] = b->hi[k] - b->lo[k];
         }
-        t[k] = ct__bp_select(ext, ns, q);
+        t[k] = ct__bp_select(ext, ns, q) * (ct_real)CT__BP_BIGSLACK;
     }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(+ : nbig)
@@ -844,4 +848,682 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
 #endif
     ct_pairs_free(&p);
     return CT_OK;
+}
+
+/* ---- incremental broad phase (ct_bp) ---------------------------------------------------
+   Invariant after a successful update: cand = every pair whose fat boxes overlap, and every
+   box lies inside its fat box, so the step's pairs are the candidates that pass the exact
+   test. A step re-queries only the boxes that left their fat box, through a hashed 3-D grid
+   of the fat boxes' lower corners (cells as large as the largest fat box, so a box's partners
+   lie in the cells of [lo - h, hi]; doubly linked bucket lists, so a box moves in O(1)).
+   Many escapes (or a box outgrowing the cells) rebuild everything with the one-shot
+   ct__bp_self. This is the "fat AABB" scheme of dynamic-tree broad phases (Box2D's b2_aabbMargin)
+   on top of the one-shot grid. */
+#define CT__BP_MARGIN 0.05     /* default fat margin: 10 steps of 0.5% motion per re-query */
+#define CT__BP_REBUILD 8       /* more than n / this escapes in one step: rebuild from scratch */
+#define CT__BP_FCHUNK 65536    /* candidate pairs per scheduled chunk of the filter (fixed) */
+#define CT__BP_DCHUNKS 256     /* index ranges of the parallel diff (fixed) */
+#define CT__BP_RAYSEG 4        /* a ray is queried in segments this many cells long */
+
+CT__INLINE int ct__bp_valid(const ct_aabb *b) {
+    return ct__finite3(b->lo) && ct__finite3(b->hi) && b->lo.x <= b->hi.x && b->lo.y <= b->hi.y && b->lo.z <= b->hi.z;
+}
+CT__INLINE int ct__bp_aabb_overlap(const ct_aabb *a, const ct_aabb *b) {
+    return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y && b->lo.y <= a->hi.y &&
+           a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+}
+CT__INLINE int ct__bp_inside(const ct_aabb *b, const ct_aabb *f) {
+    return f->lo.x <= b->lo.x && f->lo.y <= b->lo.y && f->lo.z <= b->lo.z && b->hi.x <= f->hi.x &&
+           b->hi.y <= f->hi.y && b->hi.z <= f->hi.z;
+}
+CT__INLINE unsigned long long ct__bp_key(const ct_pair *p) {
+    return (unsigned long long)(unsigned)p->a << 32 | (unsigned)p->b;
+}
+/* b grown by margin times its largest extent (lo - d <= lo exactly, as d >= 0); b itself
+   where that would overflow. */
+CT__INLINE ct_aabb ct__bp_fatten(const ct_aabb *b, ct_real margin) {
+    ct_vec3 e = ct__sub(b->hi, b->lo);
+    ct_real d = margin * ct__max(e.x, ct__max(e.y, e.z));
+    ct_aabb f;
+    f.lo = ct__v3(b->lo.x - d, b->lo.y - d, b->lo.z - d);
+    f.hi = ct__v3(b->hi.x + d, b->hi.y + d, b->hi.z + d);
+    return ct__finite3(f.lo) && ct__finite3(f.hi) ? f : *b;
+}
+
+/* Grid cell of coordinate v on axis k: monotone in v, clamped. */
+CT__INLINE long long ct__bp_gcell(const ct_bp *bp, ct_real v, int k) {
+    double t = ((double)v - (double)bp->ct__org[k]) * (double)bp->ct__inv[k];
+    if (!(t > -1e15)) t = -1e15;
+    if (t > 1e15) t = 1e15;
+    return (long long)floor(t);
+}
+CT__INLINE int ct__bp_ghash(const ct_bp *bp, long long x, long long y, long long z) {
+    unsigned long long h = (unsigned long long)x * 0x9E3779B97F4A7C15ULL ^ (unsigned long long)y * 0xC2B2AE3D27D4EB4FULL ^
+                           (unsigned long long)z * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    return (int)(h & (unsigned long long)(bp->ct__nb - 1));
+}
+CT__INLINE int ct__bp_gbucket(const ct_bp *bp, const ct_aabb *f) {
+    return ct__bp_ghash(bp, ct__bp_gcell(bp, f->lo.x, 0), ct__bp_gcell(bp, f->lo.y, 1), ct__bp_gcell(bp, f->lo.z, 2));
+}
+CT__INLINE void ct__bp_glink(ct_bp *bp, int i) {
+    int c = ct__bp_gbucket(bp, &bp->ct__fat[i]), h = bp->ct__head[c];
+    bp->ct__bucket[i] = c;
+    bp->ct__prev[i] = -1;
+    bp->ct__next[i] = h;
+    if (h >= 0) bp->ct__prev[h] = i;
+    bp->ct__head[c] = i;
+}
+CT__INLINE void ct__bp_gunlink(ct_bp *bp, int i) {
+    int p = bp->ct__prev[i], nx = bp->ct__next[i];
+    if (p >= 0) bp->ct__next[p] = nx; else bp->ct__head[bp->ct__bucket[i]] = nx;
+    if (nx >= 0) bp->ct__prev[nx] = p;
+}
+CT__INLINE void ct__bp_bounds_add(ct_aabb *B, const ct_aabb *f) {
+    B->lo = ct__v3(ct__min(B->lo.x, f->lo.x), ct__min(B->lo.y, f->lo.y), ct__min(B->lo.z, f->lo.z));
+    B->hi = ct__v3(ct__max(B->hi.x, f->hi.x), ct__max(B->hi.y, f->hi.y), ct__max(B->hi.z, f->hi.z));
+}
+
+/* A growable int list in the scratch. */
+typedef struct ct__bpvec { int *v; size_t n, cap; } ct__bpvec;
+CT__PRIVATE int ct__bp_push(ct_scratch *s, ct__bpvec *l, int x) {
+    if (l->n == l->cap) {
+        size_t nc = 2 * l->cap + 256;
+        int *nv = CT__SALLOC(s, int, nc);
+        if (!nv) return 0;
+        if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+        l->v = nv;
+        l->cap = nc;
+    }
+    l->v[l->n++] = x;
+    return 1;
+}
+
+/* Appends to l every box whose fat box overlaps r (some possibly twice, when two cells of
+   the range share a bucket). Returns 0 when out of memory. */
+CT__PRIVATE int ct__bp_gquery(const ct_bp *bp, ct_scratch *s, const ct_aabb *r, ct__bpvec *l) {
+    long long lo[3], hi[3], x, y, z;
+    double cells = 1;
+    int k, c, i;
+    for (k = 0; k < 3; ++k) {
+        /* partners' lower corners lie in [r.lo - h, r.hi]; h is widened by ulps (see rebuild) */
+        lo[k] = ct__bp_gcell(bp, ct__vget(r->lo, k) - bp->ct__h[k], k);
+        hi[k] = ct__bp_gcell(bp, ct__vget(r->hi, k), k);
+        cells *= (double)(hi[k] - lo[k] + 1);
+    }
+    if (cells > (double)bp->ct__nb) {   /* a large range: every bucket once */
+        for (c = 0; c < bp->ct__nb; ++c)
+            for (i = bp->ct__head[c]; i >= 0; i = bp->ct__next[i])
+                if (ct__bp_aabb_overlap(&bp->ct__fat[i], r) && !ct__bp_push(s, l, i)) return 0;
+        return 1;
+    }
+    for (x = lo[0]; x <= hi[0]; ++x)
+        for (y = lo[1]; y <= hi[1]; ++y)
+            for (z = lo[2]; z <= hi[2]; ++z)
+                for (i = bp->ct__head[ct__bp_ghash(bp, x, y, z)]; i >= 0; i = bp->ct__next[i])
+                    if (ct__bp_aabb_overlap(&bp->ct__fat[i], r) && !ct__bp_push(s, l, i)) return 0;
+    return 1;
+}
+
+/* Sorts ints and drops repeats; returns the new length. */
+CT__PRIVATE size_t ct__bp_unique(int *v, size_t n) {
+    size_t i, w = n ? 1 : 0;
+    ct__bp_qsort_ints(v, n);
+    for (i = 1; i < n; ++i)
+        if (v[i] != v[w - 1]) v[w++] = v[i];
+    return w;
+}
+
+CTDEF ct_status ct_bp_init(ct_bp *bp, ct_real margin, const ct_allocator *a) {
+    if (!bp) return CT_INVALID;
+    memset(bp, 0, sizeof *bp);
+    bp->ct__alloc = ct__allocator(a);
+    bp->pairs.ct__alloc = bp->added.ct__alloc = bp->removed.ct__alloc = bp->ct__cand.ct__alloc = bp->ct__alloc;
+    if (!(margin >= 0) || !ct__finite(margin)) return CT_INVALID;
+    bp->ct__margin = margin > 0 ? margin : (ct_real)CT__BP_MARGIN;
+    return CT_OK;
+}
+
+CT__PRIVATE void ct__bp_free_grid(ct_bp *bp) {
+    ct__free(&bp->ct__alloc, bp->ct__fat);
+    ct__free(&bp->ct__alloc, bp->ct__head);
+    ct__free(&bp->ct__alloc, bp->ct__next);
+    ct__free(&bp->ct__alloc, bp->ct__prev);
+    ct__free(&bp->ct__alloc, bp->ct__bucket);
+    bp->ct__fat = NULL;
+    bp->ct__head = bp->ct__next = bp->ct__prev = bp->ct__bucket = NULL;
+    ct_pairs_free(&bp->ct__cand);
+    bp->ct__valid = 0;
+}
+
+CTDEF void ct_bp_free(ct_bp *bp) {
+    if (!bp || !bp->ct__alloc.free) return;
+    ct__bp_free_grid(bp);
+    ct_pairs_free(&bp->pairs);
+    ct_pairs_free(&bp->added);
+    ct_pairs_free(&bp->removed);
+    bp->ct__n = 0;
+}
+
+/* From scratch: fat boxes, their pairs by the one-shot search, the grid. */
+CT__PRIVATE ct_status ct__bp_rebuild(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, int n, int T) {
+    size_t nb = 1;
+    ct_real ext[3] = { 0, 0, 0 }, mag = 0, widen = 4 * CT__EPS;
+    ct__bpbox *v;
+    ct_aabb *fat;
+    int i, k, axis = -1;
+    ct_status st;
+    ct__bp_free_grid(bp);
+    while (nb < 2 * (size_t)n && nb < ((size_t)1 << 30)) nb <<= 1;
+    fat = (ct_aabb *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(ct_aabb)) + !n);
+    bp->ct__fat = fat;
+    bp->ct__head = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)nb, sizeof(int)));
+    bp->ct__next = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(int)) + !n);
+    bp->ct__prev = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(int)) + !n);
+    bp->ct__bucket = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(int)) + !n);
+    if (!fat || !bp->ct__head || !bp->ct__next || !bp->ct__prev || !bp->ct__bucket) return CT_NO_MEMORY;
+    bp->ct__nb = (int)nb;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536)
+#endif
+    for (i = 0; i < n; ++i) fat[i] = ct__bp_fatten(&boxes[i], bp->ct__margin);
+    st = ct__bp_prepare(s, fat, n, T, &axis, &mag, &v);
+    if (st == CT_OK) st = ct__bp_self(s, v, n, mag, T, &bp->ct__alloc, &bp->ct__cand.items, &bp->ct__cand.count);
+    if (st != CT_OK) return st;
+    bp->ct__bounds.lo = ct__v3(CT__MAXR, CT__MAXR, CT__MAXR);
+    bp->ct__bounds.hi = ct__v3(-CT__MAXR, -CT__MAXR, -CT__MAXR);
+    for (i = 0; i < n; ++i) {
+        ct_vec3 e = ct__sub(fat[i].hi, fat[i].lo);
+        ext[0] = ct__max(ext[0], e.x);
+        ext[1] = ct__max(ext[1], e.y);
+        ext[2] = ct__max(ext[2], e.z);
+        ct__bp_bounds_add(&bp->ct__bounds, &fat[i]);
+    }
+    bp->ct__mag = mag;
+    for (k = 0; k < 3; ++k) {
+        /* as in ct__bp_grid_build: lo - h stays below every overlapping lower corner despite
+           rounding; cells at most 2^20 per unit of the span so the cell numbers stay exact */
+        ct_real span = n ? ct__vget(bp->ct__bounds.hi, k) - ct__vget(bp->ct__bounds.lo, k) : 0;
+        bp->ct__h[k] = ext[k] * (1 + widen) + widen * mag;
+        bp->ct__org[k] = n ? ct__vget(bp->ct__bounds.lo, k) : 0;
+        bp->ct__inv[k] = bp->ct__h[k] > span * (ct_real)1e-6 && bp->ct__h[k] > 0 ? 1 / bp->ct__h[k]
+                         : (span > 0 ? (ct_real)1e6 / span : 0);
+        if (!ct__finite(bp->ct__inv[k])) bp->ct__inv[k] = 0;
+    }
+    for (i = 0; i < (int)nb; ++i) bp->ct__head[i] = -1;
+    for (i = n - 1; i >= 0; --i) ct__bp_glink(bp, i);
+    bp->ct__n = n;
+    bp->ct__valid = 1;
+    return CT_OK;
+}
+
+/* Re-fattens the escaped boxes esc[0..ne) and replaces their candidate pairs. Returns
+   CT_INVALID (not an error: the caller rebuilds) when a new fat box outgrows the cells. */
+CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, const int *esc, int ne) {
+    ct_real widen = 4 * CT__EPS;
+    unsigned long long *key, *tmp;
+    unsigned char *mark;
+    ct__bpvec l;
+    ct_pair *nc;
+    size_t i, w, nk, nold = bp->ct__cand.count, total, a, b;
+    int e, k;
+    for (e = 0; e < ne; ++e) {
+        ct_aabb f = ct__bp_fatten(&boxes[esc[e]], bp->ct__margin);
+        ct_real m = ct__max(ct__maxabs(f.lo), ct__maxabs(f.hi));
+        for (k = 0; k < 3; ++k)
+            if ((ct__vget(f.hi, k) - ct__vget(f.lo, k)) * (1 + widen) + widen * m > bp->ct__h[k]) return CT_INVALID;
+    }
+    mark = CT__SALLOC(s, unsigned char, bp->ct__n);
+    if (!mark) return CT_NO_MEMORY;
+    memset(mark, 0, (size_t)bp->ct__n);
+    bp->ct__valid = 0;   /* the grid changes below: on failure the next update rebuilds */
+    for (e = 0; e < ne; ++e) {
+        int id = esc[e];
+        mark[id] = 1;
+        ct__bp_gunlink(bp, id);
+        bp->ct__fat[id] = ct__bp_fatten(&boxes[id], bp->ct__margin);
+        ct__bp_bounds_add(&bp->ct__bounds, &bp->ct__fat[id]);
+        ct__bp_glink(bp, id);
+    }
+    memset(&l, 0, sizeof l);
+    for (e = 0, nk = 0; e < ne; ++e) {
+        size_t l0 = l.n;
+        if (!ct__bp_gquery(bp, s, &bp->ct__fat[esc[e]], &l)) return CT_NO_MEMORY;
+        for (i = l0; i < l.n; ++i) nk += l.v[i] != esc[e];
+        if (!ct__bp_push(s, &l, -1)) return CT_NO_MEMORY;   /* separator */
+    }
+    key = CT__SALLOC(s, unsigned long long, nk);
+    tmp = CT__SALLOC(s, unsigned long long, nk);
+    if (nk && (!key || !tmp)) return CT_NO_MEMORY;
+    for (e = 0, i = 0, w = 0; e < ne; ++e, ++i)
+        for (; l.v[i] >= 0; ++i) {
+            unsigned long long x = (unsigned)esc[e], y = (unsigned)l.v[i];
+            if (x != y) key[w++] = x < y ? (x << 32 | y) : (y << 32 | x);
+        }
+    ct__bp_radix64(key, tmp, nk);
+    for (i = 0, w = 0; i < nk; ++i)   /* pairs of two escaped boxes come twice; bucket repeats too */
+        if (w == 0 || key[i] != key[w - 1]) key[w++] = key[i];
+    nk = w;
+    /* the old candidates of boxes that did not escape, merged with the new ones */
+    for (i = 0, total = nk; i < nold; ++i) total += !(mark[bp->ct__cand.items[i].a] | mark[bp->ct__cand.items[i].b]);
+    nc = total ? (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)total, sizeof(ct_pair))) : NULL;
+    if (total && !nc) return CT_NO_MEMORY;
+    for (a = 0, b = 0, w = 0; w < total;) {
+        const ct_pair *o = &bp->ct__cand.items[a];
+        if (a < nold && (mark[o->a] | mark[o->b])) { ++a; continue; }
+        if (b == nk || (a < nold && ct__bp_key(o) < key[b])) nc[w++] = bp->ct__cand.items[a++];
+        else { nc[w].a = (int)(key[b] >> 32); nc[w].b = (int)(key[b] & 0xffffffffu); ++w; ++b; }
+    }
+    ct_pairs_free(&bp->ct__cand);
+    bp->ct__cand.items = nc;
+    bp->ct__cand.count = total;
+    bp->ct__valid = 1;
+    return CT_OK;
+}
+
+/* out = the candidates whose boxes overlap (exactly), in order: flags and counts per fixed
+   chunk, then the writes. */
+CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, int T, ct_pairs *out) {
+    const ct_pair *c = bp->ct__cand.items;
+    size_t m = bp->ct__cand.count, nch = (m + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *off, tot = 0, k;
+    unsigned char *flag = CT__SALLOC(s, unsigned char, m);
+    long long q;
+    off = CT__SALLOC(s, size_t, nch + 1);
+    if ((m && !flag) || !off) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (q = 0; q < (long long)nch; ++q) {
+        size_t i, e = (size_t)(q + 1) * CT__BP_FCHUNK < m ? (size_t)(q + 1) * CT__BP_FCHUNK : m, cnt = 0;
+        for (i = (size_t)q * CT__BP_FCHUNK; i < e; ++i) {
+            unsigned char f = (unsigned char)ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
+            flag[i] = f;
+            cnt += f;
+        }
+        off[q] = cnt;
+    }
+    for (k = 0; k < nch; ++k) { size_t t = off[k]; off[k] = tot; tot += t; }
+    off[nch] = tot;
+    out->items = tot ? (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tot, sizeof(ct_pair))) : NULL;
+    out->count = tot;
+    if (tot && !out->items) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (q = 0; q < (long long)nch; ++q) {
+        size_t i, e = (size_t)(q + 1) * CT__BP_FCHUNK < m ? (size_t)(q + 1) * CT__BP_FCHUNK : m, w = off[q];
+        for (i = (size_t)q * CT__BP_FCHUNK; i < e; ++i)
+            if (flag[i]) out->items[w++] = c[i];
+    }
+    (void)T;
+    return CT_OK;
+}
+
+/* First index of p[0..n) with a >= x. */
+CT__INLINE size_t ct__bp_lower_a(const ct_pair *p, size_t n, int x) {
+    size_t s = 0, e = n;
+    while (s < e) {
+        size_t m = s + (e - s) / 2;
+        if (p[m].a < x) s = m + 1; else e = m;
+    }
+    return s;
+}
+/* The pairs of x not in y (both sorted) within [x0, x1) and [y0, y1); counted when o is NULL. */
+CT__PRIVATE size_t ct__bp_minus(const ct_pair *x, size_t x0, size_t x1, const ct_pair *y, size_t y0, size_t y1, ct_pair *o) {
+    size_t w = 0;
+    while (x0 < x1) {
+        unsigned long long kx = ct__bp_key(&x[x0]);
+        while (y0 < y1 && ct__bp_key(&y[y0]) < kx) ++y0;
+        if (y0 == y1 || ct__bp_key(&y[y0]) != kx) {
+            if (o) o[w] = x[x0];
+            ++w;
+        }
+        ++x0;
+    }
+    return w;
+}
+/* out = x \ y for sorted pair lists over indices below n, in CT__BP_DCHUNKS ranges of a. */
+CT__PRIVATE ct_status ct__bp_setminus(const ct_bp *bp, ct_scratch *s, const ct_pairs *x, const ct_pairs *y, int n, int T,
+                                      ct_pairs *out) {
+    size_t *xo = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1), *yo = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1);
+    size_t *off = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1), tot = 0;
+    int k;
+    out->items = NULL;
+    out->count = 0;
+    if (!xo || !yo || !off) return CT_NO_MEMORY;
+    for (k = 0; k <= CT__BP_DCHUNKS; ++k) {
+        int a = (int)((long long)n * k / CT__BP_DCHUNKS);
+        xo[k] = k == CT__BP_DCHUNKS ? x->count : ct__bp_lower_a(x->items, x->count, a);
+        yo[k] = k == CT__BP_DCHUNKS ? y->count : ct__bp_lower_a(y->items, y->count, a);
+    }
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count > 65536)
+#endif
+    for (k = 0; k < CT__BP_DCHUNKS; ++k) off[k] = ct__bp_minus(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], NULL);
+    for (k = 0; k < CT__BP_DCHUNKS; ++k) { size_t t = off[k]; off[k] = tot; tot += t; }
+    if (tot == 0) return CT_OK;
+    out->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tot, sizeof(ct_pair)));
+    if (!out->items) return CT_NO_MEMORY;
+    out->count = tot;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count > 65536)
+#endif
+    for (k = 0; k < CT__BP_DCHUNKS; ++k)
+        ct__bp_minus(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], out->items + off[k]);
+    (void)T;
+    return CT_OK;
+}
+
+CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *moved, int nmoved) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct_pairs np, na, nr;
+    int T = ct__bp_threads(), bad = 0, i, ne = 0, *esc = NULL, nmax;
+    long long cnt;
+    ct_status st = CT_OK;
+    if (!bp || !bp->ct__alloc.alloc || n < 0 || (n > 0 && !boxes) || (moved && nmoved < 0)) return CT_INVALID;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536) reduction(| : bad)
+#endif
+    for (i = 0; i < n; ++i) bad |= !ct__bp_valid(&boxes[i]);
+    if (moved)
+        for (i = 0; i < nmoved; ++i) bad |= moved[i] < 0 || moved[i] >= n;
+    if (bad) return CT_INVALID;
+    memset(&np, 0, sizeof np);
+    np.ct__alloc = na.ct__alloc = nr.ct__alloc = bp->ct__alloc;
+    na.items = nr.items = NULL;
+    na.count = nr.count = 0;
+    nmax = n > bp->ct__n ? n : bp->ct__n;   /* the previous pairs index the previous boxes */
+    s = ct__scratch_begin(NULL, &local, &bp->ct__alloc);
+    mk = ct__scratch_mark(s);
+    if (bp->ct__valid && n == bp->ct__n) {
+        /* the boxes that left their fat box, in index order */
+        cnt = moved ? nmoved : n;
+        esc = CT__SALLOC(s, int, cnt + 1);
+        if (!esc) st = CT_NO_MEMORY;
+        for (i = 0; st == CT_OK && i < (int)cnt; ++i) {
+            int id = moved ? moved[i] : i;
+            if (!ct__bp_inside(&boxes[id], &bp->ct__fat[id])) esc[ne++] = id;
+        }
+        if (st == CT_OK && moved) ne = (int)ct__bp_unique(esc, (size_t)ne);
+        if (st == CT_OK && ne > 0) {
+            st = ne > n / CT__BP_REBUILD ? CT_INVALID : ct__bp_requery(bp, s, boxes, esc, ne);
+            if (st == CT_INVALID) st = ct__bp_rebuild(bp, s, boxes, n, T);
+        }
+    } else {
+        st = ct__bp_rebuild(bp, s, boxes, n, T);
+    }
+    if (st == CT_OK) st = ct__bp_filter(bp, s, boxes, T, &np);
+    if (st == CT_OK) st = ct__bp_setminus(bp, s, &np, &bp->pairs, nmax, T, &na);
+    if (st == CT_OK) st = ct__bp_setminus(bp, s, &bp->pairs, &np, nmax, T, &nr);
+    ct__scratch_end(s, &local, mk);
+    if (st != CT_OK) {
+        ct_pairs_free(&np);
+        ct_pairs_free(&na);
+        ct_pairs_free(&nr);
+        ct__bp_free_grid(bp);
+        return st;
+    }
+    ct_pairs_free(&bp->pairs);
+    ct_pairs_free(&bp->added);
+    ct_pairs_free(&bp->removed);
+    bp->pairs = np;
+    bp->added = na;
+    bp->removed = nr;
+    return CT_OK;
+}
+
+/* ---- queries on a ct_bp ---------------------------------------------------------------- */
+CTDEF void ct_hits_free(ct_hits *h) {
+    if (!h) return;
+    if (h->items && h->ct__alloc.free) h->ct__alloc.free(h->items, h->ct__alloc.user);
+    h->items = NULL;
+    h->count = 0;
+}
+
+/* out = hits[0..n) in the caller's memory. */
+CT__PRIVATE ct_status ct__bp_hits_out(const ct_hit *hits, size_t n, ct_hits *out) {
+    if (n == 0) return CT_OK;
+    out->items = (ct_hit *)ct__alloc(&out->ct__alloc, ct__array_bytes((long long)n, sizeof(ct_hit)));
+    if (!out->items) return CT_NO_MEMORY;
+    memcpy(out->items, hits, n * sizeof *hits);
+    out->count = n;
+    return CT_OK;
+}
+
+CT__PRIVATE ct_status ct__bp_query_begin(const ct_bp *bp, const ct_aabb *boxes, const ct_allocator *a, ct_hits *out) {
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->ct__alloc = ct__allocator(a);
+    if (!bp || !bp->ct__valid || (bp->ct__n > 0 && !boxes)) return CT_INVALID;
+    return CT_OK;
+}
+
+CTDEF ct_status ct_bp_query_box(const ct_bp *bp, const ct_aabb *boxes, ct_aabb q, const ct_allocator *a, ct_hits *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__bpvec l;
+    ct_hit *h;
+    size_t i, n, w = 0;
+    ct_status st = ct__bp_query_begin(bp, boxes, a, out);
+    if (st != CT_OK) return st;
+    if (!ct__bp_valid(&q)) return CT_INVALID;
+    s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
+    mk = ct__scratch_mark(s);
+    memset(&l, 0, sizeof l);
+    if (!ct__bp_gquery(bp, s, &q, &l)) st = CT_NO_MEMORY;
+    n = st == CT_OK ? ct__bp_unique(l.v, l.n) : 0;
+    h = CT__SALLOC(s, ct_hit, n);
+    if (n && !h) st = CT_NO_MEMORY;
+    for (i = 0; st == CT_OK && i < n; ++i)
+        if (ct__bp_aabb_overlap(&boxes[l.v[i]], &q)) { h[w].id = l.v[i]; h[w++].t = 0; }
+    if (st == CT_OK) st = ct__bp_hits_out(h, w, out);
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
+
+/* Entry distance of the ray into b within [0, tmax] (slabs), or -1 for a miss. */
+CT__INLINE ct_real ct__bp_slab(const ct_aabb *b, ct_vec3 o, ct_vec3 d, ct_real tmax) {
+    ct_real t0 = 0, t1 = tmax;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        ct_real ok = ct__vget(o, k), dk = ct__vget(d, k), lo = ct__vget(b->lo, k), hi = ct__vget(b->hi, k);
+        if (dk == 0) {
+            if (ok < lo || ok > hi) return -1;
+        } else {
+            ct_real ta = (lo - ok) / dk, tb = (hi - ok) / dk;
+            if (ta > tb) { ct_real t = ta; ta = tb; tb = t; }
+            t0 = ct__max(t0, ta);
+            t1 = ct__min(t1, tb);
+            if (t0 > t1) return -1;
+        }
+    }
+    return t0;
+}
+
+/* The ray is clipped to the fat boxes' bounds and cut into segments a few cells long; each
+   segment's (widened) bounding box is queried in the grid, and a hit belongs to the segment
+   holding its entry distance, so no box is reported twice and segments come out in order. */
+CTDEF ct_status ct_bp_query_ray(const ct_bp *bp, const ct_aabb *boxes, ct_vec3 origin, ct_vec3 dir, ct_real max_t,
+                                const ct_allocator *a, ct_hits *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__bpvec l;
+    ct_hit *h = NULL;
+    size_t nh = 0, caph = 0;
+    ct_real tb0, tb1, dt, dmax, hmax, widen;
+    long long nseg, k;
+    ct_status st = ct__bp_query_begin(bp, boxes, a, out);
+    if (st != CT_OK) return st;
+    if (!ct__finite3(origin) || !ct__finite3(dir) || ct__maxabs(dir) == 0 || !(max_t >= 0)) return CT_INVALID;
+    if (bp->ct__n == 0) return CT_OK;
+    tb1 = ct__bp_slab(&bp->ct__bounds, origin, dir, max_t);
+    if (tb1 < 0) return CT_OK;
+    tb0 = tb1;
+    {   /* exit from the bounds: entry of the reversed ray from far along */
+        ct_real lo = tb0, hi = max_t;
+        int k2;
+        for (k2 = 0; k2 < 3; ++k2) {
+            ct_real dk = ct__vget(dir, k2), ok = ct__vget(origin, k2);
+            if (dk != 0) hi = ct__min(hi, ct__max((ct__vget(bp->ct__bounds.lo, k2) - ok) / dk, (ct__vget(bp->ct__bounds.hi, k2) - ok) / dk));
+        }
+        tb1 = ct__max(lo, hi);
+    }
+    dmax = ct__maxabs(dir);
+    hmax = ct__max(bp->ct__h[0], ct__max(bp->ct__h[1], bp->ct__h[2]));
+    dt = (ct_real)CT__BP_RAYSEG * hmax / dmax;
+    nseg = dt > 0 && (double)(tb1 - tb0) / (double)dt < 65536.0 ? (long long)((double)(tb1 - tb0) / (double)dt) + 1 : 65536;
+    if (!(dt > 0)) nseg = 1;
+    dt = (tb1 - tb0) / (ct_real)nseg;
+    widen = 8 * CT__EPS * (ct__maxabs(origin) + tb1 * dmax + bp->ct__mag);
+    s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
+    mk = ct__scratch_mark(s);
+    for (k = 0; k < nseg && st == CT_OK; ++k) {
+        ct_real ta = tb0 + dt * (ct_real)k, tb = k + 1 == nseg ? tb1 : tb0 + dt * (ct_real)(k + 1);
+        ct_vec3 pa = ct__add(origin, ct__scale(dir, ta)), pb = ct__add(origin, ct__scale(dir, tb));
+        ct_aabb r;
+        size_t i, n, h0 = nh;
+        r.lo = ct__sub(ct__vmin(pa, pb), ct__v3(widen, widen, widen));
+        r.hi = ct__add(ct__vmax(pa, pb), ct__v3(widen, widen, widen));
+        memset(&l, 0, sizeof l);
+        if (!ct__bp_gquery(bp, s, &r, &l)) { st = CT_NO_MEMORY; break; }
+        n = ct__bp_unique(l.v, l.n);
+        if (nh + n > caph) {
+            ct_hit *nhits;
+            caph = 2 * (nh + n) + 64;
+            nhits = CT__SALLOC(s, ct_hit, caph);
+            if (!nhits) { st = CT_NO_MEMORY; break; }
+            if (nh) memcpy(nhits, h, nh * sizeof *h);
+            h = nhits;
+        }
+        for (i = 0; i < n; ++i) {
+            ct_real t = ct__bp_slab(&boxes[l.v[i]], origin, dir, max_t);
+            if (t < 0 || (k > 0 && t < ta) || (k + 1 < nseg && t >= tb)) continue;
+            h[nh].id = l.v[i];
+            h[nh++].t = t;
+        }
+        ct__bp_sort_hits(h + h0, nh - h0);
+    }
+    if (st == CT_OK) st = ct__bp_hits_out(h, nh, out);
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
+
+/* ---- periodic boundaries --------------------------------------------------------------
+   The boxes against the images of the boxes shifted by one period on some periodic axes,
+   kept only where they reach the boxes' bounds (so mostly the boundary layers), by the
+   bipartite search; plus the ordinary pairs for shift 0. Images are generated in the order
+   (box, shift), so the bipartite output is already sorted by (a, b, shift). */
+CTDEF void ct_ppairs_free(ct_ppairs *p) {
+    if (!p) return;
+    if (p->items && p->ct__alloc.free) p->ct__alloc.free(p->items, p->ct__alloc.user);
+    p->items = NULL;
+    p->count = 0;
+}
+
+CT__INLINE int ct__bp_pless(const ct_ppair *x, const ct_ppair *y) {
+    int k;
+    if (x->a != y->a) return x->a < y->a;
+    if (x->b != y->b) return x->b < y->b;
+    for (k = 0; k < 3; ++k)
+        if (x->shift[k] != y->shift[k]) return x->shift[k] < y->shift[k];
+    return 0;
+}
+
+CTDEF ct_status ct_broadphase_periodic(const ct_aabb *boxes, int n, ct_aabb cell, const int periodic[3],
+                                       const ct_allocator *a, ct_ppairs *out) {
+    ct_pairs self, bip;
+    ct_aabb R, *img = NULL;
+    ct_scratch local, *s;
+    ct__mark mk;
+    int *src = NULL, (*sh)[3] = NULL, i, k, nimg = 0, cap, per[3], bad = 0;
+    ct_real L[3];
+    size_t x, y, w;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->ct__alloc = ct__allocator(a);
+    if (!periodic || n < 0 || (n > 0 && !boxes) || !ct__finite3(cell.lo) || !ct__finite3(cell.hi)) return CT_INVALID;
+    for (k = 0; k < 3; ++k) {
+        per[k] = periodic[k] != 0;
+        L[k] = ct__vget(cell.hi, k) - ct__vget(cell.lo, k);
+        if (per[k] && !(L[k] > 0 && ct__finite(L[k]))) return CT_INVALID;
+    }
+    for (i = 0; i < n; ++i) {
+        bad |= !ct__bp_valid(&boxes[i]);
+        for (k = 0; k < 3; ++k)
+            if (per[k]) {
+                ct_real lo = ct__vget(boxes[i].lo, k), hi = ct__vget(boxes[i].hi, k);
+                bad |= !(lo >= ct__vget(cell.lo, k) && lo < ct__vget(cell.hi, k) && hi - lo <= L[k]);
+            }
+    }
+    if (bad) return CT_INVALID;
+    memset(&self, 0, sizeof self);
+    memset(&bip, 0, sizeof bip);
+    st = ct_broadphase(boxes, n, &out->ct__alloc, &self);
+    if (st != CT_OK) return st;
+    s = ct__scratch_begin(NULL, &local, &out->ct__alloc);
+    mk = ct__scratch_mark(s);
+    R = n ? boxes[0] : cell;
+    for (i = 1; i < n; ++i) ct__bp_bounds_add(&R, &boxes[i]);
+    cap = 0;
+    for (i = 0; i < n && st == CT_OK; ++i) {
+        int c;
+        for (c = 0; c < 27; ++c) {
+            int d[3] = { c / 9 - 1, (c / 3) % 3 - 1, c % 3 - 1 };
+            ct_aabb b = boxes[i];
+            if ((!per[0] && d[0]) || (!per[1] && d[1]) || (!per[2] && d[2]) || (!d[0] && !d[1] && !d[2])) continue;
+            b.lo = ct__v3(b.lo.x + (ct_real)d[0] * L[0], b.lo.y + (ct_real)d[1] * L[1], b.lo.z + (ct_real)d[2] * L[2]);
+            b.hi = ct__v3(b.hi.x + (ct_real)d[0] * L[0], b.hi.y + (ct_real)d[1] * L[1], b.hi.z + (ct_real)d[2] * L[2]);
+            if (!ct__bp_aabb_overlap(&b, &R)) continue;
+            if (!ct__bp_valid(&b)) { st = CT_INVALID; break; }   /* a shift overflowed */
+            if (nimg == cap) {
+                int nc = 2 * cap + 1024;
+                ct_aabb *ni = CT__SALLOC(s, ct_aabb, nc);
+                int *ns = CT__SALLOC(s, int, nc), (*nsh)[3] = (int (*)[3])CT__SALLOC(s, int, 3 * (long long)nc);
+                if (!ni || !ns || !nsh) { st = CT_NO_MEMORY; break; }
+                if (nimg) {
+                    memcpy(ni, img, (size_t)nimg * sizeof *img);
+                    memcpy(ns, src, (size_t)nimg * sizeof *src);
+                    memcpy(nsh, sh, (size_t)nimg * sizeof *sh);
+                }
+                img = ni; src = ns; sh = nsh; cap = nc;
+            }
+            img[nimg] = b;
+            src[nimg] = i;
+            sh[nimg][0] = d[0]; sh[nimg][1] = d[1]; sh[nimg][2] = d[2];
+            ++nimg;
+        }
+    }
+    if (st == CT_OK) st = ct__bp_entry(boxes, n, img, nimg, 0, &out->ct__alloc, &bip);
+    if (st == CT_OK) {
+        size_t nb = 0;
+        for (x = 0; x < bip.count; ++x) nb += bip.items[x].a < src[bip.items[x].b];
+        if (nb + self.count) {
+            out->items = (ct_ppair *)ct__alloc(&out->ct__alloc, ct__array_bytes((long long)(nb + self.count), sizeof(ct_ppair)));
+            if (!out->items) st = CT_NO_MEMORY;
+        }
+        for (x = 0, y = 0, w = 0; st == CT_OK && (x < bip.count || y < self.count);) {
+            ct_ppair p, q;
+            if (x < bip.count && bip.items[x].a >= src[bip.items[x].b]) { ++x; continue; }
+            if (x < bip.count) {
+                p.a = bip.items[x].a;
+                p.b = src[bip.items[x].b];
+                for (k = 0; k < 3; ++k) p.shift[k] = sh[bip.items[x].b][k];
+            }
+            if (y < self.count) {
+                q.a = self.items[y].a;
+                q.b = self.items[y].b;
+                q.shift[0] = q.shift[1] = q.shift[2] = 0;
+            }
+            if (y == self.count || (x < bip.count && ct__bp_pless(&p, &q))) { out->items[w++] = p; ++x; }
+            else { out->items[w++] = q; ++y; }
+        }
+        if (st == CT_OK) out->count = w;
+    }
+    ct_pairs_free(&bip);
+    ct_pairs_free(&self);
+    ct__scratch_end(s, &local, mk);
+    if (st != CT_OK) ct_ppairs_free(out);
+    return st;
 }

@@ -6,6 +6,7 @@
 #include "workload.h"
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -700,4 +701,528 @@ Test(broadphase, large_scene_against_sampled_brute_force) {
         ct_pairs_free(&p[1]);
         free(b);
     }
+}
+
+/* ---- incremental broad phase (ct_bp) ---------------------------------------------------- */
+/* x \ y for sorted pair lists, by a plain merge. */
+static ct_pair *pairs_minus(const ct_pair *x, size_t nx, const ct_pair *y, size_t ny, size_t *count) {
+    ct_pair *o = (ct_pair *)malloc((nx + 1) * sizeof *o);
+    size_t i, j = 0, w = 0;
+    for (i = 0; i < nx; ++i) {
+        while (j < ny && (y[j].a < x[i].a || (y[j].a == x[i].a && y[j].b < x[i].b))) ++j;
+        if (j < ny && y[j].a == x[i].a && y[j].b == x[i].b) continue;
+        o[w++] = x[i];
+    }
+    *count = w;
+    return o;
+}
+
+static void expect_pairs(const ct_pairs *got, const ct_pair *want, size_t nwant, const char *what, int step) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s, step %d", what, step);
+    expect_equal(got, want, nwant, buf);
+}
+
+/* One step of motion: every box (or, when list is set, a random subset written to moved)
+   shifts by up to frac of its size (plus a little of the scene span, so points move too);
+   some steps also teleport a few boxes and grow one. Returns the number of moved entries. */
+static int move_boxes(ct_aabb *b, int n, double frac, double span, int step, int *moved, unsigned long long *seed) {
+    int i, nm = 0;
+    for (i = 0; i < n; ++i) {
+        double e = b[i].hi.x - b[i].lo.x, d[3];
+        int k;
+        if (moved && tu_uniform(seed) < 0.7) continue;
+        for (k = 0; k < 3; ++k) d[k] = (2 * tu_uniform(seed) - 1) * (frac * e + 1e-4 * span);
+        b[i].lo = tu_vec(b[i].lo.x + d[0], b[i].lo.y + d[1], b[i].lo.z + d[2]);
+        b[i].hi = tu_vec(b[i].hi.x + d[0], b[i].hi.y + d[1], b[i].hi.z + d[2]);
+        if (moved) {
+            moved[nm++] = i;
+            if (tu_uniform(seed) < 0.1) moved[nm++] = i;   /* repeats are fine */
+        }
+    }
+    if (step % 3 == 2)
+        for (i = 0; i < 5; ++i) {
+            int j = (int)(tu_uniform(seed) * n);
+            ct_aabb o = b[(int)(tu_uniform(seed) * n)];
+            double g = i == 0 ? 0.3 * span : 0;   /* one grows past every cell */
+            b[j].lo = tu_vec(o.lo.x - g, o.lo.y, o.lo.z);
+            b[j].hi = tu_vec(o.hi.x, o.hi.y + g, o.hi.z);
+            if (moved) moved[nm++] = j;
+        }
+    return nm;
+}
+
+static double scene_span(const ct_aabb *b, int n) {
+    double lo = 1e300, hi = -1e300;
+    int i;
+    for (i = 0; i < n; ++i) {
+        lo = fmin(lo, b[i].lo.x);
+        hi = fmax(hi, b[i].hi.x);
+    }
+    return hi - lo;
+}
+
+/* Runs steps of motion through a ct_bp and checks every step against the one-shot call
+   (itself checked against brute force above) and the added/removed sets against the set
+   differences of consecutive steps. */
+static void run_motion(scene s, int steps, double frac, int threads, unsigned long long seed) {
+    ct_bp bp;
+    ct_pairs prev;
+    int step, *moved = (int *)malloc(sizeof(int) * (size_t)(2 * s.n + 8));
+    double span = scene_span(s.b, s.n);
+    memset(&prev, 0, sizeof prev);
+    tu_set_threads(threads);
+    cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+    for (step = 0; step < steps; ++step) {
+        ct_pairs want;
+        ct_pair *add, *rem;
+        size_t nadd, nrem;
+        int nm = 0, list = step % 2 == 1;
+        if (step > 0) nm = move_boxes(s.b, s.n, frac, span, step, list ? moved : NULL, &seed);
+        cr_assert_eq(ct_bp_update(&bp, s.b, s.n, list ? moved : NULL, nm), CT_OK);
+        cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &want), CT_OK);
+        expect_pairs(&bp.pairs, want.items, want.count, s.name, step);
+        add = pairs_minus(want.items, want.count, prev.items, prev.count, &nadd);
+        rem = pairs_minus(prev.items, prev.count, want.items, want.count, &nrem);
+        expect_pairs(&bp.added, add, nadd, "added", step);
+        expect_pairs(&bp.removed, rem, nrem, "removed", step);
+        free(add);
+        free(rem);
+        ct_pairs_free(&prev);
+        prev = want;
+    }
+    ct_pairs_free(&prev);
+    ct_bp_free(&bp);
+    ct_bp_free(&bp);   /* twice is fine */
+    free(moved);
+    tu_set_threads(2);
+}
+
+Test(broadphase, incremental_matches_one_shot_every_step) {
+    static const int kinds[7] = { 0, 2, 3, 5, 6, 7, 12 };
+    int k;
+    for (k = 0; k < 7; ++k) {
+        scene s = make_scene(kinds[k], 41);
+        run_motion(s, 12, 0.01, 2, 5 + (unsigned long long)k);
+        free(s.b);
+    }
+}
+
+Test(broadphase, incremental_identical_for_thread_counts_1_to_7) {
+    int t;
+    for (t = 1; t <= 7; ++t) {
+        scene s = make_scene(0, 43);
+        run_motion(s, 8, 0.03, t, 9);
+        free(s.b);
+    }
+}
+
+/* The step's pairs also against brute force directly, with large motion (many escapes:
+   rebuilds) and with a box count that changes between updates. */
+Test(broadphase, incremental_large_motion_and_changing_count) {
+    scene s = make_scene(2, 47);
+    ct_bp bp;
+    unsigned long long seed = 3;
+    int step;
+    cr_assert_eq(ct_bp_init(&bp, (ct_real)0.2, NULL), CT_OK);
+    for (step = 0; step < 6; ++step) {
+        int n = step == 3 ? s.n / 2 : s.n;
+        size_t nw;
+        ct_pair *want;
+        move_boxes(s.b, s.n, step % 2 ? 0.8 : 0.002, scene_span(s.b, s.n), step, NULL, &seed);
+        want = brute(s.b, n, NULL, 0, &nw);
+        cr_assert_eq(ct_bp_update(&bp, s.b, n, NULL, 0), CT_OK);
+        expect_pairs(&bp.pairs, want, nw, "large motion", step);
+        free(want);
+    }
+    ct_bp_free(&bp);
+    free(s.b);
+}
+
+Test(broadphase, incremental_invalid_input) {
+    scene s = make_scene(0, 53);
+    ct_bp bp, zero;
+    ct_pairs keep;
+    int bad_moved[2] = { 3, 0 };
+    cr_assert_eq(ct_bp_init(NULL, 0, NULL), CT_INVALID);
+    cr_assert_eq(ct_bp_init(&bp, -1, NULL), CT_INVALID);
+    cr_assert_eq(ct_bp_init(&bp, (ct_real)NAN, NULL), CT_INVALID);
+    cr_assert_eq(ct_bp_init(&bp, (ct_real)INFINITY, NULL), CT_INVALID);
+    memset(&zero, 0, sizeof zero);
+    ct_bp_free(&zero);   /* a zeroed ct_bp is fine */
+    cr_assert_eq(ct_bp_update(&zero, s.b, s.n, NULL, 0), CT_INVALID);   /* never initialised */
+    cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+    cr_assert_eq(ct_bp_update(NULL, s.b, s.n, NULL, 0), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, NULL, s.n, NULL, 0), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, s.b, -1, NULL, 0), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 0), CT_OK);
+    keep = bp.pairs;
+    cr_assert(keep.count > 0);
+    bad_moved[1] = s.n;
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, bad_moved, 2), CT_INVALID);
+    bad_moved[1] = -1;
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, bad_moved, 2), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 1), CT_OK);   /* moved NULL: all may move */
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, bad_moved, -1), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, bad_moved, 0), CT_OK);   /* an empty list: nothing moved */
+    s.b[7].lo.y = (ct_real)NAN;
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 0), CT_INVALID);
+    s.b[7].lo.y = s.b[7].hi.y + 1;   /* lo > hi */
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 0), CT_INVALID);
+    cr_assert_eq(bp.pairs.count, keep.count, "an invalid update changes nothing");
+    cr_assert_eq(bp.added.count, 0);
+    ct_bp_free(&bp);
+    free(s.b);
+}
+
+/* Allocation failure at every site of a sequence of updates (first, incremental, with a
+   moved list, with rebuilds): CT_NO_MEMORY, nothing leaks after ct_bp_free, the previous
+   results stay, and the following update is right again. */
+Test(broadphase, incremental_allocation_failure) {
+    long fail;
+    for (fail = 1;; ++fail) {
+        scene s = make_scene(7, 59);
+        tu_alloc t;
+        ct_bp bp;
+        unsigned long long seed = 17;
+        int step, failed = 0, moved[8] = { 1, 2, 3, 100, 200, 300, 400, 5 };
+        double span = scene_span(s.b, s.n);
+        tu_alloc_init(&t, fail);
+        cr_assert_eq(ct_bp_init(&bp, 0, &t.a), CT_OK);
+        for (step = 0; step < 5; ++step) {
+            ct_pairs want;
+            size_t before = bp.pairs.count;
+            ct_status st;
+            if (step == 2) {
+                int i;
+                for (i = 0; i < 8; ++i) {
+                    s.b[moved[i]].lo.x += (ct_real)(0.01 * span);
+                    s.b[moved[i]].hi.x += (ct_real)(0.01 * span);
+                }
+            } else if (step > 0) {
+                move_boxes(s.b, s.n, step == 4 ? 0.5 : 0.01, span, step, NULL, &seed);
+            }
+            st = ct_bp_update(&bp, s.b, s.n, step == 2 ? moved : NULL, step == 2 ? 8 : 0);
+            if (st == CT_NO_MEMORY) {
+                cr_assert_eq(bp.pairs.count, before, "failure keeps the previous pairs");
+                failed = 1;
+                st = ct_bp_update(&bp, s.b, s.n, NULL, 0);   /* allocations succeed again once failed */
+            }
+            cr_assert_eq(st, CT_OK);
+            cr_assert_eq(ct_broadphase(s.b, s.n, NULL, &want), CT_OK);
+            expect_pairs(&bp.pairs, want.items, want.count, "after failures", step);
+            ct_pairs_free(&want);
+        }
+        ct_bp_free(&bp);
+        cr_assert_eq(t.outstanding, 0, "leak with failing allocation %ld", fail);
+        free(s.b);
+        if (!failed) break;
+        cr_assert(fail < 20000);
+    }
+}
+/* ---- queries ---------------------------------------------------------------------------- */
+/* Entry distance of the ray into b within [0, tmax] by slabs, -1 for a miss (the documented
+   test, written independently). */
+static double ray_entry(const ct_aabb *b, ct_vec3 o, ct_vec3 d, ct_real tmax) {
+    ct_real lo[3] = { b->lo.x, b->lo.y, b->lo.z }, hi[3] = { b->hi.x, b->hi.y, b->hi.z };
+    ct_real oo[3] = { o.x, o.y, o.z }, dd[3] = { d.x, d.y, d.z }, t0 = 0, t1 = tmax;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        ct_real a, c;
+        if (dd[k] == 0) {
+            if (oo[k] < lo[k] || oo[k] > hi[k]) return -1;
+            continue;
+        }
+        a = (lo[k] - oo[k]) / dd[k];
+        c = (hi[k] - oo[k]) / dd[k];
+        if (a > c) { ct_real t = a; a = c; c = t; }
+        if (a > t0) t0 = a;
+        if (c < t1) t1 = c;
+        if (t0 > t1) return -1;
+    }
+    return t0;
+}
+static int hit_cmp(const void *x, const void *y) {
+    const ct_hit *a = (const ct_hit *)x, *b = (const ct_hit *)y;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+static void expect_hits(const ct_hits *got, const ct_hit *want, size_t n, const char *what, int q) {
+    size_t i;
+    cr_assert_eq(got->count, n, "%s, query %d: %zu hits, brute force %zu", what, q, got->count, n);
+    for (i = 0; i < n; ++i)
+        cr_assert(got->items[i].id == want[i].id && got->items[i].t == want[i].t, "%s, query %d: hit %zu is (%d, %g), brute force (%d, %g)",
+                  what, q, i, got->items[i].id, (double)got->items[i].t, want[i].id, (double)want[i].t);
+}
+
+/* Box and ray queries after a few steps of motion (so the grid has moved boxes), against
+   brute force over all boxes: random boxes (points, large ones, outside the scene), rays
+   from inside and outside, axis-parallel ones, finite and infinite lengths. */
+Test(broadphase, queries_match_brute_force) {
+    static const int kinds[6] = { 0, 2, 5, 7, 10, 12 };
+    int k;
+    for (k = 0; k < 6; ++k) {
+        scene s = make_scene(kinds[k], 61);
+        ct_bp bp;
+        ct_aabb lo = s.b[0];
+        unsigned long long seed = 23 + (unsigned long long)k;
+        int step, q, i;
+        double span;
+        for (i = 0; i < s.n; ++i) {
+            lo.lo = tu_vec(fmin(lo.lo.x, s.b[i].lo.x), fmin(lo.lo.y, s.b[i].lo.y), fmin(lo.lo.z, s.b[i].lo.z));
+            lo.hi = tu_vec(fmax(lo.hi.x, s.b[i].hi.x), fmax(lo.hi.y, s.b[i].hi.y), fmax(lo.hi.z, s.b[i].hi.z));
+        }
+        span = scene_span(s.b, s.n);
+        cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+        for (step = 0; step < 3; ++step) {
+            if (step) move_boxes(s.b, s.n, 0.1, span, step + 1, NULL, &seed);
+            cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 0), CT_OK);
+        }
+        ct_hit *want = (ct_hit *)malloc(sizeof *want * (size_t)s.n);
+        for (q = 0; q < 60; ++q) {
+            ct_hits got;
+            size_t nw = 0;
+            double u[3], h = q % 4 == 0 ? 0 : span * 0.3 * pow(tu_uniform(&seed), 3);
+            int j;
+            for (j = 0; j < 3; ++j) u[j] = tu_uniform(&seed) * 1.4 - 0.2;
+            ct_vec3 p = tu_vec(lo.lo.x + u[0] * (lo.hi.x - lo.lo.x), lo.lo.y + u[1] * (lo.hi.y - lo.lo.y), lo.lo.z + u[2] * (lo.hi.z - lo.lo.z));
+            ct_aabb qb;
+            qb.lo = p;
+            qb.hi = tu_vec(p.x + h, p.y + h * tu_uniform(&seed), p.z + h);
+            if (q == 1) qb = s.b[5];   /* a member: touches itself */
+            for (i = 0; i < s.n; ++i)
+                if (overlap(&s.b[i], &qb)) { want[nw].id = i; want[nw++].t = 0; }
+            cr_assert_eq(ct_bp_query_box(&bp, s.b, qb, NULL, &got), CT_OK);
+            expect_hits(&got, want, nw, s.name, q);
+            ct_hits_free(&got);
+            {   /* a ray from p */
+                ct_vec3 d = tu_vec(2 * tu_uniform(&seed) - 1, 2 * tu_uniform(&seed) - 1, 2 * tu_uniform(&seed) - 1);
+                ct_real tmax = q % 3 == 0 ? (ct_real)INFINITY : (ct_real)(span * tu_uniform(&seed));
+                if (q % 5 == 1) d = tu_vec(0, q % 2 ? -1 : 1, 0);        /* axis-parallel */
+                if (q % 7 == 2) d = tu_vec(1e-3, 0, 2);
+                if (q % 11 == 3) p = tu_vec(s.b[9].lo.x, s.b[9].lo.y, s.b[9].lo.z);   /* on a corner */
+                for (nw = 0, i = 0; i < s.n; ++i) {
+                    double t = ray_entry(&s.b[i], p, d, tmax);
+                    if (t >= 0) { want[nw].id = i; want[nw++].t = (ct_real)t; }
+                }
+                qsort(want, nw, sizeof *want, hit_cmp);
+                cr_assert_eq(ct_bp_query_ray(&bp, s.b, p, d, tmax, NULL, &got), CT_OK);
+                expect_hits(&got, want, nw, s.name, q);
+                ct_hits_free(&got);
+            }
+        }
+        free(want);
+        ct_bp_free(&bp);
+        free(s.b);
+    }
+}
+
+Test(broadphase, queries_invalid_input_and_allocation_failure) {
+    scene s = make_scene(0, 67);
+    ct_bp bp, zero;
+    ct_hits h;
+    ct_aabb q = s.b[3], bad = s.b[3];
+    ct_vec3 o = tu_vec(0.5, 0.5, 0.5), d = tu_vec(1, 0.3, 0.2);
+    long fail;
+    size_t nbox, nray;
+    memset(&zero, 0, sizeof zero);
+    cr_assert_eq(ct_bp_query_box(&zero, s.b, q, NULL, &h), CT_INVALID);   /* no update yet */
+    cr_assert(h.items == NULL && h.count == 0);
+    cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, d, 1, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_update(&bp, s.b, s.n, NULL, 0), CT_OK);
+    cr_assert_eq(ct_bp_query_box(NULL, s.b, q, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_box(&bp, NULL, q, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_box(&bp, s.b, q, NULL, NULL), CT_INVALID);
+    bad.lo.x = (ct_real)NAN;
+    cr_assert_eq(ct_bp_query_box(&bp, s.b, bad, NULL, &h), CT_INVALID);
+    bad = q;
+    bad.lo.z = bad.hi.z + 1;
+    cr_assert_eq(ct_bp_query_box(&bp, s.b, bad, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, tu_vec(0, 0, 0), 1, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, d, -1, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, d, (ct_real)NAN, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, tu_vec(NAN, 0, 0), d, 1, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, tu_vec(0, INFINITY, 0), 1, NULL, &h), CT_INVALID);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, d, 1, NULL, NULL), CT_INVALID);
+    cr_assert(h.items == NULL && h.count == 0);
+    cr_assert_eq(ct_bp_query_box(&bp, s.b, q, NULL, &h), CT_OK);
+    nbox = h.count;
+    cr_assert(nbox > 1);
+    ct_hits_free(&h);
+    ct_hits_free(&h);
+    ct_hits_free(NULL);
+    cr_assert_eq(ct_bp_query_ray(&bp, s.b, o, d, (ct_real)INFINITY, NULL, &h), CT_OK);
+    nray = h.count;
+    cr_assert(nray > 1);
+    ct_hits_free(&h);
+    for (fail = 1;; ++fail) {
+        tu_alloc t;
+        ct_status st;
+        tu_alloc_init(&t, fail);
+        st = ct_bp_query_box(&bp, s.b, q, &t.a, &h);
+        if (st == CT_OK) { cr_assert_eq(h.count, nbox); ct_hits_free(&h); }
+        cr_assert_eq(t.outstanding, 0);
+        tu_alloc_init(&t, fail);
+        st |= ct_bp_query_ray(&bp, s.b, o, d, (ct_real)INFINITY, &t.a, &h);
+        if (h.count) { cr_assert_eq(h.count, nray); ct_hits_free(&h); }
+        cr_assert_eq(t.outstanding, 0);
+        if (st == CT_OK) break;
+        cr_assert(h.items == NULL && h.count == 0);
+        cr_assert(fail < 1000);
+    }
+    ct_bp_free(&bp);
+    free(s.b);
+}
+
+/* ---- periodic boundaries ------------------------------------------------------------------ */
+static int ppair_cmp(const void *x, const void *y) {
+    const ct_ppair *a = (const ct_ppair *)x, *b = (const ct_ppair *)y;
+    int k;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    for (k = 0; k < 3; ++k)
+        if (a->shift[k] != b->shift[k]) return a->shift[k] < b->shift[k] ? -1 : 1;
+    return 0;
+}
+/* Brute force over the 27 images (shift 0 on the axes that are not periodic). */
+static ct_ppair *brute_periodic(const ct_aabb *b, int n, ct_aabb cell, const int per[3], size_t *count) {
+    size_t cap = 1024, w = 0;
+    ct_ppair *o = (ct_ppair *)malloc(cap * sizeof *o);
+    int i, j, c;
+    ct_real L[3] = { cell.hi.x - cell.lo.x, cell.hi.y - cell.lo.y, cell.hi.z - cell.lo.z };
+    for (i = 0; i < n; ++i)
+        for (j = i + 1; j < n; ++j)
+            for (c = 0; c < 27; ++c) {
+                int d[3] = { c / 9 - 1, (c / 3) % 3 - 1, c % 3 - 1 }, k;
+                ct_aabb im = b[j];
+                for (k = 0; k < 3; ++k)
+                    if (d[k] && !per[k]) break;
+                if (k < 3) continue;
+                im.lo = tu_vec(im.lo.x + d[0] * L[0], im.lo.y + d[1] * L[1], im.lo.z + d[2] * L[2]);
+                im.hi = tu_vec(im.hi.x + d[0] * L[0], im.hi.y + d[1] * L[1], im.hi.z + d[2] * L[2]);
+                if (!overlap(&b[i], &im)) continue;
+                if (w == cap) { cap *= 2; o = (ct_ppair *)realloc(o, cap * sizeof *o); }
+                o[w].a = i; o[w].b = j;
+                for (k = 0; k < 3; ++k) o[w].shift[k] = d[k];
+                ++w;
+            }
+    qsort(o, w, sizeof *o, ppair_cmp);
+    *count = w;
+    return o;
+}
+
+/* Boxes with lower corners in the cell [0, Lx) x [0, Ly) x [0, Lz): uniform, clustered at a
+   corner (so pairs wrap on three axes), hugging the faces, and a few larger than half the
+   cell (meeting others through two images). */
+static ct_aabb *scene_periodic(int kind, int n, ct_aabb cell, unsigned long long *seed) {
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    double L[3] = { cell.hi.x - cell.lo.x, cell.hi.y - cell.lo.y, cell.hi.z - cell.lo.z };
+    int i, k;
+    for (i = 0; i < n; ++i) {
+        double lo[3], e = 0.08 * L[0] * (0.3 + tu_uniform(seed));
+        for (k = 0; k < 3; ++k) {
+            double u = tu_uniform(seed);
+            if (kind == 1) u = fmod(1 + 0.1 * (u - 0.5) + 1, 1.0);          /* around the corner */
+            if (kind == 2) u = tu_uniform(seed) < 0.5 ? u * 0.02 : 1 - e / L[k] * (0.5 + u);   /* faces */
+            lo[k] = u * L[k];
+            if (lo[k] >= L[k]) lo[k] = 0;
+        }
+        if (kind == 3 && i % 25 == 0) e = L[0] * (0.5 + 0.5 * tu_uniform(seed));   /* > half the cell */
+        b[i].lo = tu_vec(cell.lo.x + lo[0], cell.lo.y + lo[1], cell.lo.z + lo[2]);
+        b[i].hi = tu_vec(b[i].lo.x + fmin(e, 0.99 * L[0]), b[i].lo.y + fmin(e * 0.7, 0.99 * L[1]), b[i].lo.z + fmin(e * 1.2, 0.99 * L[2]));
+        if (kind == 2 && i % 7 == 0) b[i].hi = b[i].lo;   /* points on the faces */
+    }
+    return b;
+}
+
+Test(broadphase, periodic_matches_27_image_brute_force) {
+    static const int pers[5][3] = { { 1, 1, 1 }, { 1, 0, 0 }, { 0, 1, 1 }, { 0, 0, 0 }, { 0, 0, 1 } };
+    static const char *names[4] = { "uniform", "corner cluster", "boundary hugging", "larger than half the cell" };
+    int kind, p, t;
+    ct_aabb cell;
+    cell.lo = tu_vec(-1, 2, 0.5);
+    cell.hi = tu_vec(1, 3.5, 2.5);
+    for (kind = 0; kind < 4; ++kind)
+        for (p = 0; p < 5; ++p) {
+            unsigned long long seed = 71 + (unsigned long long)(kind * 5 + p);
+            int n = 700;
+            ct_aabb *b = scene_periodic(kind, n, cell, &seed);
+            size_t nw, i;
+            ct_ppair *want = brute_periodic(b, n, cell, pers[p], &nw);
+            for (t = 1; t <= 3; t += 2) {
+                ct_ppairs got;
+                tu_set_threads(t);
+                cr_assert_eq(ct_broadphase_periodic(b, n, cell, pers[p], NULL, &got), CT_OK);
+                cr_assert_eq(got.count, nw, "%s, axes %d%d%d: %zu pairs, brute force %zu", names[kind], pers[p][0], pers[p][1],
+                             pers[p][2], got.count, nw);
+                for (i = 0; i < nw; ++i)
+                    cr_assert(ppair_cmp(&got.items[i], &want[i]) == 0, "%s: pair %zu differs", names[kind], i);
+                ct_ppairs_free(&got);
+            }
+            if (kind == 3 && p == 0) {   /* some pair meets through two images */
+                for (i = 1; i < nw && !(want[i].a == want[i - 1].a && want[i].b == want[i - 1].b); ++i) {}
+                cr_assert(i < nw, "the scene has a pair meeting through two images");
+            }
+            free(want);
+            free(b);
+        }
+    tu_set_threads(2);
+}
+
+Test(broadphase, periodic_invalid_input_and_allocation_failure) {
+    ct_aabb cell, *b;
+    int per[3] = { 1, 1, 0 }, i;
+    unsigned long long seed = 5;
+    ct_ppairs p;
+    size_t nw;
+    ct_ppair *want;
+    long fail;
+    cell.lo = tu_vec(0, 0, 0);
+    cell.hi = tu_vec(1, 1, 1);
+    b = scene_periodic(1, 300, cell, &seed);
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, NULL), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, NULL, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(b, -1, cell, per, NULL, &p), CT_INVALID);
+    cr_assert_eq(ct_broadphase_periodic(NULL, 3, cell, per, NULL, &p), CT_INVALID);
+    cell.hi.x = 0;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);   /* empty periodic axis */
+    cell.hi.x = (ct_real)NAN;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    cell.hi.x = 1;
+    b[3].lo.x = (ct_real)1.0;   /* lower corner outside [0, 1) */
+    b[3].hi.x = (ct_real)1.1;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    b[3].lo.x = 0;
+    b[3].hi.x = (ct_real)1.5;   /* longer than the period */
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    b[3].hi.x = (ct_real)0.1;
+    b[4].lo.z = (ct_real)INFINITY;
+    cr_assert_eq(ct_broadphase_periodic(b, 300, cell, per, NULL, &p), CT_INVALID);
+    cr_assert(p.items == NULL && p.count == 0);
+    b[4].lo.z = b[4].hi.z - (ct_real)0.01;
+    b[5].lo.z = 7;   /* z is not periodic: anywhere is fine */
+    b[5].hi.z = 8;
+    want = brute_periodic(b, 300, cell, per, &nw);
+    for (fail = 1;; ++fail) {
+        tu_alloc t;
+        ct_status st;
+        tu_alloc_init(&t, fail);
+        st = ct_broadphase_periodic(b, 300, cell, per, &t.a, &p);
+        if (st == CT_NO_MEMORY) {
+            cr_assert_eq(t.outstanding, 0);
+            cr_assert(p.items == NULL && p.count == 0);
+            cr_assert(fail < 10000);
+            continue;
+        }
+        cr_assert_eq(st, CT_OK);
+        cr_assert_eq(p.count, nw);
+        for (i = 0; i < (int)nw; ++i) cr_assert(ppair_cmp(&p.items[i], &want[i]) == 0);
+        ct_ppairs_free(&p);
+        cr_assert_eq(t.outstanding, 0);
+        break;
+    }
+    ct_ppairs_free(&p);
+    free(want);
+    free(b);
 }

@@ -28,7 +28,9 @@
 
 /* broad-phase part */
 #define CT_API_BROADPHASE(X) \
-    X(ct_broadphase) X(ct_broadphase_bipartite) X(ct_pairs_free) X(ct_broadphase_foreach)
+    X(ct_broadphase) X(ct_broadphase_bipartite) X(ct_pairs_free) X(ct_broadphase_foreach) \
+    X(ct_bp_init) X(ct_bp_update) X(ct_bp_free) X(ct_bp_query_box) X(ct_bp_query_ray) X(ct_hits_free) \
+    X(ct_broadphase_periodic) X(ct_ppairs_free)
 
 /* export part */
 #define CT_API_EXPORT(X) X(ct_export_hull) X(ct_export_contact) X(ct_export_manifold) \
