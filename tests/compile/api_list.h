@@ -28,5 +28,9 @@
 #define CT_API_BROADPHASE(X) \
     X(ct_broadphase) X(ct_broadphase_bipartite) X(ct_pairs_free) X(ct_broadphase_foreach)
 
+/* scene part */
+#define CT_API_SCENE(X) X(ct_scene_create) X(ct_scene_destroy) X(ct_scene_add) X(ct_scene_remove) \
+    X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step)
+
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
-    CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X)
+    CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_SCENE(X)
