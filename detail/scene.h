@@ -37,6 +37,12 @@
    0.1 lets a body move 10% of its size (or turn about 6 degrees) before the broad phase must
    run again, while fattening the box pair count by only ~30% on dense scenes. */
 #define CT__SCENE_MARGIN ((ct_real)0.1)
+/* Volumetric mode: a hull pair goes to ct_contact_hulls only when ct_manifold_hulls, with this
+   speculative distance times the coordinates' magnitude (largest |coordinate| of the two tight
+   boxes plus their sizes), finds no separating axis. 4096 ulps is 16x the touching band of
+   ct_contact_hulls (256 ulps of the same magnitude), so every pair it reports as touching or
+   overlapping passes; a separated pair costs a SAT query instead of the polar LP. */
+#define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
 /* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
 #define CT__SCENE_CHUNK 32
 /* Bodies per static chunk of the per-body pass (large: each body costs the same). */
@@ -53,6 +59,7 @@ typedef struct ct__sbody {
     unsigned group, mask;
     ct_real margin;          /* absolute; 0: CT__SCENE_MARGIN x half-diagonal, per new fat box */
     ct_aabb fat;             /* committed fat box */
+    ct_xform prev;           /* the transform of the last successful step */
     int state;               /* 0 free, 1 live, 2 removed (slot freed at the next step) */
     int fresh;               /* added since the last successful step */
     int kind;
@@ -61,6 +68,7 @@ typedef struct ct__sbody {
 typedef struct ct__spair {
     int a, b;
     int touching;            /* committed: touching at the last successful step */
+    int valid;               /* r, now and status hold the answer for the committed transforms */
     int now;                 /* this step: touching */
     ct_status status;        /* this step: the narrow-phase status */
     int has_lambda;
@@ -83,7 +91,7 @@ struct ct_scene {
     int *bpid;               /* body id of each compacted box */
     int *freelist;
     int nfree;
-    unsigned char *leave;
+    unsigned char *leave;    /* per body: CT__SC_LEAVE | CT__SC_MOVED */
     int topo;                /* bodies added or removed since the last successful step */
     /* pair table, double-buffered */
     ct__spair *tab[2];
@@ -97,6 +105,9 @@ struct ct_scene {
     int nscr;
     int stepped;             /* a step has succeeded */
 };
+
+#define CT__SC_LEAVE 1        /* the tight box left the fat box */
+#define CT__SC_MOVED 2        /* the transform differs (bitwise) from the last step's, or new */
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 CT__INLINE int ct__sc_threads(const ct_scene *s) {
@@ -154,6 +165,27 @@ CT__INLINE int ct__sc_inside(const ct_aabb *in, const ct_aabb *out) {
 CT__INLINE int ct__sc_overlap(const ct_aabb *a, const ct_aabb *b, ct_real g) {
     return a->lo.x - g <= b->hi.x && b->lo.x <= a->hi.x + g && a->lo.y - g <= b->hi.y &&
            b->lo.y <= a->hi.y + g && a->lo.z - g <= b->hi.z && b->lo.z <= a->hi.z + g;
+}
+
+/* Volumetric mode's touching band for a pair (see CT__SCENE_DEM_BAND). */
+CT__INLINE ct_real ct__sc_band(const ct_scene *s, const ct__spair *p) {
+    const ct_aabb *ta = &s->tight[p->a], *tb = &s->tight[p->b];
+    ct_real mag = ct__max(ct__max(ct__maxabs(ta->lo), ct__maxabs(ta->hi)), ct__max(ct__maxabs(tb->lo), ct__maxabs(tb->hi)));
+    mag += ct__maxabs(ct__sub(ta->hi, ta->lo)) + ct__maxabs(ct__sub(tb->hi, tb->lo));
+    return CT__SCENE_DEM_BAND * mag;
+}
+
+/* 1 when the bounding spheres of two hulls (vertex mean and extent, plus the radii) are more
+   than g apart: then so are the bodies. */
+CT__INLINE int ct__sc_spheres_apart(const ct_scene *s, const ct__spair *p, ct_real g) {
+    const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
+    ct_vec3 ca, cb;
+    ct_real r;
+    if (A->shape.type != CT_SHAPE_HULL || B->shape.type != CT_SHAPE_HULL) return 0;
+    ca = ct__xf_point(&s->cur[p->a], A->shape.ct__hull->center);
+    cb = ct__xf_point(&s->cur[p->b], B->shape.ct__hull->center);
+    r = A->shape.ct__hull->extent + B->shape.ct__hull->extent + A->shape.radius + B->shape.radius + g;
+    return ct__len2(ct__sub(ca, cb)) > r * r;
 }
 
 CT__INLINE int ct__sc_filter(const ct__sbody *a, const ct__sbody *b) {
@@ -226,9 +258,14 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
         st = ct_manifold_hull_sphere(B->shape.ct__hull, xb, xa->p, A->shape.radius, spec, &p->r.m);
         p->r.m.normal = ct__neg(p->r.m.normal);
     } else if (dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
-        st = ct_contact_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, scr, &p->r.c);
-        if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0)
-            p->r.c.found = 0;
+        st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
+        if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
+            ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
+        } else if (st == CT_OK) {
+            st = ct_contact_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, scr, &p->r.c);
+            if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0)
+                p->r.c.found = 0;
+        }
     } else {
         ct_distance d;
         st = ct_signed_distance(&A->shape, xa, &B->shape, xb, &p->gjk, scr, &d);
@@ -393,12 +430,13 @@ CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
         t = ct__sc_box(&b->shape, &s->cur[i]);
         if (!ct__finite3(t.lo) || !ct__finite3(t.hi)) { bad = 1; continue; }
         s->tight[i] = t;
+        if (b->fresh || memcmp(&s->cur[i], &b->prev, sizeof b->prev) != 0) s->leave[i] = CT__SC_MOVED;
         if (b->fresh || !ct__sc_inside(&t, &b->fat)) {
             ct_real m = b->margin;
             if (m == 0) m = CT__SCENE_MARGIN * (ct_real)0.5 * ct__len(ct__sub(t.hi, t.lo));
             s->nfat[i].lo = ct__sub(t.lo, ct__v3(m, m, m));
             s->nfat[i].hi = ct__add(t.hi, ct__v3(m, m, m));
-            s->leave[i] = 1;
+            s->leave[i] |= CT__SC_LEAVE;
             left = 1;
         } else {
             s->nfat[i] = b->fat;
@@ -477,14 +515,18 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
 /* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
 CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T) {
     long long i, m = (long long)n;
-    ct_real g = s->desc.mode == CT_SCENE_VOLUMETRIC ? 0 : s->desc.speculative;
+    int dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
     (void)T;
 #if CT__SC_OMP
 #pragma omp parallel for schedule(dynamic, CT__SCENE_CHUNK) num_threads(T) if (T > 1 && m > CT__SCENE_CHUNK)
 #endif
     for (i = 0; i < m; ++i) {
         ct__spair *p = &tab[i];
-        if (ct__sc_overlap(&s->tight[p->a], &s->tight[p->b], g)) {
+        /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
+        ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
+        if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
+            p->now = p->touching; /* neither body moved: the committed answer stands */
+        } else if (ct__sc_overlap(&s->tight[p->a], &s->tight[p->b], g) && !ct__sc_spheres_apart(s, p, g)) {
 #if CT__SC_OMP
             ct__sc_narrow(s, p, &s->scr[omp_get_thread_num()]);
 #else
@@ -552,7 +594,12 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     ct__sc_narrow_all(s, tab, ntab, T);
     /* the first failure in table order decides (the same for any thread count) */
     for (i = 0; i < ntab; ++i)
-        if (tab[i].status != CT_OK && tab[i].status != CT_NO_CONVERGENCE) return tab[i].status;
+        if (tab[i].status != CT_OK && tab[i].status != CT_NO_CONVERGENCE) {
+            st = tab[i].status;
+            if (!bp) /* the committed table was worked on in place: its answers are stale now */
+                for (i = 0; i < ntab; ++i) tab[i].valid = 0;
+            return st;
+        }
     /* commit: outputs and events in table order, touching flags, fat boxes, the table */
     for (i = 0; i < ntab; ++i) {
         ct__spair *p = &tab[i];
@@ -563,12 +610,14 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
             ct__sc_emit(s, p, &s->ended[nended++], CT_SCENE_END);
         }
         p->touching = p->now;
+        p->valid = 1;
     }
     if (bp && nended > 1) qsort(s->ended, nended, sizeof *s->ended, ct__sc_cmp);
     for (id = 0; id < s->n; ++id) {
         ct__sbody *b = &s->body[id];
         if (b->state == 1) {
-            if (s->leave[id]) b->fat = s->nfat[id];
+            if (s->leave[id] & CT__SC_LEAVE) b->fat = s->nfat[id];
+            b->prev = s->cur[id];
             b->fresh = 0;
         } else if (b->state == 2) { /* removed: its slot is free from now on */
             b->state = 0;
