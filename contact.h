@@ -608,9 +608,16 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    support along the world axes, plus the rounding radius) is grown by margin on every side
    (margin 0: 0.1 x the half-diagonal of the tight box when it is made). The broad phase runs
    when some body's tight box leaves its fat box, or bodies were added or removed; otherwise
-   the last pair set is reused. The narrow phase runs on the pairs whose fat boxes overlap and
-   whose tight boxes overlap within the speculative distance (a pair whose tight boxes are
-   farther apart is not touching).
+   the last pair set is reused. The narrow phase runs on the pairs whose fat boxes overlap,
+   except (temporal coherence and cheap bounds) a pair whose two transforms are bitwise
+   unchanged since the last successful step keeps its answer, and a pair proven apart by more
+   than the speculative distance is not touching without a call: tight boxes (grown by the
+   speculative distance) apart, bounding spheres of two hulls apart, or the last step's lower
+   bound of the distance (the SAT axis's separation, the signed distance, the PW gap) minus a
+   bound of how far each body's points moved since (|dp| + ||dR||_F x the body's reach).
+   With speculative = 0 this is exactly what the routine would say; with speculative > 0 a
+   SAT routine may report a point for a pair that is apart by more than speculative (its
+   separations are lower bounds), and the scene then may not.
 
    The default routine for each pair of shape kinds (A, B as stored, a < b; "hull" is
    ct_shape_hull with radius 0, "rounded hull" with a radius, "sphere" ct_shape_sphere
@@ -638,8 +645,11 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    routine's best estimate); ended = the pairs that touched at the last successful step and do
    not now (event CT_SCENE_END; separated, left the broad phase, or a body was removed), sorted
    by (a, b), with this step's result (zeroed when not computed). The output is identical for
-   any number of threads and equals the per-pair routines called with the same caches
-   (hull-hull and rounded manifolds: equal to cold calls, whose cache hits are exact).
+   any number of threads and bit-identical to the routine of the table called on the pair
+   with the pair's caches (the hull manifolds and ct_contact_hulls: to cold calls, whose cache
+   hits are exact), up to the culls above. Volumetric mode sends a hull pair to
+   ct_contact_hulls only when ct_manifold_hulls, with a speculative distance of 4096 ulps of
+   the coordinates' magnitude (16x ct_contact_hulls' touching band), finds no separating axis.
 
    Threads: desc.threads (0: omp_get_max_threads(); 1 inside a parallel region; 1 without
    OpenMP or with CT_NO_OPENMP). With more than one thread the per-thread scratches may grow

@@ -58,6 +58,7 @@ typedef struct ct__sbody {
     void *user;
     unsigned group, mask;
     ct_real margin;          /* absolute; 0: CT__SCENE_MARGIN x half-diagonal, per new fat box */
+    ct_real reach;           /* largest |x| over the body's points x, local frame (a box bound) */
     ct_aabb fat;             /* committed fat box */
     ct_xform prev;           /* the transform of the last successful step */
     int state;               /* 0 free, 1 live, 2 removed (slot freed at the next step) */
@@ -69,6 +70,8 @@ typedef struct ct__spair {
     int a, b;
     int touching;            /* committed: touching at the last successful step */
     int valid;               /* r, now and status hold the answer for the committed transforms */
+    ct_real gap;             /* not touching: a lower bound of the distance under the committed
+                                transforms (<= 0: none known) */
     int now;                 /* this step: touching */
     ct_status status;        /* this step: the narrow-phase status */
     int has_lambda;
@@ -87,6 +90,7 @@ struct ct_scene {
     ct__sbody *body;
     ct_xform *cur;           /* this step's transforms */
     ct_aabb *tight, *nfat;   /* this step's tight boxes and fat boxes */
+    ct_real *motion;         /* this step: how far any point of the body moved (a bound) */
     ct_aabb *bpbox;          /* live fat boxes, compacted for ct_broadphase */
     int *bpid;               /* body id of each compacted box */
     int *freelist;
@@ -154,6 +158,51 @@ CT__PRIVATE ct_aabb ct__sc_box(const ct_shape *sh, const ct_xform *x) {
     b.lo = ct__sub(b.lo, ct__v3(r, r, r));
     b.hi = ct__add(b.hi, ct__v3(r, r, r));
     return b;
+}
+
+/* A bound on how far any point x (|x| <= reach, local frame) moves from x0 to x1:
+   |dp| + |dR x| <= |dp| + ||dR||_F reach. */
+CT__INLINE ct_real ct__sc_motion(const ct_xform *x0, const ct_xform *x1, ct_real reach) {
+    ct_real f = 0, m;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            ct_real d = x1->r[i][j] - x0->r[i][j];
+            f += d * d;
+        }
+    m = ct__len(ct__sub(x1->p, x0->p)) + ct__sqrt(f) * reach;
+    return ct__finite(m) ? m : CT__MAXR;
+}
+
+/* The separation of two hulls along the axis in a SAT cache (a face normal of A or B, or the
+   cross product of two edges, oriented from A to B): min over B minus max over A, a lower
+   bound of their distance (any direction gives one). <= 0 when the cache holds no axis. */
+CT__PRIVATE ct_real ct__sc_axis_gap(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                                    const ct_sat_cache *c) {
+    ct_vec3 u, ua, ub;
+    ct_real hi, lo;
+    int i, ok = 1;
+    if (c->type == 1 && c->index_a >= 0 && c->index_a < a->nfaces) {
+        u = ct__xf_dir(xa, a->planes[c->index_a].n);
+    } else if (c->type == 2 && c->index_b >= 0 && c->index_b < b->nfaces) {
+        u = ct__neg(ct__xf_dir(xb, b->planes[c->index_b].n));
+    } else if (c->type == 3 && c->index_a >= 0 && c->index_a < 2 * a->nedges && c->index_b >= 0 &&
+               c->index_b < 2 * b->nedges && a->he_next && b->he_next) {
+        ct_vec3 ea = ct__sub(a->verts[a->face_verts[a->he_next[c->index_a]]], a->verts[a->face_verts[c->index_a]]);
+        ct_vec3 eb = ct__sub(b->verts[b->face_verts[b->he_next[c->index_b]]], b->verts[b->face_verts[c->index_b]]);
+        u = ct__normalize(ct__cross(ct__xf_dir(xa, ea), ct__xf_dir(xb, eb)), &ok);
+        if (ct__dot(u, ct__sub(ct__xf_point(xb, b->center), ct__xf_point(xa, a->center))) < 0) u = ct__neg(u);
+    } else {
+        return -1;
+    }
+    if (!ok) return -1;
+    ua = ct__xf_inv_dir(xa, u);
+    ub = ct__xf_inv_dir(xb, u);
+    hi = ct__dot(a->verts[0], ua);
+    for (i = 1; i < a->nverts; ++i) hi = ct__max(hi, ct__dot(a->verts[i], ua));
+    lo = ct__dot(b->verts[0], ub);
+    for (i = 1; i < b->nverts; ++i) lo = ct__min(lo, ct__dot(b->verts[i], ub));
+    return (lo + ct__dot(u, xb->p)) - (hi + ct__dot(u, xa->p));
 }
 
 CT__INLINE int ct__sc_inside(const ct_aabb *in, const ct_aabb *out) {
@@ -243,23 +292,32 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
         if (st == CT_OK || st == CT_NO_CONVERGENCE) {
             p->lambda = pw.lambda;
             p->has_lambda = 1;
+            p->gap = st == CT_OK ? pw.gap : -1; /* a lower bound of the distance when apart */
             if (dem) ct__sc_contact_point(&p->r.c, pw.normal, pw.point, pw.gap);
             else ct__sc_manifold_point(&p->r.m, pw.normal, pw.point, pw.gap, spec);
         }
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
         st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
+        p->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
     } else if (!dem && (ka == CT__SK_HULL || ka == CT__SK_RHULL) && (kb == CT__SK_HULL || kb == CT__SK_RHULL)) {
         st = ct_manifold_rounded_hulls(A->shape.ct__hull, xa, A->shape.radius, B->shape.ct__hull, xb,
                                        B->shape.radius, spec, &p->sat, &p->r.m);
+        p->gap = st == CT_OK && p->r.m.count == 0
+                     ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) - A->shape.radius - B->shape.radius
+                     : -1;
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_SPHERE) {
         st = ct_manifold_hull_sphere(A->shape.ct__hull, xa, xb->p, B->shape.radius, spec, &p->r.m);
+        p->gap = -1;
     } else if (!dem && ka == CT__SK_SPHERE && kb == CT__SK_HULL) {
         /* B against A, then the normal turned to point from A to B (ids are symmetric) */
         st = ct_manifold_hull_sphere(B->shape.ct__hull, xb, xa->p, A->shape.radius, spec, &p->r.m);
+        p->gap = -1;
         p->r.m.normal = ct__neg(p->r.m.normal);
     } else if (dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
         st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
+        p->gap = -1;
         if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
+            p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
             ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
         } else if (st == CT_OK) {
             st = ct_contact_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, scr, &p->r.c);
@@ -269,6 +327,7 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
     } else {
         ct_distance d;
         st = ct_signed_distance(&A->shape, xa, &B->shape, xb, &p->gjk, scr, &d);
+        p->gap = st == CT_OK ? d.distance : -1;
         if (st == CT_OK || st == CT_NO_CONVERGENCE) {
             ct_vec3 mid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
             if (dem) ct__sc_contact_point(&p->r.c, d.normal, mid, d.distance);
@@ -315,7 +374,7 @@ CTDEF void ct_scene_destroy(ct_scene *s) {
 
 /* Per-body arrays for cap slots in one block; the old contents are copied. */
 CT__PRIVATE ct_status ct__sc_reserve(ct_scene *s, int want) {
-    size_t sz[8], off[9];
+    size_t sz[9], off[10];
     unsigned char *blk;
     int cap = s->cap ? s->cap : 16, k;
     if (want <= s->cap) return CT_OK;
@@ -331,14 +390,15 @@ CT__PRIVATE ct_status ct__sc_reserve(ct_scene *s, int want) {
     sz[5] = ct__array_bytes(cap, sizeof(int));
     sz[6] = sz[5];
     sz[7] = ct__array_bytes(cap, 1);
+    sz[8] = ct__array_bytes(cap, sizeof(ct_real));
     off[0] = 0;
-    for (k = 0; k < 8; ++k) {
+    for (k = 0; k < 9; ++k) {
         if (sz[k] == 0 || off[k] > (size_t)-1 - sz[k]) return CT_NO_MEMORY;
         off[k + 1] = off[k] + sz[k];
     }
-    blk = (unsigned char *)ct__alloc(&s->alloc, off[8]);
+    blk = (unsigned char *)ct__alloc(&s->alloc, off[9]);
     if (!blk) return CT_NO_MEMORY;
-    memset(blk, 0, off[8]);
+    memset(blk, 0, off[9]);
     if (s->n) memcpy(blk, s->body, (size_t)s->n * sizeof(ct__sbody));
     if (s->nfree) memcpy(blk + off[6], s->freelist, (size_t)s->nfree * sizeof(int));
     ct__free(&s->alloc, s->block);
@@ -351,6 +411,7 @@ CT__PRIVATE ct_status ct__sc_reserve(ct_scene *s, int want) {
     s->bpid = (int *)(blk + off[5]);
     s->freelist = (int *)(blk + off[6]);
     s->leave = blk + off[7];
+    s->motion = (ct_real *)(blk + off[8]);
     s->cap = cap;
     return CT_OK;
 }
@@ -384,6 +445,13 @@ CTDEF ct_status ct_scene_add(ct_scene *s, const ct_body_desc *d, int *id) {
     b->state = 1;
     b->fresh = 1;
     b->kind = ct__sc_kind(&d->shape);
+    {
+        ct_xform id0 = ct__xf_identity();
+        ct_aabb lb = ct__sc_box(&d->shape, &id0);
+        b->reach = ct__len(ct__vmax(ct__v3(ct__abs(lb.lo.x), ct__abs(lb.lo.y), ct__abs(lb.lo.z)),
+                                    ct__v3(ct__abs(lb.hi.x), ct__abs(lb.hi.y), ct__abs(lb.hi.z))));
+        if (!ct__finite(b->reach)) b->reach = CT__MAXR;
+    }
     s->topo = 1;
     *id = k;
     return CT_OK;
@@ -430,7 +498,11 @@ CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
         t = ct__sc_box(&b->shape, &s->cur[i]);
         if (!ct__finite3(t.lo) || !ct__finite3(t.hi)) { bad = 1; continue; }
         s->tight[i] = t;
-        if (b->fresh || memcmp(&s->cur[i], &b->prev, sizeof b->prev) != 0) s->leave[i] = CT__SC_MOVED;
+        s->motion[i] = 0;
+        if (b->fresh || memcmp(&s->cur[i], &b->prev, sizeof b->prev) != 0) {
+            s->leave[i] = CT__SC_MOVED;
+            s->motion[i] = b->fresh ? CT__MAXR : ct__sc_motion(&b->prev, &s->cur[i], b->reach);
+        }
         if (b->fresh || !ct__sc_inside(&t, &b->fat)) {
             ct_real m = b->margin;
             if (m == 0) m = CT__SCENE_MARGIN * (ct_real)0.5 * ct__len(ct__sub(t.hi, t.lo));
@@ -444,6 +516,11 @@ CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
     }
     *any = left;
     return bad ? CT_INVALID : CT_OK;
+}
+
+/* The result of a pair that was not computed: zero (a disjoint ct_contact has faces -1). */
+CT__INLINE void ct__sc_end_zero(const ct_scene *s, ct_scene_contact *c) {
+    if (s->desc.mode == CT_SCENE_VOLUMETRIC) c->contact.face_a = c->contact.face_b = -1;
 }
 
 /* Step 2: broad phase over the live fat boxes, filtered, merged with the committed table into
@@ -483,7 +560,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
                 s->ended[e].a = old[i].a;
                 s->ended[e].b = old[i].b;
                 s->ended[e].event = CT_SCENE_END;
-                s->ended[e].contact.face_a = s->ended[e].contact.face_b = -1;
+                ct__sc_end_zero(s, &s->ended[e]);
                 ++e;
             }
             ++i;
@@ -503,7 +580,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
             s->ended[e].a = old[i].a;
             s->ended[e].b = old[i].b;
             s->ended[e].event = CT_SCENE_END;
-            s->ended[e].contact.face_a = s->ended[e].contact.face_b = -1;
+            ct__sc_end_zero(s, &s->ended[e]);
             ++e;
         }
     ct_pairs_free(&pairs);
@@ -526,6 +603,12 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T)
         ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
         if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
             p->now = p->touching; /* neither body moved: the committed answer stands */
+        } else if (p->valid && !p->touching && p->gap - s->motion[p->a] - s->motion[p->b] > g + ct__sc_band(s, p)) {
+            /* apart by more than g at the last step and neither body moved far enough to
+               close the gap (distance is 1-Lipschitz in the motion of the points): still apart */
+            p->gap -= s->motion[p->a] + s->motion[p->b];
+            p->now = 0;
+            p->status = CT_OK;
         } else if (ct__sc_overlap(&s->tight[p->a], &s->tight[p->b], g) && !ct__sc_spheres_apart(s, p, g)) {
 #if CT__SC_OMP
             ct__sc_narrow(s, p, &s->scr[omp_get_thread_num()]);
@@ -535,6 +618,7 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T)
         } else {
             p->now = 0;
             p->status = CT_OK;
+            p->gap = -1;
         }
     }
 }
