@@ -599,7 +599,8 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    cheap (no rebuild: the next step runs the broad phase). A body's transform is read at every
    step from *xform_ref when that is not NULL (the caller's memory, no copy; it must outlive
    the body), else from the stored xform (ct_scene_set_xform replaces it and drops xform_ref).
-   Transforms must be rigid (as everywhere).
+   Transforms must be rigid (as everywhere). A body's shape (and the hull or points it refers
+   to) must not change while the body is in the scene: remove and add it instead.
 
    Filter: bodies a and b are paired when (a.group & b.mask) and (b.group & a.mask) are both
    non-zero; group = mask = 0 (a zeroed desc) means group 1, mask all bits (pairs with all).

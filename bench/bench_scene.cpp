@@ -257,8 +257,9 @@ void compare(const Scene &sc, Peer *peer, const char *pname) {
         }
         if (threads == 1) tpeer_first = tp;
         tp = tpeer_first;
-        if (peer) std::snprintf(check, sizeof check, "touching %d vs %d (%+.2f%%)%s", co, cp, 100.0 * (cp - co) / co,
-                                std::abs(cp - co) <= 0.005 * co ? "" : " DISAGREE > 0.5%");
+        if (peer) std::snprintf(check, sizeof check, "touching %d vs %d (%+.2f%%)%s%s", co, cp, 100.0 * (cp - co) / co,
+                                std::abs(cp - co) <= 0.005 * co ? "" : " DISAGREE > 0.5%",
+                                threads > 1 ? "; peer: median of the 1-thread pass" : "");
         else std::snprintf(check, sizeof check, "touching %d", co);
         std::snprintf(work, sizeof work, "n = %d, first step (bodies added), %d thread%s", sc.n, threads, threads > 1 ? "s" : "");
         row(work, median(to), pname, peer ? median(tp) : 0, check);

@@ -701,3 +701,42 @@ Test(scene, allocation_failure_sweep) {
     }
     world_free(w);
 }
+
+/* After warm-up a step that needs no broad phase allocates nothing (the table, outputs and
+   scratches are kept), in both modes. */
+Test(scene, warm_steps_allocate_nothing) {
+    int mode, i, k;
+    world *w = world_make(150, ALL_KINDS, NKIND, 81);
+    for (mode = 0; mode < 2; ++mode) {
+        tu_alloc t;
+        ct_scene_desc d;
+        ct_scene *s;
+        ct_scene_result r;
+        long calls = 0;
+        tu_alloc_init(&t, 0);
+        memset(&d, 0, sizeof d);
+        d.mode = (ct_scene_mode)mode;
+        d.threads = 1;
+        world_pose(w, 0);
+        cr_assert_eq(ct_scene_create(&d, &t.a, &s), CT_OK);
+        for (i = 0; i < w->n; ++i) {
+            ct_body_desc b;
+            int id;
+            memset(&b, 0, sizeof b);
+            b.shape = w->shape[i];
+            b.xform_ref = &w->x[i];
+            cr_assert_eq(ct_scene_add(s, &b, &id), CT_OK);
+        }
+        for (k = 0; k < 6; ++k) {
+            for (i = 0; i < w->n; ++i) w->x[i].p.z += (ct_real)1e-4;
+            if (k == 2) calls = t.calls;
+            cr_assert_eq(ct_scene_step(s, &r), CT_OK);
+            if (k > 0) cr_assert_eq(r.broadphase, 0);
+        }
+        cr_assert_gt(r.ntouching, 50);
+        cr_assert_eq(t.calls, calls, "mode %d: %ld allocations in warm steps", mode, t.calls - calls);
+        ct_scene_destroy(s);
+        cr_assert_eq(t.outstanding, 0);
+    }
+    world_free(w);
+}
