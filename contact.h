@@ -36,6 +36,7 @@
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
+     >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -935,6 +936,151 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
    gives way to one point: the closest pair, or the deepest end of the segment. */
 CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
                                          const ct_xform *xb, ct_real speculative, ct_manifold *out);
+/* >>scene ----------------------------------------------------------------------------- */
+/* The whole collision step over a scene of bodies: fat world boxes, the broad phase when some
+   body left its fat box, a persistent pair table with each pair's caches, the narrow phase on
+   all OpenMP threads (one ct_scratch per thread, owned by the scene), and the touching pairs
+   with begin/persist/end events. The scene owns no shape: a body's ct_shape refers to the
+   caller's hull or points, which must outlive the body (as for ct_shape_hull).
+
+   Example (a complete program is in README.md):
+       ct_scene *scene;
+       ct_scene_result r;
+       ct_body_desc d = { 0 };
+       int id;
+       ct_scene_create(NULL, NULL, &scene);             (manifolds, speculative 0)
+       d.shape = ct_shape_hull(&hull); d.xform_ref = &my_xforms[k];
+       ct_scene_add(scene, &d, &id);
+       each frame: move my_xforms; ct_scene_step(scene, &r);
+                   for (i = 0; i < r.ntouching; ++i) solve(&r.touching[i]);
+       ct_scene_destroy(scene);
+
+   Bodies and ids. ct_scene_add returns a stable id (>= 0) that stays the body's until it is
+   removed; a removed body's id is reused only after the next successful step, so the end
+   events of its pairs name it unambiguously. Adding and removing bodies between steps is
+   cheap (no rebuild: the next step runs the broad phase). A body's transform is read at every
+   step from *xform_ref when that is not NULL (the caller's memory, no copy; it must outlive
+   the body), else from the stored xform (ct_scene_set_xform replaces it and drops xform_ref).
+   Transforms must be rigid (as everywhere). A body's shape (and the hull or points it refers
+   to) must not change while the body is in the scene: remove and add it instead.
+
+   Filter: bodies a and b are paired when (a.group & b.mask) and (b.group & a.mask) are both
+   non-zero; group = mask = 0 (a zeroed desc) means group 1, mask all bits (pairs with all).
+
+   Fat boxes: a body's tight world box (the hull's vertices under its transform, else the
+   support along the world axes, plus the rounding radius) is grown by margin on every side
+   (margin 0: 0.1 x the half-diagonal of the tight box when it is made). The broad phase runs
+   when some body's tight box leaves its fat box, or bodies were added or removed; otherwise
+   the last pair set is reused. The narrow phase runs on the pairs whose fat boxes overlap,
+   except (temporal coherence and cheap bounds) a pair whose two transforms are bitwise
+   unchanged since the last successful step keeps its answer, and a pair proven apart by more
+   than the speculative distance is not touching without a call: tight boxes (grown by the
+   speculative distance) apart, bounding spheres of two hulls apart, or the last step's lower
+   bound of the distance (the SAT axis's separation, the signed distance, the PW gap) minus a
+   bound of how far each body's points moved since (|dp| + ||dR||_F x the body's reach).
+   With speculative = 0 this is exactly what the routine would say; with speculative > 0 a
+   SAT routine may report a point for a pair that is apart by more than speculative (its
+   separations are lower bounds), and the scene then may not.
+
+   The default routine for each pair of shape kinds (A, B as stored, a < b; "hull" is
+   ct_shape_hull with radius 0, "rounded hull" with a radius, "sphere" ct_shape_sphere
+   (rounded or not), "ellipsoid" ct_shape_ellipsoid with radius 0; "other" is everything else:
+   points, box, triangle, support, rounded ellipsoid):
+       pair                      CT_SCENE_MANIFOLD                  CT_SCENE_VOLUMETRIC
+       hull - hull               ct_manifold_hulls (ct_sat_cache)   ct_contact_hulls, then
+                                                                    ct_sparsify(minarea)
+       hull/rounded - rounded    ct_manifold_rounded_hulls (cache)  one-point (below)
+       hull - sphere             ct_manifold_hull_sphere            one-point
+       ellipsoid - ellipsoid     ct_ellipsoids (lambda warm start)  ct_ellipsoids
+       any other                 one-point                          one-point
+   "one-point": ct_signed_distance (ct_gjk_cache kept per pair, the thread's scratch): normal,
+   separation = distance, point midway between the witness points, id 0; a ct_contact gets
+   found, point (= centroid), normal and gap, with area = volume = 0 and face_a = face_b = -1.
+   ct_ellipsoids gives normal, point (where the scaled ellipsoids touch) and gap (the
+   separation; a lower bound of the distance when apart). A box gets a 4-point manifold as a
+   hull (ct_hull_box + ct_shape_hull). A pair touches when its manifold has count > 0
+   (separation <= speculative) or its contact has found = 1.
+
+   Output (ct_scene_result, valid until the next call on the scene): touching = every touching
+   pair, sorted by (a, b), event CT_SCENE_BEGIN (not touching at the last successful step) or
+   CT_SCENE_PERSIST, with its manifold (CT_SCENE_MANIFOLD) or contact (CT_SCENE_VOLUMETRIC; the
+   other field stays zero) and the status of its routine (CT_OK, or CT_NO_CONVERGENCE with the
+   routine's best estimate); ended = the pairs that touched at the last successful step and do
+   not now (event CT_SCENE_END; separated, left the broad phase, or a body was removed), sorted
+   by (a, b), with this step's result (zeroed when not computed). The output is identical for
+   any number of threads and bit-identical to the routine of the table called on the pair
+   with the pair's caches (the hull manifolds and ct_contact_hulls: to cold calls, whose cache
+   hits are exact), up to the culls above. Volumetric mode sends a hull pair to
+   ct_contact_hulls only when ct_manifold_hulls, with a speculative distance of 4096 ulps of
+   the coordinates' magnitude (16x ct_contact_hulls' touching band), finds no separating axis.
+
+   Threads: desc.threads (0: omp_get_max_threads(); 1 inside a parallel region; 1 without
+   OpenMP or with CT_NO_OPENMP). With more than one thread the per-thread scratches may grow
+   on their threads, so the allocator must then be thread-safe (NULL, malloc, is).
+   Memory: the scene, its per-body arrays, its pair table (two buffers), its outputs and its
+   scratches come from the allocator given to ct_scene_create; after warm-up a step allocates
+   only inside ct_broadphase, on steps where it runs.
+
+   Statuses. ct_scene_create: CT_INVALID for a bad desc (unknown mode, negative or NaN
+   speculative/minarea, threads < 0) or NULL out. ct_scene_add: CT_INVALID for a NULL argument,
+   an invalid shape (as the shape queries would say), a NaN or negative margin or a non-rigid
+   transform. ct_scene_remove / ct_scene_set_xform: CT_INVALID for an id that is not a live
+   body or a bad transform. ct_scene_step: CT_INVALID when some live body's transform is not
+   finite and rigid (or its box is not finite), CT_NO_MEMORY, or the first failing status of a
+   pair routine in (a, b) order. On any error the scene is as before the call (no event is
+   lost or repeated; the step can be retried once the cause is fixed) and *out is zeroed.
+   Not thread-safe on one scene (one scene per thread is fine); no global state. */
+typedef struct ct_scene ct_scene;
+typedef enum ct_scene_mode {
+    CT_SCENE_MANIFOLD = 0,      /* game engine: ct_manifold_* with a speculative distance */
+    CT_SCENE_VOLUMETRIC = 1     /* DEM: ct_contact_hulls + ct_sparsify */
+} ct_scene_mode;
+typedef struct ct_scene_desc {
+    ct_scene_mode mode;
+    ct_real speculative;        /* manifold mode: keep points with separation <= this (>= 0) */
+    ct_real minarea;            /* volumetric mode: ct_sparsify drops contacts with area < this */
+    int     threads;            /* 0: omp_get_max_threads() */
+} ct_scene_desc;
+typedef struct ct_body_desc {
+    ct_shape shape;             /* refers to the caller's hull/points (not copied) */
+    ct_xform xform;             /* used when xform_ref is NULL */
+    const ct_xform *xform_ref;  /* read at every step when not NULL (the caller's memory) */
+    void    *user;              /* returned by ct_scene_user */
+    unsigned group, mask;       /* filter; both 0: group 1, mask all */
+    ct_real  margin;            /* fat-box margin (>= 0; 0: 0.1 x half-diagonal) */
+} ct_body_desc;
+typedef enum ct_scene_event { CT_SCENE_BEGIN = 1, CT_SCENE_PERSIST = 2, CT_SCENE_END = 3 } ct_scene_event;
+typedef struct ct_scene_contact {
+    int a, b;                   /* body ids, a < b; normals point from a to b */
+    ct_scene_event event;
+    ct_status status;           /* CT_OK or CT_NO_CONVERGENCE */
+    ct_manifold manifold;       /* CT_SCENE_MANIFOLD */
+    ct_contact  contact;        /* CT_SCENE_VOLUMETRIC */
+} ct_scene_contact;
+typedef struct ct_scene_result {
+    const ct_scene_contact *touching;  /* ntouching, sorted by (a, b) */
+    int ntouching;
+    const ct_scene_contact *ended;     /* nended, sorted by (a, b) */
+    int nended;
+    int nbegan;                 /* touching pairs with event CT_SCENE_BEGIN */
+    int npairs;                 /* pairs in the table (fat boxes overlapping, filters passed) */
+    int broadphase;             /* 1 when the broad phase ran in this step */
+} ct_scene_result;
+
+/* A new empty scene (desc NULL: manifolds, speculative 0, all threads). Free with
+   ct_scene_destroy (NULL is fine). */
+CTDEF ct_status ct_scene_create(const ct_scene_desc *desc, const ct_allocator *a, ct_scene **out);
+CTDEF void      ct_scene_destroy(ct_scene *s);
+/* Adds a body; *id gets its id (-1 on error). */
+CTDEF ct_status ct_scene_add(ct_scene *s, const ct_body_desc *d, int *id);
+/* Removes a body: its touching pairs end at the next step. */
+CTDEF ct_status ct_scene_remove(ct_scene *s, int id);
+/* Stores the body's transform for the next steps (and drops its xform_ref). */
+CTDEF ct_status ct_scene_set_xform(ct_scene *s, int id, const ct_xform *x);
+/* The body's user pointer (NULL for an id that is not a live body). */
+CTDEF void     *ct_scene_user(const ct_scene *s, int id);
+/* One collision step (see above). */
+CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
 
 #ifdef __cplusplus
 }
@@ -993,6 +1139,8 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
 
 /* manifolds of spheres, boxes, capsules and hulls */
 #include "detail/manifold_pairs.h"
+/* scene: the whole step (broad phase, pair table, narrow phase, events) */
+#include "detail/scene.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

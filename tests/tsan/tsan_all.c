@@ -133,6 +133,44 @@ static void pair_fn(void *user, int a, int b, int thread) {
     s->count++;
 }
 
+/* The scene: hulls of the shared inputs (plus spheres and ellipsoids) on a small lattice,
+   stepped with motion, a removal and an addition; every output digested. */
+static void put_scene_contact(digest *d, const ct_scene_contact *c) {
+    put_i(d, c->a); put_i(d, c->b); put_i(d, c->event); put_i(d, c->status);
+    put_manifold(d, &c->manifold); put_contact(d, &c->contact);
+}
+static void run_scene(const inputs *in, digest *d, const ct_allocator *al, ct_scene_mode mode) {
+    const ct_hull *hulls[6];
+    ct_xform xf[24];
+    ct_scene *s;
+    ct_scene_desc desc;
+    ct_scene_result r;
+    int i, k, id;
+    hulls[0] = &in->ha; hulls[1] = &in->hb; hulls[2] = &in->hc; hulls[3] = &in->hd; hulls[4] = &in->box; hulls[5] = &in->top;
+    memset(&desc, 0, sizeof desc);
+    desc.mode = mode;
+    desc.speculative = (ct_real)0.05;
+    call(d, ct_scene_create(&desc, al, &s));
+    for (i = 0; i < 24; ++i) {
+        ct_body_desc b;
+        memset(&b, 0, sizeof b);
+        xf[i] = ct_xform_from_axis_angle(v3(1, 0.3 * i, 0.1), (ct_real)(0.2 * i), v3(1.3 * (i % 4), 1.3 * ((i / 4) % 3), 1.3 * (i / 12)));
+        b.shape = i % 4 == 3 ? (i % 8 == 3 ? ct_shape_sphere((ct_real)0.6) : ct_shape_ellipsoid(v3(0.7, 0.5, 0.4)))
+                             : ct_shape_hull(hulls[i % 6]);
+        b.xform_ref = &xf[i];
+        call(d, ct_scene_add(s, &b, &id)); put_i(d, id);
+    }
+    for (k = 0; k < 4; ++k) {
+        for (i = 0; i < 24; ++i) xf[i].p.x += (ct_real)(0.05 * ((i % 3) - 1));
+        if (k == 2) call(d, ct_scene_remove(s, 5));
+        call(d, ct_scene_step(s, &r));
+        put_i(d, r.ntouching); put_i(d, r.nended); put_i(d, r.nbegan); put_i(d, r.npairs);
+        for (i = 0; i < r.ntouching; ++i) put_scene_contact(d, &r.touching[i]);
+        for (i = 0; i < r.nended; ++i) put_scene_contact(d, &r.ended[i]);
+    }
+    ct_scene_destroy(s); call(d, 0);
+}
+
 /* Every public entry point, in a fixed order. */
 static void run_all(const inputs *in, digest *d, counter *cnt) {
     static const ct_real ball_r = (ct_real)0.5;
@@ -263,6 +301,10 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
     ct_pairs_free(&pairs);
     memset(&ps, 0, sizeof ps);
     call(d, ct_broadphase_foreach(in->boxes, 400, pair_fn, &ps)); put_i(d, (long long)ps.sum); put_i(d, ps.count);
+
+    /* scene (both modes) */
+    run_scene(in, d, &al, CT_SCENE_MANIFOLD);
+    run_scene(in, d, &al, CT_SCENE_VOLUMETRIC);
 
     ct_scratch_release(&sc); call(d, 0);
 }

@@ -1,0 +1,723 @@
+/* contact.h detail: >>scene - the whole collision step over a scene of bodies.
+
+   State (all from the scene's allocator; the shapes and any transforms the user points at
+   stay the user's):
+     - one block of per-body arrays (the bodies, and the step's transforms, boxes and flags),
+       grown geometrically by ct_scene_add;
+     - the pair table: records sorted by (a, b), each holding the pair's caches (ct_sat_cache,
+       ct_gjk_cache, Perram-Wertheim lambda), whether it touched at the last step and this
+       step's result. Two buffers: a broad phase merges the old table with the new sorted pair
+       list into the other buffer (records found in both keep their caches), so a step that
+       fails leaves the committed table untouched;
+     - the output arrays (touching pairs, ended pairs) and one ct_scratch per thread.
+   After warm-up a step allocates only what ct_broadphase allocates inside, and only on the
+   steps where some body left its fat box (or bodies were added or removed).
+
+   A step: (1) transforms read and checked, tight world boxes computed (parallel over bodies);
+   (2) a body whose tight box left its fat box gets a new fat box (tight grown by its margin);
+   when that happened to any body, or bodies were added or removed, ct_broadphase runs over the
+   fat boxes and the filtered pairs are merged into the table, else the table is reused;
+   (3) the narrow phase on every table pair whose tight boxes (grown by the speculative
+   distance) overlap, on all threads (dynamic chunks; each result lands in its own record, so
+   the order of work does not matter); (4) on success: events and outputs in table order,
+   commit of the fat boxes, the touching flags and the table. Removed bodies' slots are reused
+   only after the next successful step, so ids never alias within one step's events.
+
+   Temporal coherence (Ericson, Real-Time Collision Detection, 2005, sec. 7.6: "fat" AABBs;
+   Bullet's btDbvtBroadphase and Box2D v3 do the same): a body moving inside its fat box
+   changes no broad-phase pair. */
+
+#if defined(_OPENMP) && !defined(CT_NO_OPENMP)
+#define CT__SC_OMP 1
+#else
+#define CT__SC_OMP 0
+#endif
+
+/* Default fat-box margin: this fraction of the half-diagonal of the body's first tight box.
+   0.1 lets a body move 10% of its size (or turn about 6 degrees) before the broad phase must
+   run again, while fattening the box pair count by only ~30% on dense scenes. */
+#define CT__SCENE_MARGIN ((ct_real)0.1)
+/* Volumetric mode: a hull pair goes to ct_contact_hulls only when ct_manifold_hulls, with this
+   speculative distance times the coordinates' magnitude (largest |coordinate| of the two tight
+   boxes plus their sizes), finds no separating axis. 4096 ulps is 16x the touching band of
+   ct_contact_hulls (256 ulps of the same magnitude), so every pair it reports as touching or
+   overlapping passes; a separated pair costs a SAT query instead of the polar LP. */
+#define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
+/* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
+#define CT__SCENE_CHUNK 32
+/* Bodies per static chunk of the per-body pass (large: each body costs the same). */
+#define CT__SCENE_BODY_CHUNK 256
+
+/* Dispatch kinds of a body (see the table in contact.h). */
+enum { CT__SK_HULL = 0, CT__SK_RHULL, CT__SK_SPHERE, CT__SK_ELLIPSOID, CT__SK_OTHER };
+
+typedef struct ct__sbody {
+    ct_shape shape;
+    ct_xform xf;             /* the stored transform (used when xref is NULL) */
+    const ct_xform *xref;    /* the user's transform, read at each step */
+    void *user;
+    unsigned group, mask;
+    ct_real margin;          /* absolute; 0: CT__SCENE_MARGIN x half-diagonal, per new fat box */
+    ct_real reach;           /* largest |x| over the body's points x, local frame (a box bound) */
+    ct_aabb fat;             /* committed fat box */
+    ct_xform prev;           /* the transform of the last successful step */
+    int state;               /* 0 free, 1 live, 2 removed (slot freed at the next step) */
+    int fresh;               /* added since the last successful step */
+    int kind;
+} ct__sbody;
+
+typedef struct ct__spair {
+    int a, b;
+    int touching;            /* committed: touching at the last successful step */
+    int valid;               /* r, now and status hold the answer for the committed transforms */
+    ct_real gap;             /* not touching: a lower bound of the distance under the committed
+                                transforms (<= 0: none known) */
+    int now;                 /* this step: touching */
+    ct_status status;        /* this step: the narrow-phase status */
+    int has_lambda;
+    ct_real lambda;
+    ct_sat_cache sat;
+    ct_gjk_cache gjk;
+    union { ct_manifold m; ct_contact c; } r;   /* this step's result (by the scene's mode) */
+} ct__spair;
+
+struct ct_scene {
+    ct_allocator alloc;
+    ct_scene_desc desc;
+    /* per-body block */
+    void *block;
+    int cap, n;              /* slots allocated, slots used (ids < n) */
+    ct__sbody *body;
+    ct_xform *cur;           /* this step's transforms */
+    ct_aabb *tight, *nfat;   /* this step's tight boxes and fat boxes */
+    ct_real *motion;         /* this step: how far any point of the body moved (a bound) */
+    ct_aabb *bpbox;          /* live fat boxes, compacted for ct_broadphase */
+    int *bpid;               /* body id of each compacted box */
+    int *freelist;
+    int nfree;
+    unsigned char *leave;    /* per body: CT__SC_LEAVE | CT__SC_MOVED */
+    int topo;                /* bodies added or removed since the last successful step */
+    /* pair table, double-buffered */
+    ct__spair *tab[2];
+    size_t tabcap[2], ntab;
+    int cur_tab;
+    /* outputs */
+    ct_scene_contact *touch, *ended;
+    size_t touchcap, endedcap;
+    /* per-thread scratches */
+    ct_scratch *scr;
+    int nscr;
+    int stepped;             /* a step has succeeded */
+};
+
+#define CT__SC_LEAVE 1        /* the tight box left the fat box */
+#define CT__SC_MOVED 2        /* the transform differs (bitwise) from the last step's, or new */
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+CT__INLINE int ct__sc_threads(const ct_scene *s) {
+#if CT__SC_OMP
+    if (omp_in_parallel()) return 1;
+    return s->desc.threads > 0 ? s->desc.threads : omp_get_max_threads();
+#else
+    (void)s;
+    return 1;
+#endif
+}
+
+CT__INLINE int ct__sc_kind(const ct_shape *sh) {
+    switch (sh->type) {
+    case CT_SHAPE_HULL: return sh->radius > 0 ? CT__SK_RHULL : CT__SK_HULL;
+    case CT_SHAPE_SPHERE: return CT__SK_SPHERE;
+    case CT_SHAPE_ELLIPSOID: return sh->radius > 0 ? CT__SK_OTHER : CT__SK_ELLIPSOID;
+    default: return CT__SK_OTHER;
+    }
+}
+
+/* Tight world box of a body: the hull's vertices, else the support of the core along the six
+   world axes (row k of r is world axis k in the local frame), grown by the rounding radius. */
+CT__PRIVATE ct_aabb ct__sc_box(const ct_shape *sh, const ct_xform *x) {
+    ct_aabb b;
+    ct_real r = sh->radius;
+    int k;
+    if (sh->type == CT_SHAPE_HULL) {
+        b = ct_hull_aabb(sh->ct__hull, x);
+    } else {
+        ct_real lo[3], hi[3];
+        for (k = 0; k < 3; ++k) {
+            ct_vec3 d = ct__v3(x->r[k][0], x->r[k][1], x->r[k][2]);
+            int id = -1;
+            ct_vec3 p = ct__shape_support(sh, d, &id);
+            hi[k] = ct__dot(d, p);
+            id = -1;
+            p = ct__shape_support(sh, ct__neg(d), &id);
+            lo[k] = ct__dot(d, p);
+        }
+        b.lo = ct__add(ct__v3(lo[0], lo[1], lo[2]), x->p);
+        b.hi = ct__add(ct__v3(hi[0], hi[1], hi[2]), x->p);
+    }
+    b.lo = ct__sub(b.lo, ct__v3(r, r, r));
+    b.hi = ct__add(b.hi, ct__v3(r, r, r));
+    return b;
+}
+
+/* A bound on how far any point x (|x| <= reach, local frame) moves from x0 to x1:
+   |dp| + |dR x| <= |dp| + ||dR||_F reach. */
+CT__INLINE ct_real ct__sc_motion(const ct_xform *x0, const ct_xform *x1, ct_real reach) {
+    ct_real f = 0, m;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) {
+            ct_real d = x1->r[i][j] - x0->r[i][j];
+            f += d * d;
+        }
+    m = ct__len(ct__sub(x1->p, x0->p)) + ct__sqrt(f) * reach;
+    return ct__finite(m) ? m : CT__MAXR;
+}
+
+/* The separation of two hulls along the axis in a SAT cache (a face normal of A or B, or the
+   cross product of two edges, oriented from A to B): min over B minus max over A, a lower
+   bound of their distance (any direction gives one). <= 0 when the cache holds no axis. */
+CT__PRIVATE ct_real ct__sc_axis_gap(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                                    const ct_sat_cache *c) {
+    ct_vec3 u, ua, ub;
+    ct_real hi, lo;
+    int i, ok = 1;
+    if (c->type == 1 && c->index_a >= 0 && c->index_a < a->nfaces) {
+        u = ct__xf_dir(xa, a->planes[c->index_a].n);
+    } else if (c->type == 2 && c->index_b >= 0 && c->index_b < b->nfaces) {
+        u = ct__neg(ct__xf_dir(xb, b->planes[c->index_b].n));
+    } else if (c->type == 3 && c->index_a >= 0 && c->index_a < 2 * a->nedges && c->index_b >= 0 &&
+               c->index_b < 2 * b->nedges && a->he_next && b->he_next) {
+        ct_vec3 ea = ct__sub(a->verts[a->face_verts[a->he_next[c->index_a]]], a->verts[a->face_verts[c->index_a]]);
+        ct_vec3 eb = ct__sub(b->verts[b->face_verts[b->he_next[c->index_b]]], b->verts[b->face_verts[c->index_b]]);
+        u = ct__normalize(ct__cross(ct__xf_dir(xa, ea), ct__xf_dir(xb, eb)), &ok);
+        if (ct__dot(u, ct__sub(ct__xf_point(xb, b->center), ct__xf_point(xa, a->center))) < 0) u = ct__neg(u);
+    } else {
+        return -1;
+    }
+    if (!ok) return -1;
+    ua = ct__xf_inv_dir(xa, u);
+    ub = ct__xf_inv_dir(xb, u);
+    hi = ct__dot(a->verts[0], ua);
+    for (i = 1; i < a->nverts; ++i) hi = ct__max(hi, ct__dot(a->verts[i], ua));
+    lo = ct__dot(b->verts[0], ub);
+    for (i = 1; i < b->nverts; ++i) lo = ct__min(lo, ct__dot(b->verts[i], ub));
+    return (lo + ct__dot(u, xb->p)) - (hi + ct__dot(u, xa->p));
+}
+
+CT__INLINE int ct__sc_inside(const ct_aabb *in, const ct_aabb *out) {
+    return in->lo.x >= out->lo.x && in->lo.y >= out->lo.y && in->lo.z >= out->lo.z &&
+           in->hi.x <= out->hi.x && in->hi.y <= out->hi.y && in->hi.z <= out->hi.z;
+}
+
+/* Closed boxes overlapping once a is grown by g on every side. */
+CT__INLINE int ct__sc_overlap(const ct_aabb *a, const ct_aabb *b, ct_real g) {
+    return a->lo.x - g <= b->hi.x && b->lo.x <= a->hi.x + g && a->lo.y - g <= b->hi.y &&
+           b->lo.y <= a->hi.y + g && a->lo.z - g <= b->hi.z && b->lo.z <= a->hi.z + g;
+}
+
+/* Volumetric mode's touching band for a pair (see CT__SCENE_DEM_BAND). */
+CT__INLINE ct_real ct__sc_band(const ct_scene *s, const ct__spair *p) {
+    const ct_aabb *ta = &s->tight[p->a], *tb = &s->tight[p->b];
+    ct_real mag = ct__max(ct__max(ct__maxabs(ta->lo), ct__maxabs(ta->hi)), ct__max(ct__maxabs(tb->lo), ct__maxabs(tb->hi)));
+    mag += ct__maxabs(ct__sub(ta->hi, ta->lo)) + ct__maxabs(ct__sub(tb->hi, tb->lo));
+    return CT__SCENE_DEM_BAND * mag;
+}
+
+/* 1 when the bounding spheres of two hulls (vertex mean and extent, plus the radii) are more
+   than g apart: then so are the bodies. */
+CT__INLINE int ct__sc_spheres_apart(const ct_scene *s, const ct__spair *p, ct_real g) {
+    const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
+    ct_vec3 ca, cb;
+    ct_real r;
+    if (A->shape.type != CT_SHAPE_HULL || B->shape.type != CT_SHAPE_HULL) return 0;
+    ca = ct__xf_point(&s->cur[p->a], A->shape.ct__hull->center);
+    cb = ct__xf_point(&s->cur[p->b], B->shape.ct__hull->center);
+    r = A->shape.ct__hull->extent + B->shape.ct__hull->extent + A->shape.radius + B->shape.radius + g;
+    return ct__len2(ct__sub(ca, cb)) > r * r;
+}
+
+CT__INLINE int ct__sc_filter(const ct__sbody *a, const ct__sbody *b) {
+    return (a->group & b->mask) != 0 && (b->group & a->mask) != 0;
+}
+
+/* Grows an array of elements of size sz to at least want (doubling), keeping count old
+   elements and zeroing the rest. Nothing changes on failure. */
+CT__PRIVATE ct_status ct__sc_grow(const ct_allocator *al, void **p, size_t *cap, size_t old, size_t want, size_t sz) {
+    size_t ncap = *cap ? *cap : 64, bytes;
+    void *q;
+    if (want <= *cap) return CT_OK;
+    while (ncap < want) ncap *= 2;
+    bytes = ct__array_bytes((long long)ncap, sz);
+    if (bytes == 0) return CT_NO_MEMORY;
+    q = ct__alloc(al, bytes);
+    if (!q) return CT_NO_MEMORY;
+    memset(q, 0, bytes);
+    if (old) memcpy(q, *p, old * sz);
+    ct__free(al, *p);
+    *p = q;
+    *cap = ncap;
+    return CT_OK;
+}
+
+/* ---- narrow phase of one pair ---------------------------------------------------------------- */
+CT__INLINE void ct__sc_manifold_point(ct_manifold *m, ct_vec3 n, ct_vec3 p, ct_real sep, ct_real spec) {
+    memset(m, 0, sizeof *m);
+    if (!(sep <= spec)) return;
+    m->normal = n;
+    m->count = 1;
+    m->points[0].point = p;
+    m->points[0].separation = sep;
+}
+
+CT__INLINE void ct__sc_contact_point(ct_contact *c, ct_vec3 n, ct_vec3 p, ct_real gap) {
+    memset(c, 0, sizeof *c);
+    c->face_a = c->face_b = -1;
+    if (!(gap <= 0)) return;
+    c->found = 1;
+    c->point = c->centroid = p;
+    c->normal = n;
+    c->gap = gap;
+}
+
+CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr) {
+    const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
+    const ct_xform *xa = &s->cur[p->a], *xb = &s->cur[p->b];
+    int ka = A->kind, kb = B->kind, dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
+    ct_real spec = dem ? 0 : s->desc.speculative;
+    ct_status st;
+    if (ka == CT__SK_ELLIPSOID && kb == CT__SK_ELLIPSOID) {
+        ct_pw pw;
+        st = ct_ellipsoids(A->shape.ct__v[0], xa, B->shape.ct__v[0], xb, p->has_lambda ? &p->lambda : NULL, &pw);
+        if (st == CT_OK || st == CT_NO_CONVERGENCE) {
+            p->lambda = pw.lambda;
+            p->has_lambda = 1;
+            p->gap = st == CT_OK ? pw.gap : -1; /* a lower bound of the distance when apart */
+            if (dem) ct__sc_contact_point(&p->r.c, pw.normal, pw.point, pw.gap);
+            else ct__sc_manifold_point(&p->r.m, pw.normal, pw.point, pw.gap, spec);
+        }
+    } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
+        st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
+        p->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
+    } else if (!dem && (ka == CT__SK_HULL || ka == CT__SK_RHULL) && (kb == CT__SK_HULL || kb == CT__SK_RHULL)) {
+        st = ct_manifold_rounded_hulls(A->shape.ct__hull, xa, A->shape.radius, B->shape.ct__hull, xb,
+                                       B->shape.radius, spec, &p->sat, &p->r.m);
+        p->gap = st == CT_OK && p->r.m.count == 0
+                     ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) - A->shape.radius - B->shape.radius
+                     : -1;
+    } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_SPHERE) {
+        st = ct_manifold_hull_sphere(A->shape.ct__hull, xa, xb->p, B->shape.radius, spec, &p->r.m);
+        p->gap = -1;
+    } else if (!dem && ka == CT__SK_SPHERE && kb == CT__SK_HULL) {
+        /* B against A, then the normal turned to point from A to B (ids are symmetric) */
+        st = ct_manifold_hull_sphere(B->shape.ct__hull, xb, xa->p, A->shape.radius, spec, &p->r.m);
+        p->gap = -1;
+        p->r.m.normal = ct__neg(p->r.m.normal);
+    } else if (dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
+        st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
+        p->gap = -1;
+        if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
+            p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
+            ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
+        } else if (st == CT_OK) {
+            st = ct_contact_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, scr, &p->r.c);
+            if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0)
+                p->r.c.found = 0;
+        }
+    } else {
+        ct_distance d;
+        st = ct_signed_distance(&A->shape, xa, &B->shape, xb, &p->gjk, scr, &d);
+        p->gap = st == CT_OK ? d.distance : -1;
+        if (st == CT_OK || st == CT_NO_CONVERGENCE) {
+            ct_vec3 mid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
+            if (dem) ct__sc_contact_point(&p->r.c, d.normal, mid, d.distance);
+            else ct__sc_manifold_point(&p->r.m, d.normal, mid, d.distance, spec);
+        }
+    }
+    p->status = st;
+    p->now = (st == CT_OK || st == CT_NO_CONVERGENCE) && (dem ? p->r.c.found != 0 : p->r.m.count > 0);
+}
+
+/* ---- public ----------------------------------------------------------------------------------- */
+CTDEF ct_status ct_scene_create(const ct_scene_desc *desc, const ct_allocator *a, ct_scene **out) {
+    ct_allocator al = ct__allocator(a);
+    ct_scene *s;
+    if (!out) return CT_INVALID;
+    *out = NULL;
+    if (desc && (desc->mode != CT_SCENE_MANIFOLD && desc->mode != CT_SCENE_VOLUMETRIC)) return CT_INVALID;
+    if (desc && (!ct__finite(desc->speculative) || desc->speculative < 0 || !ct__finite(desc->minarea) ||
+                 desc->minarea < 0 || desc->threads < 0))
+        return CT_INVALID;
+    s = (ct_scene *)ct__alloc(&al, sizeof *s);
+    if (!s) return CT_NO_MEMORY;
+    memset(s, 0, sizeof *s);
+    s->alloc = al;
+    if (desc) s->desc = *desc;
+    *out = s;
+    return CT_OK;
+}
+
+CTDEF void ct_scene_destroy(ct_scene *s) {
+    ct_allocator al;
+    int t;
+    if (!s) return;
+    al = s->alloc;
+    for (t = 0; t < s->nscr; ++t) ct_scratch_release(&s->scr[t]);
+    ct__free(&al, s->scr);
+    ct__free(&al, s->block);
+    ct__free(&al, s->tab[0]);
+    ct__free(&al, s->tab[1]);
+    ct__free(&al, s->touch);
+    ct__free(&al, s->ended);
+    ct__free(&al, s);
+}
+
+/* Per-body arrays for cap slots in one block; the old contents are copied. */
+CT__PRIVATE ct_status ct__sc_reserve(ct_scene *s, int want) {
+    size_t sz[9], off[10];
+    unsigned char *blk;
+    int cap = s->cap ? s->cap : 16, k;
+    if (want <= s->cap) return CT_OK;
+    while (cap < want) {
+        if (cap > (1 << 29)) return CT_NO_MEMORY;
+        cap *= 2;
+    }
+    sz[0] = ct__array_bytes(cap, sizeof(ct__sbody));
+    sz[1] = ct__array_bytes(cap, sizeof(ct_xform));
+    sz[2] = ct__array_bytes(cap, sizeof(ct_aabb));
+    sz[3] = sz[2];
+    sz[4] = sz[2];
+    sz[5] = ct__array_bytes(cap, sizeof(int));
+    sz[6] = sz[5];
+    sz[7] = ct__array_bytes(cap, 1);
+    sz[8] = ct__array_bytes(cap, sizeof(ct_real));
+    off[0] = 0;
+    for (k = 0; k < 9; ++k) {
+        if (sz[k] == 0 || off[k] > (size_t)-1 - sz[k]) return CT_NO_MEMORY;
+        off[k + 1] = off[k] + sz[k];
+    }
+    blk = (unsigned char *)ct__alloc(&s->alloc, off[9]);
+    if (!blk) return CT_NO_MEMORY;
+    memset(blk, 0, off[9]);
+    if (s->n) memcpy(blk, s->body, (size_t)s->n * sizeof(ct__sbody));
+    if (s->nfree) memcpy(blk + off[6], s->freelist, (size_t)s->nfree * sizeof(int));
+    ct__free(&s->alloc, s->block);
+    s->block = blk;
+    s->body = (ct__sbody *)blk;
+    s->cur = (ct_xform *)(blk + off[1]);
+    s->tight = (ct_aabb *)(blk + off[2]);
+    s->nfat = (ct_aabb *)(blk + off[3]);
+    s->bpbox = (ct_aabb *)(blk + off[4]);
+    s->bpid = (int *)(blk + off[5]);
+    s->freelist = (int *)(blk + off[6]);
+    s->leave = blk + off[7];
+    s->motion = (ct_real *)(blk + off[8]);
+    s->cap = cap;
+    return CT_OK;
+}
+
+CTDEF ct_status ct_scene_add(ct_scene *s, const ct_body_desc *d, int *id) {
+    ct__sbody *b;
+    int k;
+    ct_status st;
+    if (id) *id = -1;
+    if (!s || !d || !id) return CT_INVALID;
+    if (!ct__shape_valid(&d->shape) || !ct__finite(d->margin) || d->margin < 0) return CT_INVALID;
+    if (!d->xform_ref && !ct__xf_valid(&d->xform)) return CT_INVALID;
+    if (d->xform_ref && !ct__xf_valid(d->xform_ref)) return CT_INVALID;
+    if (s->nfree > 0) {
+        k = s->freelist[--s->nfree];
+    } else {
+        if (s->n == 0x7fffffff) return CT_NO_MEMORY;
+        st = ct__sc_reserve(s, s->n + 1);
+        if (st != CT_OK) return st;
+        k = s->n++;
+    }
+    b = &s->body[k];
+    memset(b, 0, sizeof *b);
+    b->shape = d->shape;
+    b->xf = d->xform_ref ? *d->xform_ref : d->xform;
+    b->xref = d->xform_ref;
+    b->user = d->user;
+    b->group = d->group || d->mask ? d->group : 1u;
+    b->mask = d->group || d->mask ? d->mask : ~0u;
+    b->margin = d->margin;
+    b->state = 1;
+    b->fresh = 1;
+    b->kind = ct__sc_kind(&d->shape);
+    {
+        ct_xform id0 = ct__xf_identity();
+        ct_aabb lb = ct__sc_box(&d->shape, &id0);
+        b->reach = ct__len(ct__vmax(ct__v3(ct__abs(lb.lo.x), ct__abs(lb.lo.y), ct__abs(lb.lo.z)),
+                                    ct__v3(ct__abs(lb.hi.x), ct__abs(lb.hi.y), ct__abs(lb.hi.z))));
+        if (!ct__finite(b->reach)) b->reach = CT__MAXR;
+    }
+    s->topo = 1;
+    *id = k;
+    return CT_OK;
+}
+
+CT__INLINE int ct__sc_live(const ct_scene *s, int id) {
+    return s && id >= 0 && id < s->n && s->body[id].state == 1;
+}
+
+CTDEF ct_status ct_scene_remove(ct_scene *s, int id) {
+    if (!ct__sc_live(s, id)) return CT_INVALID;
+    s->body[id].state = 2;
+    s->topo = 1;
+    return CT_OK;
+}
+
+CTDEF ct_status ct_scene_set_xform(ct_scene *s, int id, const ct_xform *x) {
+    if (!ct__sc_live(s, id) || !x || !ct__xf_valid(x)) return CT_INVALID;
+    s->body[id].xf = *x;
+    s->body[id].xref = NULL;
+    return CT_OK;
+}
+
+CTDEF void *ct_scene_user(const ct_scene *s, int id) {
+    return ct__sc_live(s, id) ? s->body[id].user : NULL;
+}
+
+/* Step 1: transforms and tight boxes; returns CT_INVALID when some live body's transform or
+   box is not finite/rigid. Fills cur, tight, nfat, leave; sets *any when a box was left. */
+CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
+    int n = s->n, i, bad = 0, left = 0;
+    (void)T;
+#if CT__SC_OMP
+#pragma omp parallel for schedule(static, CT__SCENE_BODY_CHUNK) num_threads(T) if (T > 1 && n > 2048) \
+    reduction(| : bad) reduction(| : left)
+#endif
+    for (i = 0; i < n; ++i) {
+        const ct__sbody *b = &s->body[i];
+        ct_aabb t;
+        s->leave[i] = 0;
+        if (b->state != 1) continue;
+        s->cur[i] = b->xref ? *b->xref : b->xf;
+        if (!ct__xf_valid(&s->cur[i])) { bad = 1; continue; }
+        t = ct__sc_box(&b->shape, &s->cur[i]);
+        if (!ct__finite3(t.lo) || !ct__finite3(t.hi)) { bad = 1; continue; }
+        s->tight[i] = t;
+        s->motion[i] = 0;
+        if (b->fresh || memcmp(&s->cur[i], &b->prev, sizeof b->prev) != 0) {
+            s->leave[i] = CT__SC_MOVED;
+            s->motion[i] = b->fresh ? CT__MAXR : ct__sc_motion(&b->prev, &s->cur[i], b->reach);
+        }
+        if (b->fresh || !ct__sc_inside(&t, &b->fat)) {
+            ct_real m = b->margin;
+            if (m == 0) m = CT__SCENE_MARGIN * (ct_real)0.5 * ct__len(ct__sub(t.hi, t.lo));
+            s->nfat[i].lo = ct__sub(t.lo, ct__v3(m, m, m));
+            s->nfat[i].hi = ct__add(t.hi, ct__v3(m, m, m));
+            s->leave[i] |= CT__SC_LEAVE;
+            left = 1;
+        } else {
+            s->nfat[i] = b->fat;
+        }
+    }
+    *any = left;
+    return bad ? CT_INVALID : CT_OK;
+}
+
+/* The result of a pair that was not computed: zero (a disjoint ct_contact has faces -1). */
+CT__INLINE void ct__sc_end_zero(const ct_scene *s, ct_scene_contact *c) {
+    if (s->desc.mode == CT_SCENE_VOLUMETRIC) c->contact.face_a = c->contact.face_b = -1;
+}
+
+/* Step 2: broad phase over the live fat boxes, filtered, merged with the committed table into
+   the other buffer (caches kept for pairs in both). Old touching pairs that are gone are
+   written to the ended output (their result zeroed). */
+CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
+    ct_pairs pairs;
+    const ct__spair *old = s->tab[s->cur_tab];
+    ct__spair *nw;
+    size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0;
+    int nlive = 0, id, nb = 1 - s->cur_tab;
+    ct_status st;
+    for (id = 0; id < s->n; ++id)
+        if (s->body[id].state == 1) {
+            s->bpbox[nlive] = s->nfat[id];
+            s->bpid[nlive++] = id;
+        }
+    st = ct_broadphase(s->bpbox, nlive, &s->alloc, &pairs);
+    if (st != CT_OK) return st;
+    /* filter in place, mapping compact indices to ids (monotone: the order stays (a, b)) */
+    for (i = 0; i < pairs.count; ++i) {
+        int a = s->bpid[pairs.items[i].a], b = s->bpid[pairs.items[i].b];
+        if (!ct__sc_filter(&s->body[a], &s->body[b])) continue;
+        pairs.items[m].a = a;
+        pairs.items[m++].b = b;
+    }
+    st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, m, sizeof(ct__spair));
+    if (st == CT_OK)
+        st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
+    if (st != CT_OK) { ct_pairs_free(&pairs); return st; }
+    nw = s->tab[nb];
+    for (i = 0, j = 0; j < m; ++j) {
+        const ct_pair *q = &pairs.items[j];
+        while (i < nold && (old[i].a < q->a || (old[i].a == q->a && old[i].b < q->b))) {
+            if (old[i].touching) { /* gone from the broad phase (or a body removed) */
+                memset(&s->ended[e], 0, sizeof s->ended[e]);
+                s->ended[e].a = old[i].a;
+                s->ended[e].b = old[i].b;
+                s->ended[e].event = CT_SCENE_END;
+                ct__sc_end_zero(s, &s->ended[e]);
+                ++e;
+            }
+            ++i;
+        }
+        if (i < nold && old[i].a == q->a && old[i].b == q->b) {
+            nw[k] = old[i++];
+        } else {
+            memset(&nw[k], 0, sizeof nw[k]);
+            nw[k].a = q->a;
+            nw[k].b = q->b;
+        }
+        ++k;
+    }
+    for (; i < nold; ++i)
+        if (old[i].touching) {
+            memset(&s->ended[e], 0, sizeof s->ended[e]);
+            s->ended[e].a = old[i].a;
+            s->ended[e].b = old[i].b;
+            s->ended[e].event = CT_SCENE_END;
+            ct__sc_end_zero(s, &s->ended[e]);
+            ++e;
+        }
+    ct_pairs_free(&pairs);
+    *nnew = k;
+    *nended = e;
+    return CT_OK;
+}
+
+/* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
+CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T) {
+    long long i, m = (long long)n;
+    int dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
+    (void)T;
+#if CT__SC_OMP
+#pragma omp parallel for schedule(dynamic, CT__SCENE_CHUNK) num_threads(T) if (T > 1 && m > CT__SCENE_CHUNK)
+#endif
+    for (i = 0; i < m; ++i) {
+        ct__spair *p = &tab[i];
+        /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
+        ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
+        if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
+            p->now = p->touching; /* neither body moved: the committed answer stands */
+        } else if (p->valid && !p->touching && p->gap - s->motion[p->a] - s->motion[p->b] > g + ct__sc_band(s, p)) {
+            /* apart by more than g at the last step and neither body moved far enough to
+               close the gap (distance is 1-Lipschitz in the motion of the points): still apart */
+            p->gap -= s->motion[p->a] + s->motion[p->b];
+            p->now = 0;
+            p->status = CT_OK;
+        } else if (ct__sc_overlap(&s->tight[p->a], &s->tight[p->b], g) && !ct__sc_spheres_apart(s, p, g)) {
+#if CT__SC_OMP
+            ct__sc_narrow(s, p, &s->scr[omp_get_thread_num()]);
+#else
+            ct__sc_narrow(s, p, &s->scr[0]);
+#endif
+        } else {
+            p->now = 0;
+            p->status = CT_OK;
+            p->gap = -1;
+        }
+    }
+}
+
+CT__INLINE void ct__sc_emit(const ct_scene *s, const ct__spair *p, ct_scene_contact *c, ct_scene_event ev) {
+    c->a = p->a;
+    c->b = p->b;
+    c->event = ev;
+    c->status = p->status;
+    if (s->desc.mode == CT_SCENE_VOLUMETRIC) {
+        if (p->now) c->contact = p->r.c;
+        else { memset(&c->contact, 0, sizeof c->contact); c->contact.face_a = c->contact.face_b = -1; }
+    } else {
+        if (p->now) c->manifold = p->r.m;
+        else memset(&c->manifold, 0, sizeof c->manifold);
+    }
+}
+
+CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
+    const ct_scene_contact *a = (const ct_scene_contact *)x, *b = (const ct_scene_contact *)y;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return a->b < b->b ? -1 : (a->b > b->b);
+}
+
+CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
+    ct__spair *tab;
+    size_t ntab, nended = 0, ntouch = 0, nbegan = 0, i;
+    int T, any = 0, bp, id, nb, t;
+    ct_status st;
+    if (out) memset(out, 0, sizeof *out);
+    if (!s || !out) return CT_INVALID;
+    T = ct__sc_threads(s);
+    if (T > s->nscr) { /* one scratch per thread, kept across steps */
+        size_t cap = (size_t)s->nscr;
+        st = ct__sc_grow(&s->alloc, (void **)&s->scr, &cap, (size_t)s->nscr, (size_t)T, sizeof(ct_scratch));
+        if (st != CT_OK) return st;
+        for (t = s->nscr; t < (int)cap; ++t) ct_scratch_init(&s->scr[t], &s->alloc);
+        s->nscr = (int)cap;
+    }
+    st = ct__sc_bodies(s, T, &any);
+    if (st != CT_OK) return st;
+    bp = any || s->topo || !s->stepped;
+    if (bp) { /* the merged table in the other buffer; the committed one stays as it was */
+        st = ct__sc_broad(s, &ntab, &nended);
+        if (st != CT_OK) return st;
+        nb = 1 - s->cur_tab;
+    } else {  /* the committed table in place: the narrow phase writes only this step's fields
+                 and the caches (which steer, never change, an answer or are refined anyway) */
+        nb = s->cur_tab;
+        ntab = s->ntab;
+        st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, ntab, sizeof(ct_scene_contact));
+        if (st != CT_OK) return st;
+    }
+    tab = s->tab[nb];
+    st = ct__sc_grow(&s->alloc, (void **)&s->touch, &s->touchcap, 0, ntab, sizeof(ct_scene_contact));
+    if (st != CT_OK) return st;
+    ct__sc_narrow_all(s, tab, ntab, T);
+    /* the first failure in table order decides (the same for any thread count) */
+    for (i = 0; i < ntab; ++i)
+        if (tab[i].status != CT_OK && tab[i].status != CT_NO_CONVERGENCE) {
+            st = tab[i].status;
+            if (!bp) /* the committed table was worked on in place: its answers are stale now */
+                for (i = 0; i < ntab; ++i) tab[i].valid = 0;
+            return st;
+        }
+    /* commit: outputs and events in table order, touching flags, fat boxes, the table */
+    for (i = 0; i < ntab; ++i) {
+        ct__spair *p = &tab[i];
+        if (p->now) {
+            ct__sc_emit(s, p, &s->touch[ntouch++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
+            nbegan += !p->touching;
+        } else if (p->touching) {
+            ct__sc_emit(s, p, &s->ended[nended++], CT_SCENE_END);
+        }
+        p->touching = p->now;
+        p->valid = 1;
+    }
+    if (bp && nended > 1) qsort(s->ended, nended, sizeof *s->ended, ct__sc_cmp);
+    for (id = 0; id < s->n; ++id) {
+        ct__sbody *b = &s->body[id];
+        if (b->state == 1) {
+            if (s->leave[id] & CT__SC_LEAVE) b->fat = s->nfat[id];
+            b->prev = s->cur[id];
+            b->fresh = 0;
+        } else if (b->state == 2) { /* removed: its slot is free from now on */
+            b->state = 0;
+            s->freelist[s->nfree++] = id;
+        }
+    }
+    s->cur_tab = nb;
+    s->ntab = ntab;
+    s->topo = 0;
+    s->stepped = 1;
+    out->touching = s->touch;
+    out->ntouching = (int)ntouch;
+    out->ended = s->ended;
+    out->nended = (int)nended;
+    out->nbegan = (int)nbegan;
+    out->npairs = (int)ntab;
+    out->broadphase = bp;
+    return CT_OK;
+}
