@@ -523,6 +523,15 @@ CT__INLINE void ct__sc_end_zero(const ct_scene *s, ct_scene_contact *c) {
     if (s->desc.mode == CT_SCENE_VOLUMETRIC) c->contact.face_a = c->contact.face_b = -1;
 }
 
+/* An END event for a pair that was touching: its ids, the result zeroed. */
+CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__spair *p, ct_scene_contact *c) {
+    memset(c, 0, sizeof *c);
+    c->a = p->a;
+    c->b = p->b;
+    c->event = CT_SCENE_END;
+    ct__sc_end_zero(s, c);
+}
+
 /* Step 2: broad phase over the live fat boxes, filtered, merged with the committed table into
    the other buffer (caches kept for pairs in both). Old touching pairs that are gone are
    written to the ended output (their result zeroed). */
@@ -555,14 +564,8 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     for (i = 0, j = 0; j < m; ++j) {
         const ct_pair *q = &pairs.items[j];
         while (i < nold && (old[i].a < q->a || (old[i].a == q->a && old[i].b < q->b))) {
-            if (old[i].touching) { /* gone from the broad phase (or a body removed) */
-                memset(&s->ended[e], 0, sizeof s->ended[e]);
-                s->ended[e].a = old[i].a;
-                s->ended[e].b = old[i].b;
-                s->ended[e].event = CT_SCENE_END;
-                ct__sc_end_zero(s, &s->ended[e]);
-                ++e;
-            }
+            if (old[i].touching) /* gone from the broad phase (or a body removed) */
+                ct__sc_push_end(s, &old[i], &s->ended[e++]);
             ++i;
         }
         if (i < nold && old[i].a == q->a && old[i].b == q->b) {
@@ -575,14 +578,8 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         ++k;
     }
     for (; i < nold; ++i)
-        if (old[i].touching) {
-            memset(&s->ended[e], 0, sizeof s->ended[e]);
-            s->ended[e].a = old[i].a;
-            s->ended[e].b = old[i].b;
-            s->ended[e].event = CT_SCENE_END;
-            ct__sc_end_zero(s, &s->ended[e]);
-            ++e;
-        }
+        if (old[i].touching)
+            ct__sc_push_end(s, &old[i], &s->ended[e++]);
     ct_pairs_free(&pairs);
     *nnew = k;
     *nended = e;
