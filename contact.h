@@ -104,8 +104,9 @@
      2. the call's parameters (speculative distance, tolerances, descriptors, callbacks);
      3. the cache (per pair, may be NULL), then the scratch, then the allocator;
      4. the outputs, last.
-     Functions that act on one object (ct_hull_free, ct_scratch_init, ct_pairs_free) take
-     that object first.
+     Functions that act on one object (ct_hull_free, ct_scratch_init, ct_bp_update,
+     ct_scene_step) take that object first; a collective MPI call takes its communicator
+     first (the group it runs on). Export functions end with their sink (format, fn, user).
 
    VERSION HISTORY
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
