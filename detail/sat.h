@@ -935,7 +935,7 @@ CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
 CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
     ct__satq h;
     h.ctype = CT_SAT_NONE; h.cia = h.cib = 0;
-    if (cache) { h.ctype = cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
+    if (cache) { h.ctype = (int)cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
     ct__sat_box ba, bb;
     ct_real x;
     if (!ct__sat_hint_ok(s, &h)) { h.ctype = CT_SAT_NONE; h.cia = h.cib = 0; }
@@ -1219,7 +1219,7 @@ CT__PRIVATE ct_status ct__manifold_rounded(const ct_hull *a, const ct_xform *xa,
     if (cache) {
         ct__satq hint;
         memset(&hint, 0, sizeof hint);
-        hint.ctype = cache->type; hint.cia = cache->index_a; hint.cib = cache->index_b;
+        hint.ctype = (int)cache->type; hint.cia = cache->index_a; hint.cib = cache->index_b;
         if (ct__sat_hint_ok(&s, &hint) && ct__sat_axis(&s, hint.ctype, hint.cia, hint.cib, &x) && x > s.spec + s.margin)
             return CT_OK;
     }
