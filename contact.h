@@ -1082,6 +1082,26 @@ CTDEF ct_status ct_scene_set_xform(ct_scene *s, int id, const ct_xform *x);
 CTDEF void     *ct_scene_user(const ct_scene *s, int id);
 /* One collision step (see above). */
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
+/* Debug export of a scene (the conventions of >>export): the parts selected, in one data set
+   (call once per part for one file per kind). CT_EXPORT_BODIES: every live body's faces under
+   its current transform (*xform_ref or the stored one) - a plain hull's faces, a box's six
+   quads, any other shape (spheres, ellipsoids, rounded shapes, points, triangles, support
+   functions) as the closed polyhedron through its support points along a fixed grid of 114
+   directions (inscribed; repeated points where the shape is flat). CT_EXPORT_CONTACTS: r's
+   touching pairs (r from the last ct_scene_step on s): each manifold point, or the volumetric
+   contact point, as a vertex cell, and a normal arrow of length arrow (0: none) from the
+   points' mean. CT_EXPORT_FAT_BOXES: the fat boxes of the bodies that were in the scene at
+   its last successful step. Cell arrays: body (its id; -1 on contact cells), part (0 body
+   face, 1 contact point, 2 normal arrow, 3 fat box), pair (index in r->touching; -1 on
+   bodies and boxes). CT_INVALID (nothing written): NULL s, parts 0 or unknown bits, a NaN or
+   negative arrow, CT_EXPORT_CONTACTS without a valid r, a body whose transform, hull or
+   support points are not finite and valid. Reads s only; not concurrently with a call that
+   changes s. */
+typedef enum ct_export_part {
+    CT_EXPORT_BODIES = 1, CT_EXPORT_CONTACTS = 2, CT_EXPORT_FAT_BOXES = 4, CT_EXPORT_ALL = 7
+} ct_export_part;
+CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r, unsigned parts, ct_real arrow,
+                                     ct_export_format format, ct_write_fn fn, void *user);
 
 #ifdef __cplusplus
 }
@@ -1127,8 +1147,6 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
 /* broad phase */
 #include "detail/broadphase.h"
 
-/* debug export */
-#include "detail/export.h"
 /* MPI domain decomposition (only with CONTACT_MPI) */
 #if defined(CONTACT_MPI)
 #include "detail/mpi.h"
@@ -1142,6 +1160,8 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
 #include "detail/manifold_pairs.h"
 /* scene: the whole step (broad phase, pair table, narrow phase, events) */
 #include "detail/scene.h"
+/* debug export (after the scene: it also writes a scene's bodies and contacts) */
+#include "detail/export.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -350,6 +350,13 @@ CTDEF ct_status ct_export_manifold(const ct_manifold *mf, ct_real arrow, ct_expo
 }
 
 /* ---- a set of boxes: 8 corners and 6 outward quads each ---- */
+/* Corner j of quad f of a box whose corners are c = x + 2y + 4z (as ct__shape_vertex numbers a
+   box's), each quad counter-clockwise seen from outside. */
+CT__PRIVATE int ct__box_quad(int f, int j) {
+    static const int quad[6][4] = { { 0, 4, 6, 2 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
+                                    { 2, 6, 7, 3 }, { 0, 2, 3, 1 }, { 4, 5, 7, 6 } };
+    return quad[f][j];
+}
 typedef struct ct__xboxes { const ct_aabb *b; } ct__xboxes;
 
 CT__PRIVATE ct_vec3 ct__xboxes_point(void *ctx, long i) {
@@ -359,11 +366,8 @@ CT__PRIVATE ct_vec3 ct__xboxes_point(void *ctx, long i) {
 }
 CT__PRIVATE int ct__xboxes_size(void *ctx, int kind, long i) { (void)ctx; (void)kind; (void)i; return 4; }
 CT__PRIVATE long ct__xboxes_index(void *ctx, int kind, long i, int j) {
-    /* corners c = x + 2y + 4z; each quad counter-clockwise seen from outside */
-    static const int quad[6][4] = { { 0, 4, 6, 2 }, { 1, 3, 7, 5 }, { 0, 1, 5, 4 },
-                                    { 2, 6, 7, 3 }, { 0, 2, 3, 1 }, { 4, 5, 7, 6 } };
     (void)ctx; (void)kind;
-    return 8 * (i / 6) + quad[i % 6][j];
+    return 8 * (i / 6) + ct__box_quad((int)(i % 6), j);
 }
 CT__PRIVATE long ct__xboxes_cvalue(void *ctx, int arr, int kind, long i) {
     (void)ctx; (void)arr; (void)kind;
@@ -493,6 +497,290 @@ CTDEF ct_status ct_export_scene(const ct_hull *const *hulls, const ct_xform *xfo
     m.cvalue = ct__xscene_cvalue;
     m.cname[0] = "body"; m.cname[1] = "face"; m.cname[2] = "contact"; m.ncarr = 3;
     return ct__export_run(&m, "contact.h scene", format, fn, user);
+}
+
+/* ---- a scene of the scene pipeline: its bodies, its touching pairs, its fat boxes ---- */
+/* A body that is neither a plain hull nor a plain box is drawn as the polyhedron through its
+   support points along a latitude-longitude grid of directions: the two poles and
+   CT__EXPORT_LAT - 1 rings of CT__EXPORT_LON directions (triangles at the poles, quads
+   between rings; inscribed in the shape, with repeated points where the shape is flat). */
+#define CT__EXPORT_LAT 8
+#define CT__EXPORT_LON 16
+#define CT__EXPORT_UVP (2 + (CT__EXPORT_LAT - 1) * CT__EXPORT_LON)
+#define CT__EXPORT_UVF (CT__EXPORT_LAT * CT__EXPORT_LON)
+
+enum { CT__XB_HULL = 0, CT__XB_BOX, CT__XB_UV };
+typedef struct ct__xpair { int p; long pts, verts, arrows; } ct__xpair;
+
+typedef struct ct__xstep {
+    const ct_scene *s;
+    const ct_scene_result *r;
+    unsigned parts;
+    ct_real arrow;
+    long nbp, nbf;                 /* points and faces of all bodies */
+    long ncp, ncv, nca;            /* contact points, of them vertex cells, arrows */
+    long nboxes;                   /* fat boxes (bodies that existed at the last step) */
+    int pb; long pbase;            /* cursor: body pb's points start at pbase */
+    int fb; long fbase, vbase;     /* cursor: body fb's faces start at fbase, its points at vbase */
+    ct__xpair cp, cv, ca;          /* cursors over the pairs by points, vertex cells, arrows */
+    long xbase; int xb_id;         /* cursor: fat box xbase is body xb_id's (-1: before the first) */
+} ct__xstep;
+
+CT__INLINE int ct__xstep_kind(const ct_shape *sh) {
+    if (sh->radius > 0) return CT__XB_UV;
+    return sh->type == CT_SHAPE_HULL ? CT__XB_HULL : sh->type == CT_SHAPE_BOX ? CT__XB_BOX : CT__XB_UV;
+}
+CT__INLINE const ct_xform *ct__xstep_xf(const ct__sbody *b) { return b->xref ? b->xref : &b->xf; }
+CT__PRIVATE long ct__xstep_body_count(const ct_scene *s, int b, int faces) {
+    const ct__sbody *d = s->body + b;
+    if (d->state != 1) return 0;
+    switch (ct__xstep_kind(&d->shape)) {
+    case CT__XB_HULL: return faces ? d->shape.ct__hull->nfaces : d->shape.ct__hull->nverts;
+    case CT__XB_BOX: return faces ? 6 : 8;
+    default: return faces ? CT__EXPORT_UVF : CT__EXPORT_UVP;
+    }
+}
+/* The point of the (ring, column) grid: k = 0 the north pole, 1..LAT-1 the rings, LAT the
+   south pole. */
+CT__PRIVATE long ct__xstep_uv(int k, int j) {
+    if (k == 0) return 0;
+    if (k == CT__EXPORT_LAT) return CT__EXPORT_UVP - 1;
+    return 1 + (long)(k - 1) * CT__EXPORT_LON + j % CT__EXPORT_LON;
+}
+CT__PRIVATE ct_vec3 ct__xstep_body_point(const ct__sbody *d, long i) {
+    const ct_shape *sh = &d->shape;
+    ct_vec3 p, dir;
+    int id = -1;
+    switch (ct__xstep_kind(sh)) {
+    case CT__XB_HULL: p = sh->ct__hull->verts[i]; break;
+    case CT__XB_BOX: p = ct__shape_vertex(sh, (int)i); break;
+    default: {
+        ct_real th, ph;
+        if (i == 0) { th = 0; ph = 0; }
+        else if (i == CT__EXPORT_UVP - 1) { th = CT__PI; ph = 0; }
+        else {
+            th = CT__PI * (ct_real)((i - 1) / CT__EXPORT_LON + 1) / CT__EXPORT_LAT;
+            ph = 2 * CT__PI * (ct_real)((i - 1) % CT__EXPORT_LON) / CT__EXPORT_LON;
+        }
+        dir = ct__v3(ct__sin(th) * ct__cos(ph), ct__sin(th) * ct__sin(ph), ct__cos(th));
+        p = ct__madd(ct__shape_support(sh, dir, &id), dir, sh->radius);
+    }
+    }
+    return ct__xf_point(ct__xstep_xf(d), p);
+}
+CT__PRIVATE int ct__xstep_body_fsize(const ct__sbody *d, long f) {
+    switch (ct__xstep_kind(&d->shape)) {
+    case CT__XB_HULL: return d->shape.ct__hull->face_first[f + 1] - d->shape.ct__hull->face_first[f];
+    case CT__XB_BOX: return 4;
+    default: return f < CT__EXPORT_LON || f >= CT__EXPORT_UVF - CT__EXPORT_LON ? 3 : 4;
+    }
+}
+CT__PRIVATE long ct__xstep_body_findex(const ct__sbody *d, long f, int j) {
+    const ct_hull *h = d->shape.ct__hull;
+    int k, c;
+    switch (ct__xstep_kind(&d->shape)) {
+    case CT__XB_HULL: return h->face_verts[h->face_first[f] + j];
+    case CT__XB_BOX: return ct__box_quad((int)f, j);
+    default:
+        /* face f joins ring k = f / LON to ring k + 1 at columns c, c + 1, counter-clockwise
+           from outside (down the meridian, then east) */
+        k = (int)(f / CT__EXPORT_LON); c = (int)(f % CT__EXPORT_LON);
+        if (k == 0) { static const int t[3][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 } }; return ct__xstep_uv(t[j][0], c + t[j][1]); }
+        if (k == CT__EXPORT_LAT - 1) {
+            static const int t[3][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };
+            return ct__xstep_uv(k + t[j][0], c + t[j][1]);
+        } else {
+            static const int t[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+            return ct__xstep_uv(k + t[j][0], c + t[j][1]);
+        }
+    }
+}
+/* Moves a cursor over the bodies (b, base; vbase: the body's first point when counting
+   faces) to the body holding element i of the count (0 points, 1 faces). The writers visit
+   elements in increasing order, so this is amortised O(1). */
+CT__PRIVATE void ct__xstep_seek(const ct_scene *s, int faces, long i, int *b, long *base, long *vbase) {
+    if (i < *base) { *b = 0; *base = 0; if (vbase) *vbase = 0; }
+    for (;;) {
+        long k = ct__xstep_body_count(s, *b, faces);
+        if (i < *base + k) return;
+        *base += k;
+        if (vbase) *vbase += ct__xstep_body_count(s, *b, 0);
+        ++*b;
+    }
+}
+/* Contact points of touching pair p: its manifold's points (manifold mode) or its point
+   (volumetric), then, when arrows are drawn and it has points, the arrow's base (their mean)
+   and tip. A cursor over the pairs counts, before pair p, the points (pts), the contact-point
+   cells (verts) and the arrows (arrows); it is sought by one of them. */
+CT__INLINE int ct__xstep_npts(const ct__xstep *x, int p) {
+    const ct_scene_contact *c = x->r->touching + p;
+    return x->s->desc.mode == CT_SCENE_MANIFOLD ? c->manifold.count : c->contact.found != 0;
+}
+CT__PRIVATE void ct__xstep_seek_pair(const ct__xstep *x, ct__xpair *c, int by, long i) {
+    long *key = by == 0 ? &c->pts : by == 1 ? &c->verts : &c->arrows;
+    if (i < *key) memset(c, 0, sizeof *c);
+    for (;;) {
+        long n = ct__xstep_npts(x, c->p), a = n > 0 && x->arrow > 0;
+        long k = by == 0 ? n + 2 * a : by == 1 ? n : a;
+        if (i < *key + k) return;
+        c->pts += n + 2 * a; c->verts += n; c->arrows += a;
+        ++c->p;
+    }
+}
+CT__PRIVATE ct_vec3 ct__xstep_pair_point(const ct__xstep *x, int p, int k) {
+    const ct_scene_contact *c = x->r->touching + p;
+    int n = ct__xstep_npts(x, p), j;
+    ct_vec3 mid = ct__v3(0, 0, 0), nrm;
+    if (x->s->desc.mode != CT_SCENE_MANIFOLD) {
+        mid = c->contact.point; nrm = c->contact.normal;
+    } else {
+        if (k < n) return c->manifold.points[k].point;
+        for (j = 0; j < n; ++j) mid = ct__add(mid, c->manifold.points[j].point);
+        mid = ct__scale(mid, 1 / (ct_real)n);
+        nrm = c->manifold.normal;
+    }
+    return k <= n ? mid : ct__madd(mid, nrm, x->arrow);
+}
+/* The body of the i-th fat box (bodies live at the last successful step, in id order). */
+CT__PRIVATE int ct__xstep_box_body(ct__xstep *x, long i) {
+    const ct_scene *s = x->s;
+    if (i < x->xbase) { x->xbase = -1; x->xb_id = -1; }
+    while (x->xbase < i) {
+        ++x->xb_id;
+        while (s->body[x->xb_id].state != 1 || s->body[x->xb_id].fresh) ++x->xb_id;
+        ++x->xbase;
+    }
+    return x->xb_id;
+}
+
+/* Points: bodies, then contact points and arrows, then box corners. */
+CT__PRIVATE ct_vec3 ct__xstep_point(void *ctx, long i) {
+    ct__xstep *x = (ct__xstep *)ctx;
+    if (i < x->nbp) {
+        ct__xstep_seek(x->s, 0, i, &x->pb, &x->pbase, NULL);
+        return ct__xstep_body_point(x->s->body + x->pb, i - x->pbase);
+    }
+    i -= x->nbp;
+    if (i < x->ncp) {
+        ct__xstep_seek_pair(x, &x->cp, 0, i);
+        return ct__xstep_pair_point(x, x->cp.p, (int)(i - x->cp.pts));
+    }
+    i -= x->ncp;
+    {
+        const ct_aabb *b = &x->s->body[ct__xstep_box_body(x, i / 8)].fat;
+        int c = (int)(i % 8);
+        return ct__v3(c & 1 ? b->hi.x : b->lo.x, c & 2 ? b->hi.y : b->lo.y, c & 4 ? b->hi.z : b->lo.z);
+    }
+}
+/* Cells: contact points (vertices), arrows (lines), body faces and box quads (polygons). */
+CT__PRIVATE int ct__xstep_size(void *ctx, int kind, long i) {
+    ct__xstep *x = (ct__xstep *)ctx;
+    if (kind < 2) return kind + 1;
+    if (i < x->nbf) {
+        ct__xstep_seek(x->s, 1, i, &x->fb, &x->fbase, &x->vbase);
+        return ct__xstep_body_fsize(x->s->body + x->fb, i - x->fbase);
+    }
+    return 4;
+}
+CT__PRIVATE long ct__xstep_index(void *ctx, int kind, long i, int j) {
+    ct__xstep *x = (ct__xstep *)ctx;
+    if (kind == 0) {   /* contact point i: the pair's points come first in its block */
+        ct__xstep_seek_pair(x, &x->cv, 1, i);
+        return x->nbp + x->cv.pts + (i - x->cv.verts);
+    }
+    if (kind == 1) {   /* arrow i: base and tip follow the pair's points */
+        ct__xstep_seek_pair(x, &x->ca, 2, i);
+        return x->nbp + x->ca.pts + ct__xstep_npts(x, x->ca.p) + j;
+    }
+    if (i < x->nbf) {
+        ct__xstep_seek(x->s, 1, i, &x->fb, &x->fbase, &x->vbase);
+        return x->vbase + ct__xstep_body_findex(x->s->body + x->fb, i - x->fbase, j);
+    }
+    i -= x->nbf;
+    return x->nbp + x->ncp + 8 * (i / 6) + ct__box_quad((int)(i % 6), j);
+}
+/* Cell arrays: body (id; -1 on contact cells), part (0 body face, 1 contact point, 2 normal
+   arrow, 3 fat box), pair (index in touching; -1 on bodies and boxes). */
+CT__PRIVATE long ct__xstep_cvalue(void *ctx, int arr, int kind, long i) {
+    ct__xstep *x = (ct__xstep *)ctx;
+    if (kind < 2) {
+        if (arr == 0) return -1;
+        if (arr == 1) return kind + 1;
+        if (kind == 1) { ct__xstep_seek_pair(x, &x->ca, 2, i); return x->ca.p; }
+        ct__xstep_seek_pair(x, &x->cv, 1, i);
+        return x->cv.p;
+    }
+    if (i < x->nbf) {
+        if (arr != 0) return arr == 1 ? 0 : -1;
+        ct__xstep_seek(x->s, 1, i, &x->fb, &x->fbase, &x->vbase);
+        return x->fb;
+    }
+    if (arr != 0) return arr == 1 ? 3 : -1;
+    return ct__xstep_box_body(x, (i - x->nbf) / 6);
+}
+CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r, unsigned parts, ct_real arrow,
+                                     ct_export_format format, ct_write_fn fn, void *user) {
+    ct__xstep x;
+    ct__mesh m;
+    char title[160];
+    int b, p, j, ok;
+    long i, nbody = 0;
+    if (!s || !ct__export_args_ok(format, fn) || !parts || (parts & ~(unsigned)CT_EXPORT_ALL) ||
+        !ct__finite(arrow) || arrow < 0)
+        return CT_INVALID;
+    memset(&x, 0, sizeof x);
+    x.s = s; x.r = r; x.parts = parts; x.arrow = arrow; x.xbase = -1; x.xb_id = -1;
+    for (b = 0; b < s->n; ++b) {
+        const ct__sbody *d = s->body + b;
+        if (d->state != 1) continue;
+        ++nbody;
+        if (parts & CT_EXPORT_BODIES) {
+            if (!ct__xf_valid(ct__xstep_xf(d))) return CT_INVALID;
+            if (ct__xstep_kind(&d->shape) == CT__XB_HULL && !ct__export_hull_ok(d->shape.ct__hull)) return CT_INVALID;
+            x.nbp += ct__xstep_body_count(s, b, 0);
+            x.nbf += ct__xstep_body_count(s, b, 1);
+            if (ct__xstep_kind(&d->shape) == CT__XB_UV) /* a user's support function may misbehave */
+                for (i = 0; i < CT__EXPORT_UVP; ++i)
+                    if (!ct__finite3(ct__xstep_body_point(d, i))) return CT_INVALID;
+        }
+        if ((parts & CT_EXPORT_FAT_BOXES) && !d->fresh) {
+            if (!ct__finite3(d->fat.lo) || !ct__finite3(d->fat.hi)) return CT_INVALID;
+            ++x.nboxes;
+        }
+    }
+    if (parts & CT_EXPORT_CONTACTS) {
+        if (!r || r->ntouching < 0 || (r->ntouching > 0 && !r->touching)) return CT_INVALID;
+        for (p = 0; p < r->ntouching; ++p) {
+            const ct_scene_contact *c = r->touching + p;
+            int n;
+            if (s->desc.mode == CT_SCENE_MANIFOLD) {
+                if (c->manifold.count < 0 || c->manifold.count > CT_MANIFOLD_MAX) return CT_INVALID;
+                for (j = 0; j < c->manifold.count; ++j)
+                    if (!ct__finite3(c->manifold.points[j].point)) return CT_INVALID;
+            } else if (c->contact.found && !ct__finite3(c->contact.point)) {
+                return CT_INVALID;
+            }
+            n = ct__xstep_npts(&x, p);
+            if (n && arrow > 0) {
+                (void)ct__normalize(s->desc.mode == CT_SCENE_MANIFOLD ? c->manifold.normal : c->contact.normal, &ok);
+                if (!ok) return CT_INVALID;
+            }
+            x.ncv += n;
+            x.nca += n > 0 && arrow > 0;
+        }
+        x.ncp = x.ncv + 2 * x.nca;
+    }
+    ct__mesh_init(&m, &x);
+    m.np = x.nbp + x.ncp + 8 * x.nboxes;
+    m.nc[0] = x.ncv;
+    m.nc[1] = x.nca;
+    m.nc[2] = x.nbf + 6 * x.nboxes;
+    m.point = ct__xstep_point; m.size = ct__xstep_size; m.index = ct__xstep_index;
+    m.cvalue = ct__xstep_cvalue;
+    m.cname[0] = "body"; m.cname[1] = "part"; m.cname[2] = "pair"; m.ncarr = 3;
+    snprintf(title, sizeof title, "contact.h scene step: %ld bodies, %d touching pairs (part: 0 body, 1 contact "
+             "point, 2 normal, 3 fat box)", nbody, r ? r->ntouching : 0);
+    return ct__export_run(&m, title, format, fn, user);
 }
 
 CTDEF int ct_write_stdio(void *file, const char *bytes, size_t n) {

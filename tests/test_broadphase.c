@@ -881,12 +881,15 @@ Test(broadphase, incremental_invalid_input) {
 Test(broadphase, incremental_allocation_failure) {
     long fail;
     for (fail = 1;; ++fail) {
-        scene s = make_scene(7, 59);
+        scene s;   /* polydisperse, 600 boxes: every site is reached, each sweep step stays cheap */
+        unsigned long long st0 = 59;
         tu_alloc t;
         ct_bp bp;
         unsigned long long seed = 17;
         int step, failed = 0, moved[8] = { 1, 2, 3, 100, 200, 300, 400, 5 };
-        double span = scene_span(s.b, s.n);
+        double span;
+        s.name = "polydisperse"; s.n = 600; s.b = scene_polydisperse(s.n, &st0);
+        span = scene_span(s.b, s.n);
         tu_alloc_init(&t, fail);
         cr_assert_eq(ct_bp_init(&bp, 0, &t.a), CT_OK);
         for (step = 0; step < 5; ++step) {
@@ -919,6 +922,7 @@ Test(broadphase, incremental_allocation_failure) {
         if (!failed) break;
         cr_assert(fail < 20000);
     }
+    cr_assert(fail > 30, "the sweep reached only %ld allocation sites", fail - 1);
 }
 /* ---- queries ---------------------------------------------------------------------------- */
 /* Entry distance of the ray into b within [0, tmax] by slabs, -1 for a miss (the documented

@@ -433,6 +433,277 @@ Test(export, scene_places_each_body_and_marks_contacts) {
     for (i = 0; i < 3; ++i) ct_hull_free(&h[i]);
 }
 
+/* ---- a scene of the scene pipeline: bodies of every kind, contacts, fat boxes ---- */
+#define TX_NB 7
+typedef struct tx_step {
+    ct_vec3 pts[2][20], cloud[12];
+    ct_hull h[2];
+    ct_xform x[TX_NB];
+    ct_scene *s;
+    ct_scene_result r;
+    ct_vec3 semi;            /* the ellipsoid's semi-axes */
+} tx_step;
+static void tx_nan_support(const void *u, const ct_vec3 *d, ct_vec3 *out) {
+    (void)u;
+    *out = *d;
+    if (d->z > (ct_real)0.9) out->x = (ct_real)NAN;
+}
+/* Bodies 0..6: hull, box, sphere r 0.6, ellipsoid, hull rounded by 0.1, a point cloud, a box,
+   in a row 0.9 apart so that neighbours touch; one step in manifold mode or volumetric. */
+static void tx_step_make(tx_step *t, ct_scene_mode mode) {
+    unsigned long long seed = 77;
+    ct_scene_desc sd;
+    int i;
+    memset(t, 0, sizeof *t);
+    tx_hull(61, 20, 0.6, tu_vec(0, 0, 0), &t->h[0], t->pts[0]);
+    tx_hull(62, 20, 0.6, tu_vec(0, 0, 0), &t->h[1], t->pts[1]);
+    for (i = 0; i < 12; ++i) t->cloud[i] = ct__scale(tu_random_unit(&seed), (ct_real)0.5);
+    t->semi = tu_vec(0.7, 0.4, 0.3);
+    memset(&sd, 0, sizeof sd);
+    sd.mode = mode;
+    sd.speculative = (ct_real)0.01;
+    cr_assert_eq(ct_scene_create(&sd, NULL, &t->s), CT_OK);
+    for (i = 0; i < TX_NB; ++i) {
+        ct_body_desc d;
+        int id;
+        memset(&d, 0, sizeof d);
+        t->x[i] = tu_random_xform(&seed, 0);
+        t->x[i].p = tu_vec(0.9 * i, 0.05 * i, -0.03 * i);
+        switch (i) {
+        case 0: d.shape = ct_shape_hull(&t->h[0]); break;
+        case 1: case 6: d.shape = ct_shape_box(tu_vec(0.4, 0.3, 0.5)); break;
+        case 2: d.shape = ct_shape_sphere((ct_real)0.6); break;
+        case 3: d.shape = ct_shape_ellipsoid(t->semi); break;
+        case 4: d.shape = ct_shape_rounded(ct_shape_hull(&t->h[1]), (ct_real)0.1); break;
+        default: d.shape = ct_shape_points(t->cloud, 12); break;
+        }
+        d.xform_ref = &t->x[i];
+        cr_assert_eq(ct_scene_add(t->s, &d, &id), CT_OK);
+        cr_assert_eq(id, i);
+    }
+    cr_assert_eq(ct_scene_step(t->s, &t->r), CT_OK);
+    cr_assert_geq(t->r.ntouching, 3, "the row must have touching neighbours");
+}
+static void tx_step_free(tx_step *t) {
+    ct_scene_destroy(t->s);
+    ct_hull_free(&t->h[0]); ct_hull_free(&t->h[1]);
+}
+static ct_vec3 tx_local(const mr_mesh *m, int i, const ct_xform *x) {
+    ct_vec3 p = tu_vec(m->p[3 * i], m->p[3 * i + 1], m->p[3 * i + 2]), d = ct__sub(p, x->p);
+    /* R^T (p - x.p): the rows of R^T are the columns of R */
+    return tu_vec((double)(x->r[0][0] * d.x + x->r[1][0] * d.y + x->r[2][0] * d.z),
+                  (double)(x->r[0][1] * d.x + x->r[1][1] * d.y + x->r[2][1] * d.z),
+                  (double)(x->r[0][2] * d.x + x->r[1][2] * d.y + x->r[2][2] * d.z));
+}
+
+/* Bodies alone (one file per kind): each a closed surface of Euler characteristic 2; hulls
+   and boxes exact (volume), the curved ones inscribed (every point on the surface, the
+   volume a little below the closed form), the rounded hull and the cloud within their sets. */
+Test(export, scene_step_bodies_are_closed_and_exact_or_inscribed) {
+    tx_step t;
+    tx_buf b;
+    mr_mesh m;
+    const mr_array *body, *part;
+    int i, c;
+    double tol = TU_FLOAT ? 1e-5 : 1e-12, pi = 3.14159265358979323846;
+    tx_step_make(&t, CT_SCENE_MANIFOLD);
+    tx_init(&b, 0);
+    cr_assert_eq(ct_export_scene_step(t.s, NULL, CT_EXPORT_BODIES, 0, CT_EXPORT_VTK, tx_write, &b), CT_OK);
+    tx_parse(&b, CT_EXPORT_VTK, &m);
+    body = mr_find(&m, "body"); part = mr_find(&m, "part");
+    cr_assert(body && part && mr_find(&m, "pair"));
+    cr_assert_eq(tx_count(&m, 0) + tx_count(&m, 1), 0, "bodies only");
+    for (c = 0; c < m.nc; ++c) cr_assert(part->v[c] == 0 && body->v[c] >= 0 && body->v[c] < TX_NB);
+    for (i = 0; i < TX_NB; ++i) {
+        double vol = tx_volume(&m, "body", i), want = 0;
+        int k, n = 0;
+        cr_assert_eq(tx_closed_euler(&m, "body", i), 2, "body %d", i);
+        for (c = 0; c < m.nc; ++c) {
+            if (body->v[c] != i) continue;
+            for (k = m.first[c]; k < m.first[c + 1]; ++k) {
+                ct_vec3 q = tx_local(&m, m.idx[k], &t.x[i]);
+                double e;
+                ++n;
+                switch (i) {
+                case 2: cr_assert(fabs(ct__len(q) - 0.6) <= 1e3 * tol, "sphere point off by %g", (double)ct__len(q) - 0.6); break;
+                case 3:
+                    e = (double)(q.x * q.x / (t.semi.x * t.semi.x) + q.y * q.y / (t.semi.y * t.semi.y) +
+                                 q.z * q.z / (t.semi.z * t.semi.z));
+                    cr_assert(fabs(e - 1) <= 1e3 * tol, "ellipsoid point off by %g", e - 1);
+                    break;
+                case 4: {   /* within 0.1 of the hull: no face plane more than 0.1 below the point */
+                    int f;
+                    for (f = 0; f < t.h[1].nfaces; ++f)
+                        cr_assert(ct__dot(t.h[1].planes[f].n, q) + t.h[1].planes[f].d <= 0.1 + 1e3 * tol);
+                    break;
+                }
+                case 5: {   /* a point of the cloud */
+                    int j, hit = 0;
+                    for (j = 0; j < 12; ++j) hit |= ct__len(ct__sub(q, t.cloud[j])) <= 1e3 * tol;
+                    cr_assert(hit, "a cloud body's point is not one of its points");
+                    break;
+                }
+                default: break;
+                }
+            }
+        }
+        cr_assert_gt(n, 0);
+        switch (i) {
+        case 0: want = (double)ct_hull_volume(&t.h[0], NULL); break;
+        case 1: case 6: want = 8 * 0.4 * 0.3 * 0.5; break;
+        case 2: want = 4.0 / 3 * pi * 0.6 * 0.6 * 0.6; break;
+        case 3: want = 4.0 / 3 * pi * (double)(t.semi.x * t.semi.y * t.semi.z); break;
+        case 4: want = (double)ct_hull_volume(&t.h[1], NULL); break;
+        default: want = 0; break;
+        }
+        if (i == 0 || i == 1 || i == 6) cr_assert(fabs(vol - want) <= TX_VOL_TOL * want, "body %d volume %g, %g", i, vol, want);
+        if (i == 2 || i == 3) cr_assert(vol < want && vol > 0.9 * want, "body %d inscribed volume %g of %g", i, vol, want);
+        if (i == 4) cr_assert(vol > want, "the rounded hull encloses its core");
+        if (i == 5) cr_assert(vol > 0);
+    }
+    mr_free(&m); tx_free(&b);
+    tx_step_free(&t);
+}
+
+/* Contacts alone, fat boxes alone, then everything in one file (the sum of the three). */
+Test(export, scene_step_contacts_and_fat_boxes) {
+    tx_step t;
+    tx_buf b;
+    mr_mesh m;
+    const mr_array *body, *part, *pair;
+    int i, c, k, npts = 0, mode, np[3], nc[3];
+    for (mode = 0; mode < 2; ++mode) {
+        tx_step_make(&t, mode ? CT_SCENE_VOLUMETRIC : CT_SCENE_MANIFOLD);
+        for (i = 0, npts = 0; i < t.r.ntouching; ++i)
+            npts += mode ? t.r.touching[i].contact.found : t.r.touching[i].manifold.count;
+        cr_assert_gt(npts, 0);
+        tx_init(&b, 0);
+        cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_CONTACTS, (ct_real)0.25, CT_EXPORT_VTK, tx_write, &b), CT_OK);
+        tx_parse(&b, CT_EXPORT_VTK, &m);
+        part = mr_find(&m, "part"); pair = mr_find(&m, "pair"); body = mr_find(&m, "body");
+        cr_assert_eq(tx_count(&m, 0), npts);
+        cr_assert_eq(tx_count(&m, 1), t.r.ntouching);
+        cr_assert_eq(tx_count(&m, 2), 0);
+        for (c = 0, k = 0; c < m.nc; ++c) {
+            int p = (int)pair->v[c];
+            const ct_scene_contact *sc;
+            cr_assert(p >= 0 && p < t.r.ntouching && body->v[c] == -1 && part->v[c] == m.kind[c] + 1);
+            sc = t.r.touching + p;
+            if (m.kind[c] == 0) {   /* the points in pair order, each the routine's point */
+                ct_vec3 want;
+                if (c > 0 && pair->v[c - 1] == p) ++k; else k = 0;
+                want = mode ? sc->contact.point : sc->manifold.points[k].point;
+                tx_assert_point(&m, m.idx[m.first[c]], want);
+            } else {                /* arrow: tip - base = 0.25 x the normal */
+                const double *a = m.p + 3 * m.idx[m.first[c]], *z = m.p + 3 * m.idx[m.first[c] + 1];
+                ct_vec3 n = mode ? sc->contact.normal : sc->manifold.normal;
+                double e = fabs(z[0] - a[0] - 0.25 * (double)n.x) + fabs(z[1] - a[1] - 0.25 * (double)n.y) +
+                           fabs(z[2] - a[2] - 0.25 * (double)n.z);
+                cr_assert(e <= (TU_FLOAT ? 1e-5 : 1e-13), "arrow off by %g", e);
+            }
+        }
+        np[0] = m.np; nc[0] = m.nc;
+        mr_free(&m); tx_free(&b);
+        /* fat boxes: one closed box per body, holding the body's exported points */
+        tx_init(&b, 0);
+        cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_FAT_BOXES, 0, CT_EXPORT_OBJ, tx_write, &b), CT_OK);
+        tx_parse(&b, CT_EXPORT_OBJ, &m);
+        cr_assert_eq(m.nc, 6 * TX_NB);
+        cr_assert_eq(tx_closed_euler(&m, NULL, 0), 2 * TX_NB);
+        np[1] = m.np; nc[1] = m.nc;
+        {
+            mr_mesh mb;
+            tx_buf bb;
+            tx_init(&bb, 0);
+            cr_assert_eq(ct_export_scene_step(t.s, NULL, CT_EXPORT_BODIES, 0, CT_EXPORT_VTK, tx_write, &bb), CT_OK);
+            tx_parse(&bb, CT_EXPORT_VTK, &mb);
+            np[2] = mb.np; nc[2] = mb.nc;
+            body = mr_find(&mb, "body");
+            for (c = 0; c < mb.nc; ++c) {
+                double hi[3] = { -1e300, -1e300, -1e300 }, l[3] = { 1e300, 1e300, 1e300 };
+                int q, j;
+                for (q = 0; q < 4; ++q)   /* corners of the body's box: two opposite quads */
+                    for (j = 0; j < 3; ++j) {
+                        const double *v0 = m.p + 3 * m.idx[m.first[6 * (int)body->v[c]] + q];
+                        const double *v1 = m.p + 3 * m.idx[m.first[6 * (int)body->v[c] + 1] + q];
+                        if (v0[j] < l[j]) l[j] = v0[j];
+                        if (v1[j] < l[j]) l[j] = v1[j];
+                        if (v0[j] > hi[j]) hi[j] = v0[j];
+                        if (v1[j] > hi[j]) hi[j] = v1[j];
+                    }
+                for (k = mb.first[c]; k < mb.first[c + 1]; ++k)
+                    for (j = 0; j < 3; ++j)
+                        cr_assert(mb.p[3 * mb.idx[k] + j] >= l[j] && mb.p[3 * mb.idx[k] + j] <= hi[j],
+                                  "body %d point outside its fat box", (int)body->v[c]);
+            }
+            mr_free(&mb); tx_free(&bb);
+        }
+        mr_free(&m); tx_free(&b);
+        /* all parts in one file: the three together */
+        tx_init(&b, 0);
+        cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, (ct_real)0.25, CT_EXPORT_VTK, tx_write, &b), CT_OK);
+        tx_parse(&b, CT_EXPORT_VTK, &m);
+        cr_assert_eq(m.np, np[0] + np[1] + np[2]);
+        cr_assert_eq(m.nc, nc[0] + nc[1] + nc[2]);
+        cr_assert_eq(tx_closed_euler(&m, "part", 0), 2 * TX_NB);
+        cr_assert_eq(tx_closed_euler(&m, "part", 3), 2 * TX_NB);
+        mr_free(&m); tx_free(&b);
+        tx_step_free(&t);
+    }
+}
+
+/* Bad input writes nothing; a writer failing at each call is reported. */
+Test(export, scene_step_bad_input_and_writer_failure) {
+    tx_step t;
+    tx_buf b, full;
+    ct_scene_result bad;
+    ct_body_desc d;
+    int id, fail;
+    tx_step_make(&t, CT_SCENE_MANIFOLD);
+    tx_init(&b, 0);
+    cr_assert_eq(ct_export_scene_step(NULL, &t.r, CT_EXPORT_ALL, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, 0, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, 8, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, (ct_real)NAN, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, -1, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, 0, (ct_export_format)9, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, 0, CT_EXPORT_VTK, NULL, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, NULL, CT_EXPORT_CONTACTS, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    bad = t.r; bad.ntouching = -1;
+    cr_assert_eq(ct_export_scene_step(t.s, &bad, CT_EXPORT_CONTACTS, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    bad = t.r; bad.touching = NULL;
+    cr_assert_eq(ct_export_scene_step(t.s, &bad, CT_EXPORT_CONTACTS, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    t.x[3].p.y = (ct_real)NAN;   /* a body's transform (read through xform_ref) */
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_BODIES, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_CONTACTS, 0, CT_EXPORT_VTK, tx_write, &b), CT_OK,
+                 "the contacts do not read the transforms");
+    cr_assert_eq(b.calls, 1);
+    tx_free(&b); tx_init(&b, 0);
+    t.x[3].p.y = (ct_real)0.15;
+    memset(&d, 0, sizeof d);     /* a support function giving NaN for some directions */
+    d.shape = ct_shape_support(tx_nan_support, NULL);
+    d.xform = ct_xform_identity();
+    cr_assert_eq(ct_scene_add(t.s, &d, &id), CT_OK);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_BODIES, 0, CT_EXPORT_VTK, tx_write, &b), CT_INVALID);
+    cr_assert_eq(b.calls, 0, "bad input wrote something");
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_FAT_BOXES, 0, CT_EXPORT_VTK, tx_write, &b), CT_OK,
+                 "a body added after the step has no fat box yet");
+    tx_free(&b);
+    cr_assert_eq(ct_scene_remove(t.s, id), CT_OK);
+    tx_init(&full, 0);
+    cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, 1, CT_EXPORT_VTK, tx_write, &full), CT_OK);
+    cr_assert_gt(full.calls, 3);
+    for (fail = 1; fail <= full.calls; ++fail) {
+        tx_init(&b, fail);
+        cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, 1, CT_EXPORT_VTK, tx_write, &b), CT_WRITE_FAILED);
+        cr_assert_eq(b.calls, fail);
+        cr_assert(b.n == 0 || memcmp(b.s, full.s, b.n) == 0);
+        tx_free(&b);
+    }
+    tx_free(&full);
+    tx_step_free(&t);
+}
+
 /* ---- bad input: CT_INVALID and not a byte written ---- */
 Test(export, bad_input_is_invalid_and_writes_nothing) {
     tx_pair p;

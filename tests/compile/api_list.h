@@ -42,7 +42,7 @@
 
 /* scene part */
 #define CT_API_SCENE(X) X(ct_scene_create) X(ct_scene_destroy) X(ct_scene_add) X(ct_scene_remove) \
-    X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step)
+    X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step) X(ct_export_scene_step)
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X) CT_API_QUERY(X) \
