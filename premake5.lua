@@ -119,7 +119,7 @@ local function testproject(name, lang, impl)
         kind "ConsoleApp"
         language(lang)
         dirs(name)
-        files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", "bench/meshread.c", impl }
+        files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", "bench/meshread.c", "bench/oracle.c", impl }
         peerlinks { "qhull", "ccd" }
         links { "criterion", "m", "pthread" }
 end
@@ -135,7 +135,7 @@ for _, f in ipairs(os.matchfiles("bench/bench_*.cpp")) do
         kind "ConsoleApp"
         language "C++"
         dirs(name)
-        files { f, "bench/harness.c", "bench/workload.c", "bench/impl.c" }
+        files { f, "bench/harness.c", "bench/workload.c", "bench/oracle.c", "bench/impl.c" }
         peerlinks { "qhull", "ccd", "bullet", "cgal" }
         links { "m", "pthread" }
 end
@@ -690,7 +690,7 @@ newaction {
             -- bench/bench_mpi.c: 1e6 boxes on 1, 2 and 4 ranks (one thread per rank)
             os.mkdir(ROOT .. "/build/release")
             if not (run("mpicc -std=c99 -O2 -Wall -Wextra -Werror -fopenmp -I. -Ibench bench/bench_mpi.c " ..
-                        "bench/harness.c bench/workload.c -lm -o build/release/bench_mpi") and
+                        "bench/harness.c bench/workload.c bench/oracle.c -lm -o build/release/bench_mpi") and
                     run(MPIRUN .. " -np 1 build/release/bench_mpi --header")) then ok = false
             else
                 for _, np in ipairs({ 1, 2, 4 }) do

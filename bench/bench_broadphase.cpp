@@ -9,6 +9,7 @@
 // Bullet's dynamic tree needs about 50 s at 1e6, so that row runs only with CT_BENCH_FULL=1.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cstdio>
 #include <cstdlib>
@@ -124,9 +125,13 @@ double median3(bench_fn fn, void *ctx) {
     return t[1];
 }
 
-void check_text(char *buf, size_t len, const char *peer, size_t ours, size_t theirs) {
-    if (ours == theirs) std::snprintf(buf, len, "agree: %zu pairs", ours);
-    else std::snprintf(buf, len, "DISAGREE: ours %zu, %s %zu", ours, peer, theirs);
+// On a disagreement the independent sweep of bench/oracle.c counts the pairs of the same boxes.
+void check_text(char *buf, size_t len, const char *peer, size_t ours, size_t theirs, const ct_aabb *b, int n) {
+    if (ours == theirs) { std::snprintf(buf, len, "agree: %zu pairs", ours); return; }
+    std::snprintf(buf, len, "DISAGREE: ours %zu, %s %zu", ours, peer, theirs);
+    oracle_tally t = { 0, 0, 0 };
+    oracle_vote(&t, (double)oracle_box_pairs(b, n), (double)ours, (double)theirs);
+    oracle_say(buf, len, "the brute-force sweep's count", &t);
 }
 
 // A row at 1e6: peer timed once, ours median of 3, same table format as bench_row.
@@ -184,6 +189,7 @@ void moving_rows(int n, int steps) {
     std::vector<double> tinc, tone, tbul, twrite;
     size_t cinc = 0, cone = 0, cbul = 0, nadd = 0, nrem = 0;
     int mismatch = 0;
+    oracle_tally vote = { 0, 0, 0 };
 #ifdef CT_HAVE_BULLET
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher(&config);
@@ -211,7 +217,10 @@ void moving_rows(int n, int steps) {
         if (ct_broadphase(m.b.data(), n, NULL, &pr) != CT_OK) { std::printf("ct_broadphase failed\n"); std::exit(1); }
         tone.push_back(bench_seconds() - t0);
         cone = pr.count;
-        if (pr.count != bp.pairs.count || (pr.count && std::memcmp(pr.items, bp.pairs.items, pr.count * sizeof(ct_pair)) != 0)) ++mismatch;
+        if (pr.count != bp.pairs.count || (pr.count && std::memcmp(pr.items, bp.pairs.items, pr.count * sizeof(ct_pair)) != 0)) {
+            ++mismatch;   // the sweep's count of this step's pairs sides with one of the two
+            oracle_vote(&vote, (double)oracle_box_pairs(m.b.data(), n), (double)bp.pairs.count, (double)pr.count);
+        }
         // the output floor: writing this step's pairs once
         sink.resize(pr.count * sizeof(ct_pair));
         t0 = bench_seconds();
@@ -230,15 +239,16 @@ void moving_rows(int n, int steps) {
         cbul = (size_t)dbvt.getOverlappingPairCache()->getNumOverlappingPairs();
 #endif
     }
-    char name[128], check[256];
+    char name[128], check[512];
     double mi = median_of(tinc), mo = median_of(tone), mw = median_of(twrite);
     std::snprintf(name, sizeof name, "moving n = %d, step (median of %d)", n, steps);
     std::snprintf(check, sizeof check, "%s every step: %zu pairs; %.0f added + %.0f removed per step; incremental = %.1fx the output copy (%.2f ms)",
                   mismatch ? "DISAGREE" : "incremental == one-shot", cinc, (double)nadd / steps, (double)nrem / steps, mi / mw, mw * 1e3);
+    if (mismatch) oracle_say(check, sizeof check, "the brute-force sweep's count (ours: incremental; peer: one-shot)", &vote);
     bench_note("| %s, ct_bp_update | %.4g | ct_broadphase (ours, one-shot) | %.4g | **%.2fx** | %s |", name, mi * 1e6, mo * 1e6, mo / mi, check);
 #ifdef CT_HAVE_BULLET
     double mb = median_of(tbul);
-    check_text(check, sizeof check, "Bullet", cinc, cbul);
+    check_text(check, sizeof check, "Bullet", cinc, cbul, m.b.data(), n);
     bench_note("| %s, ct_bp_update | %.4g | Bullet btDbvtBroadphase (float; setAabb all + calculateOverlappingPairs) | %.4g | **%.2fx** | %s (last step) |",
                name, mi * 1e6, mb * 1e6, mb / mi, check);
     for (int i = 0; i < n; ++i) dbvt.destroyProxy(prox[i], &dispatcher);
@@ -256,7 +266,7 @@ int main() {
     const int sizes[3] = { 10000, 100000, 1000000 };
     const int T = max_threads();
     double t1[3] = { 0 }, tall[3] = { 0 }, tcgal[3] = { 0 }, tbullet[3] = { 0 };
-    char setup[512], check[256], name[128];
+    char setup[512], check[512], name[128];
     std::snprintf(setup, sizeof setup,
                   "DEM scene (wl_dem_boxes, factor 1.5, seed 1, coordinates rounded to float for all), all pairs of closed "
                   "boxes from scratch. Ours at 1 thread and at all %d threads. 1e6 rows: peer timed once, ours median of 3; Bullet at 1e6 only with CT_BENCH_FULL=1 (about 50 s).", T);
@@ -269,13 +279,13 @@ int main() {
         Ours o1 = { &b, 1, 0 }, oa = { &b, T, 0 };
         run_ours(&o1, 1);
         run_ours(&oa, 1);
-        if (o1.count != oa.count) bench_note("DISAGREE: 1 thread %zu pairs, %d threads %zu", o1.count, T, oa.count);
+        if (o1.count != oa.count) bench_note("DISAGREE: 1 thread %zu pairs, %d threads %zu; the brute-force sweep counts %lld", o1.count, T, oa.count, oracle_box_pairs(b.data(), n));
 #ifdef CT_HAVE_CGAL
         {
             Cgal c;
             prepare_cgal(c, b);
             run_cgal(&c, 1);
-            check_text(check, sizeof check, "CGAL", o1.count, c.count);
+            check_text(check, sizeof check, "CGAL", o1.count, c.count, b.data(), n);
             std::snprintf(name, sizeof name, "n = %d, 1 thread", n);
             if (n < 1000000) {
                 tcgal[s] = 0;
@@ -297,13 +307,13 @@ int main() {
             Bullet bu = { &b, 0 };
             if (n < 1000000) {
                 run_bullet(&bu, 1);
-                check_text(check, sizeof check, "Bullet", o1.count, bu.count);
+                check_text(check, sizeof check, "Bullet", o1.count, bu.count, b.data(), n);
                 std::snprintf(name, sizeof name, "n = %d, 1 thread", n);
                 double r = bench_row(name, run_ours, &o1, "Bullet btDbvtBroadphase (float)", run_bullet, &bu, check);
                 tbullet[s] = r * t1[s];
             } else if (std::getenv("CT_BENCH_FULL")) {
                 tbullet[s] = once(run_bullet, &bu);
-                check_text(check, sizeof check, "Bullet", o1.count, bu.count);
+                check_text(check, sizeof check, "Bullet", o1.count, bu.count, b.data(), n);
                 std::snprintf(name, sizeof name, "n = %d, 1 thread", n);
                 manual_row(name, t1[s], "Bullet btDbvtBroadphase (float, once)", tbullet[s], check);
             } else {

@@ -9,6 +9,7 @@
 // an estimate (often larger than the true depth), so that bound is checked against EPA only.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -115,11 +116,14 @@ void ours(void *c, long calls) {
 
 // The `check` column: n decisive pairs (near = near-tangent ones skipped), how many the two
 // sides classify differently, and how many break the stated bound (bound_name; NULL: none).
-std::string verdict(int n, int near, int differ, int overlap, int bound, const char *bound_name) {
-    char buf[256];
-    if (differ || bound)
+// On the pairs classified differently, `t` holds the votes of bench/oracle.c's convex program.
+std::string verdict(int n, int near, int differ, int overlap, int bound, const char *bound_name, const oracle_tally &t) {
+    char buf[400];
+    if (differ || bound) {
         std::snprintf(buf, sizeof buf, "DISAGREE: overlap differs on %d/%d; %s broken on %d", differ, n,
                       bound_name ? bound_name : "-", bound);
+        if (differ) oracle_say(buf, sizeof buf, "the convex program min q_A over B", &t);
+    }
     else
         std::snprintf(buf, sizeof buf, "overlap agrees %d/%d (%d overlap; %d near-tangent skipped)%s%s", n, n,
                       overlap, near, bound_name ? "; " : "", bound_name ? bound_name : "");
@@ -177,6 +181,7 @@ void peer(void *c, long calls) {
 std::string agreement(const std::vector<Pair> &pairs, ccd_pen_fn F, bool depth_is_exact) {
     ccd_t ccd = make_ccd();
     int differ = 0, near = 0, bound = 0, overlap = 0;
+    oracle_tally t = { 0, 0, 0 };
     for (size_t k = 0; k < pairs.size(); ++k) {
         const Pair &p = pairs[k];
         ct_pw o;
@@ -185,13 +190,17 @@ std::string agreement(const std::vector<Pair> &pairs, ccd_pen_fn F, bool depth_i
         ct_ellipsoids(p.a.semi, &p.a.x, p.b.semi, &p.b.x, NULL, &o);
         int theirs = F(&p.a, &p.b, &ccd, &depth, &dir, &pos) == 0, mine = o.gap < 0;
         if (std::fabs(o.F - 1) < 1e-3) { near++; continue; }
-        if (theirs != mine) differ++;
+        if (theirs != mine) {
+            differ++;
+            double sa[3] = { p.a.semi.x, p.a.semi.y, p.a.semi.z }, sb[3] = { p.b.semi.x, p.b.semi.y, p.b.semi.z };
+            oracle_vote_bool(&t, oracle_ellipsoids_overlap(sa, &p.a.x, sb, &p.b.x, NULL), mine, theirs);
+        }
         if (theirs && mine) {
             overlap++;
             if (depth_is_exact && -o.gap < depth * (1 - 1e-3) - 1e-4) bound++;
         }
     }
-    return verdict((int)pairs.size() - near, near, differ, overlap, bound, depth_is_exact ? "-gap >= EPA depth" : NULL);
+    return verdict((int)pairs.size() - near, near, differ, overlap, bound, depth_is_exact ? "-gap >= EPA depth" : NULL, t);
 }
 #endif
 
@@ -216,6 +225,7 @@ void gjk_peer(void *c, long calls) {
 // Same verdict away from tangency, and gap <= signed distance (see the test suite).
 std::string gjk_agreement(const std::vector<Pair> &pairs) {
     int differ = 0, near = 0, bound = 0, overlap = 0;
+    oracle_tally t = { 0, 0, 0 };
     for (size_t k = 0; k < pairs.size(); ++k) {
         const Pair &p = pairs[k];
         ct_shape a = ct_shape_ellipsoid(p.a.semi), b = ct_shape_ellipsoid(p.b.semi);
@@ -225,10 +235,14 @@ std::string gjk_agreement(const std::vector<Pair> &pairs) {
         ct_signed_distance(&a, &p.a.x, &b, &p.b.x, NULL, NULL, &d);
         if (o.gap > d.distance + 1e-9) bound++;
         if (std::fabs(o.F - 1) < 1e-3) { near++; continue; }
-        if ((d.distance < 0) != (o.gap < 0)) differ++;
+        if ((d.distance < 0) != (o.gap < 0)) {
+            differ++;
+            double sa[3] = { p.a.semi.x, p.a.semi.y, p.a.semi.z }, sb[3] = { p.b.semi.x, p.b.semi.y, p.b.semi.z };
+            oracle_vote_bool(&t, oracle_ellipsoids_overlap(sa, &p.a.x, sb, &p.b.x, NULL), o.gap < 0, d.distance < 0);
+        }
         overlap += d.distance < 0 && o.gap < 0;
     }
-    return verdict((int)pairs.size() - near, near, differ, overlap, bound, "gap <= distance");
+    return verdict((int)pairs.size() - near, near, differ, overlap, bound, "gap <= distance", t);
 }
 #endif
 

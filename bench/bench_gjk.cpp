@@ -12,6 +12,7 @@
 // ct_signed_distance vs ccdGJKPenetration, ccdMPRPenetration and btGjkEpaSolver2::Penetration.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -282,26 +283,46 @@ void check_ours(Set &s, char *buf, size_t n, bool warm) {
     std::snprintf(buf, n, "gap reached to %.1e", worst);
 }
 
+// The oracle of a disagreement: bench/oracle.c's brute-force SAT on the pair's hulls (its
+// classification is exact; when they overlap minus its value is the penetration depth).
+double oracle_gap(Set &s, Pair &p) {
+    return oracle_sat(&s.bodies[p.a].hull, &s.bodies[p.a].x, &s.bodies[p.b].hull, &s.bodies[p.b].x, NULL);
+}
+// One pair's vote: the peer failed (peer_ok 0), or classified or measured it otherwise.
+void gjk_vote(Set &s, Pair &p, oracle_tally &t, int peer_ok, double peer_value) {
+    double o = oracle_gap(s, p);
+    if (!peer_ok) oracle_vote_bool(&t, o > 0, p.expect > 0, !(s.gap > 0));   // a failure answers the other way
+    else if (s.gap > 0) oracle_vote_bool(&t, o > 0, p.expect > 0, peer_value > 0);
+    else oracle_vote(&t, o, p.expect, peer_value);
+}
+
 #ifdef CT_HAVE_CCD
 void check_ccd(Set &s, CcdCtx &c, bool mpr, char *buf, size_t n) {
     double worst = 0;
     int wrong = 0;
+    oracle_tally t = { 0, 0, 0 };
     for (int i = 0; i < kPairs; ++i) {
         Pair &p = s.pairs[i];
         if (s.gap > 0) {
-            wrong += ccdGJKIntersect(&c.objs[p.a], &c.objs[p.b], &c.ccd) != 0;
+            int hit = ccdGJKIntersect(&c.objs[p.a], &c.objs[p.b], &c.ccd) != 0;
+            wrong += hit;
+            if (hit) gjk_vote(s, p, t, 1, -1);
         } else {
             ccd_real_t depth = 0;
             ccd_vec3_t dir, pos;
             int r = mpr ? ccdMPRPenetration(&c.objs[p.a], &c.objs[p.b], &c.ccd, &depth, &dir, &pos)
                         : ccdGJKPenetration(&c.objs[p.a], &c.objs[p.b], &c.ccd, &depth, &dir, &pos);
-            if (r != 0) wrong++;
-            else worst = std::fmax(worst, std::fabs(depth + p.expect));
+            if (r != 0) { wrong++; gjk_vote(s, p, t, 0, 0); }
+            else {
+                worst = std::fmax(worst, std::fabs(depth + p.expect));
+                if (std::fabs(depth + p.expect) >= 1e-2) gjk_vote(s, p, t, 1, -depth);
+            }
         }
     }
     if (wrong) std::snprintf(buf, n, "DISAGREE: %d of %d pairs classified differently (max depth diff %.1e)", wrong, kPairs, worst);
     else if (s.gap > 0) std::snprintf(buf, n, "agree: all separated");
     else std::snprintf(buf, n, "%s depth %.1e", worst < 1e-2 ? "agree" : "DISAGREE", worst);
+    if (t.ours + t.peer + t.neither) oracle_say(buf, n, "the brute-force SAT", &t);
 }
 #endif
 
@@ -326,16 +347,22 @@ void ccd_rows(Set &s, bench_fn ours, const char *name, bool sep, const char *chk
 void check_bt(Set &s, char *buf, size_t n) {
     double worst = 0;
     int failed = 0;
+    oracle_tally t = { 0, 0, 0 };
     for (int i = 0; i < kPairs; ++i) {
         Pair &p = s.pairs[i];
         btGjkEpaSolver2::sResults r;
         bool ok = s.gap > 0 ? btGjkEpaSolver2::Distance(s.bt[p.a], s.btx[p.a], s.bt[p.b], s.btx[p.b], bt_guess(s, p), r)
                             : btGjkEpaSolver2::Penetration(s.bt[p.a], s.btx[p.a], s.bt[p.b], s.btx[p.b], bt_guess(s, p), r, false);
-        if (!ok) failed++;
-        else worst = std::fmax(worst, std::fabs((double)r.distance - p.expect));
+        if (!ok) { failed++; gjk_vote(s, p, t, 0, 0); }
+        else {
+            double e = std::fabs((double)r.distance - p.expect);
+            worst = std::fmax(worst, e);
+            if (!(e < 1e-3 * (1 + std::fabs(s.gap)))) gjk_vote(s, p, t, 1, (double)r.distance);
+        }
     }
     if (failed) std::snprintf(buf, n, "DISAGREE: Bullet failed on %d of %d (max diff %.1e)", failed, kPairs, worst);
     else std::snprintf(buf, n, "%s %.1e (float)", worst < 1e-3 * (1 + std::fabs(s.gap)) ? "agree" : "DISAGREE", worst);
+    if (t.ours + t.peer + t.neither) oracle_say(buf, n, "the brute-force SAT", &t);
 }
 #endif
 

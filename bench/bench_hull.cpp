@@ -3,6 +3,7 @@
 // 1e5 / 1e6 points. Agreement: equal volume (relative 1e-9) and vertex count before timing.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -91,6 +92,46 @@ int qhull_one(Sets &s, int c, double *vol) {
     return nv;
 }
 
+// The hull's planes (n, d per facet, n.x + d <= 0 inside) of set c, for the oracle.
+void qhull_planes(Sets &s, int c, std::vector<double> &pl) {
+    qhT qh_qh, *qh = &qh_qh;
+    int curlong, totlong;
+    facetT *facet;
+    pl.clear();
+    qh_zero(qh, stderr);
+    if (!qh_new_qhull(qh, 3, s.n, &s.xyz[(size_t)3 * s.n * c], 0, (char *)"qhull", NULL, stderr))
+        FORALLfacets {
+            for (int k = 0; k < 3; ++k) pl.push_back(facet->normal[k]);
+            pl.push_back(facet->offset);
+        }
+    qh_freeqhull(qh, !qh_ALL);
+    qh_memfreeshort(qh, &curlong, &totlong);
+}
+void ours_planes(Sets &s, int c, std::vector<double> &pl) {
+    ct_hull h;
+    pl.clear();
+    if (ct_hull_build(&s.pts[(size_t)s.n * c], s.n, NULL, NULL, &h) != CT_OK) return;
+    for (int f = 0; f < h.nfaces; ++f) {
+        pl.push_back(h.planes[f].n.x); pl.push_back(h.planes[f].n.y); pl.push_back(h.planes[f].n.z);
+        pl.push_back(h.planes[f].d);
+    }
+    ct_hull_free(&h);
+}
+// Oracle on a disagreeing set: how far the worst input point lies outside each side's hull,
+// relative to the set's extent (a hull holds every input point; both sides' vertices are
+// input points, so the side that holds them all is the hull). 1e-12 of the extent is "inside".
+void hull_vote(Sets &s, int c, oracle_tally &t) {
+    std::vector<double> po, pq;
+    const double *x = &s.xyz[(size_t)3 * s.n * c];
+    double ext = 0;
+    for (int i = 0; i < 3 * s.n; ++i) ext = std::fmax(ext, std::fabs(x[i]));
+    ours_planes(s, c, po);
+    qhull_planes(s, c, pq);
+    double eo = po.empty() ? 1 : std::fmax(0, oracle_plane_excess(x, s.n, po.data(), (int)po.size() / 4)) / ext;
+    double eq = pq.empty() ? 1 : std::fmax(0, oracle_plane_excess(x, s.n, pq.data(), (int)pq.size() / 4)) / ext;
+    oracle_vote(&t, 0, eo <= 1e-12 ? 0 : eo, eq <= 1e-12 ? 0 : eq);
+}
+
 void bench_qhull(void *p, long calls) {
     Sets &s = *static_cast<Sets *>(p);
     for (long i = 0; i < calls; ++i) {
@@ -103,18 +144,22 @@ void bench_qhull(void *p, long calls) {
 void row(const char *name, int n, int count, int cube) {
     Sets s;
     make_sets(s, n, count, cube, 1000 + n);
-    char check[256] = "no peer";
+    char check[400] = "no peer";
 #ifdef CT_HAVE_QHULL
     int bad = 0, checked = count < 20 ? count : 20;
     double worst = 0;
+    oracle_tally t = { 0, 0, 0 };
     for (int c = 0; c < checked; ++c) {
         double vo = 0, vq = 0;
         int no = ours_one(s, c, &vo), nq = qhull_one(s, c, &vq);
         double rel = std::fabs(vo - vq) / vq;
         if (rel > worst) worst = rel;
-        if (no != nq || rel > 1e-9) ++bad;
+        if (no != nq || rel > 1e-9) { ++bad; hull_vote(s, c, t); }
     }
-    if (bad) std::snprintf(check, sizeof check, "DISAGREE on %d/%d sets (vol rel %.1e)", bad, checked, worst);
+    if (bad) {
+        std::snprintf(check, sizeof check, "DISAGREE on %d/%d sets (vol rel %.1e)", bad, checked, worst);
+        oracle_say(check, sizeof check, "containment of every input point", &t);
+    }
     else std::snprintf(check, sizeof check, "agree: %d sets, same vertex count, vol rel <= %.1e", checked, worst);
     bench_row(name, bench_ours, &s, "qhull", bench_qhull, &s, check);
 #else

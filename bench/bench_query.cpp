@@ -17,6 +17,7 @@
 // screw-free motion: constant linear and angular velocity about the body origin).
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -112,6 +113,17 @@ void bt_ray(void *p, long calls) {
     g_sink += acc;
 }
 #endif
+
+// The oracle of ray k (bench/oracle.c: closed forms, Cyrus-Beck on the hull's planes, the
+// rounded box by golden-section and bisection on the distance to the box); -1 for a miss.
+double ray_oracle(const RaySet &s, int kind, int k) {
+    double f[3] = { s.from[k].x, s.from[k].y, s.from[k].z }, d[3] = { s.dir[k].x, s.dir[k].y, s.dir[k].z };
+    double h[3] = { 1, 0.5, 0.3 }, hr[3] = { 0.9, 0.4, 0.2 };
+    if (kind == 0) return oracle_ray_sphere(1, &s.x, f, d);
+    if (kind == 1) return oracle_ray_box(h, 0, &s.x, f, d);
+    if (kind == 4) return oracle_ray_box(hr, 0.1, &s.x, f, d);
+    return oracle_ray_hull(&s.hull, &s.x, f, d);
+}
 
 // kind: 0 sphere, 1 box, 2 hull 20, 3 hull 100, 4 rounded box (Bullet margin)
 void ray_build(RaySet &s, int kind, unsigned long long seed) {
@@ -287,6 +299,7 @@ int main() {
             for (int fl = 0; fl < 2; ++fl) {
                 int disagree = 0;
                 double worst = 0;
+                oracle_tally t = { 0, 0, 0 };
                 g_bt_flags = fl ? (int)btTriangleRaycastCallback::kF_UseGjkConvexCastRaytest : 0;
                 for (int k = 0; k < kRays; ++k) {
                     ct_ray_hit h;
@@ -294,11 +307,15 @@ int main() {
                     ct_ray_cast(&s.shape, &s.x, s.from[k], s.dir[k], &h);
                     bool bh = bt_ray_one(s, k, &f);
                     double len = std::sqrt((double)s.dir[k].x * s.dir[k].x + (double)s.dir[k].y * s.dir[k].y + (double)s.dir[k].z * s.dir[k].z);
-                    if (bh != (h.hit != 0)) disagree++;
-                    else if (bh) worst = std::fmax(worst, std::fabs(f - h.fraction) * len);
+                    if (bh != (h.hit != 0)) { disagree++; oracle_vote_bool(&t, ray_oracle(s, kind, k) >= 0, h.hit != 0, bh); }
+                    else if (bh) {
+                        worst = std::fmax(worst, std::fabs(f - h.fraction) * len);
+                        if (std::fabs(f - h.fraction) * len >= 1e-3) oracle_vote(&t, ray_oracle(s, kind, k), h.fraction, f);
+                    }
                 }
                 std::snprintf(chk, sizeof chk, "%s: %d/%d hits, %d hit/miss disagreements, worst point gap %.2g",
                               disagree == 0 && worst < 1e-3 ? "agree" : "DISAGREE", hits, kRays, disagree, worst);
+                if (t.ours + t.peer + t.neither) oracle_say(chk, sizeof chk, "the closed-form / plane-clip ray", &t);
                 bench_row(name, ours_ray, &s, fl ? "Bullet rayTestSingle (GJK cast flag)" : "Bullet rayTestSingle (default)", bt_ray, &s, chk);
             }
         }
@@ -331,16 +348,24 @@ int main() {
         {
             int disagree = 0;
             double worst = 0;
+            oracle_tally t = { 0, 0, 0 };
             for (int k = 0; k < kPairs; ++k) {
                 ct_toi r;
                 double f;
                 ct_time_of_impact(&s.shapes[2 * k], &s.a0[k], &s.a1[k], &s.shapes[2 * k + 1], &s.b0[k], &s.b1[k], 0, NULL, &r);
                 bool bh = bt_toi_one(s, k, &f);
+                bool off = bh != (r.hit != 0) || (bh && std::fabs(f - r.fraction) * 7 >= 2e-3);
                 if (bh != (r.hit != 0)) disagree++;
                 else if (bh) worst = std::fmax(worst, std::fabs(f - r.fraction) * 7);
+                if (off) {   // bench/oracle.c: sampling + bisection of the brute-force SAT along the motion
+                    double o = oracle_toi(&s.hulls[2 * k], &s.a0[k], &s.a1[k], &s.hulls[2 * k + 1], &s.b0[k], &s.b1[k]);
+                    if (bh != (r.hit != 0)) oracle_vote_bool(&t, o >= 0, r.hit != 0, bh);
+                    else oracle_vote(&t, o, r.fraction, f);
+                }
             }
             std::snprintf(chk, sizeof chk, "%s: %d/%d hits, %d hit/miss disagreements, worst gap %.2g; ours %.1f GJK calls/query",
                           disagree == 0 && worst < 2e-3 ? "agree" : "DISAGREE", hits, kPairs, disagree, worst, iters / kPairs);
+            if (t.ours + t.peer + t.neither) oracle_say(chk, sizeof chk, "the sampled brute-force SAT", &t);
             bench_row(name, ours_toi, &s, "btContinuousConvexCollision", bt_toi, &s, chk);
         }
 #else

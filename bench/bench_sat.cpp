@@ -18,6 +18,7 @@
 // our deepest separation, and the normals.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -234,6 +235,7 @@ void run_bullet(void *q, long calls) {
 std::string agreement(Peer *p) {
     Work *w = p->w;
     int both = 0, normal_ok = 0, depth_ok = 0, depth_tight = 0, only_ours = 0, only_peer = 0;
+    oracle_tally vote = { 0, 0, 0 };
     for (int k = 0; k < (int)w->cases.size(); ++k) {
         const Case &c = w->cases[k];
         ct_manifold m;
@@ -245,6 +247,9 @@ std::string agreement(Peer *p) {
         if (w->radius > 0 || p->gjk_path) { bullet_call_rounded(p, k, &g); ref = &g; }
         else bullet_call(p, k);
         bool po = m.count > 0 && ours < 0, pp = p->out.count > 0 && ref->count > 0 && ref->deepest < 0;
+        // the oracle (bench/oracle.c's brute-force SAT on the cores; exact depth for
+        // polytopes, the rounded depth adds 2 r while the cores overlap)
+        double axis[3], core = oracle_sat(c.a, &c.xa, c.b, &c.xb, axis), odeep = core - 2 * (double)w->radius;
         if (po && pp) {
             btVector3 n = ref->normal.normalized();
             double d = -(n.x() * m.normal.x + n.y() * m.normal.y + n.z() * m.normal.z);
@@ -253,16 +258,28 @@ std::string agreement(Peer *p) {
             normal_ok += d >= 1 - 1e-3;
             depth_ok += e <= 1e-2 * L;
             depth_tight += e <= 1e-3 * L;
+            if (e > 1e-2 * L) {
+                if (core <= 0) oracle_vote(&vote, odeep, ours, (double)ref->deepest);
+                else vote.neither++;
+            } else if (d < 1 - 1e-3) {   // the normals: nearer the oracle's axis (A to B)
+                double dn = axis[0] * m.normal.x + axis[1] * m.normal.y + axis[2] * m.normal.z;
+                double dp = -(axis[0] * n.x() + axis[1] * n.y() + axis[2] * n.z());
+                oracle_vote(&vote, 1, dn, dp);
+            }
             if ((d < 1 - 1e-3 || e > 1e-3 * L) && std::getenv("BENCH_SAT_VERBOSE"))
                 std::printf("case %d: ours %d points, deepest %g; Bullet %d points, deepest %g; normal dot %g\n", k,
                             m.count, ours, p->out.count, (double)ref->deepest, d);
-        } else if (po) ++only_ours;
-        else if (pp) ++only_peer;
+        } else if (po || pp) {
+            only_ours += po;
+            only_peer += pp;
+            oracle_vote_bool(&vote, odeep < 0, po, pp);
+        }
     }
-    char buf[200];
+    char buf[400];
     bool ok = depth_ok == both && only_ours == 0 && only_peer == 0 && normal_ok >= both - both / 10;
     std::snprintf(buf, sizeof buf, "%s: normal(1e-3) %d/%d, depth(1e-2 L) %d/%d, depth(1e-3 L) %d/%d, one-sided %d/%d",
                   ok ? "agree" : "DISAGREE", normal_ok, both, depth_ok, both, depth_tight, both, only_ours, only_peer);
+    if (!ok) oracle_say(buf, sizeof buf, "the brute-force SAT", &vote);
     return buf;
 }
 #endif

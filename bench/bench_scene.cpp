@@ -21,6 +21,7 @@
 // CT_BENCH_LONG=1 adds the moving scene at n = 100,000.
 #include "contact.h"
 #include "harness.h"
+#include "oracle.h"
 #include "workload.h"
 #include <algorithm>
 #include <cmath>
@@ -91,6 +92,33 @@ void pose(const Scene &sc, int i, int k, double r[9], double p[3]) {
     for (int u = 0; u < 3; ++u)
         for (int v = 0; v < 3; ++v) r[3 * u + v] = q[3 * u] * r0[v] + q[3 * u + 1] * r0[3 + v] + q[3 * u + 2] * r0[6 + v];
     for (int u = 0; u < 3; ++u) p[u] = sc.p0[3 * i + u] + k * 0.005 * sc.size[i] * sc.dir[3 * i + u];
+}
+
+// The independent oracle of a touching count: bench/oracle.c's sweep over world boxes made
+// here from the placed vertices, then its brute-force SAT on every overlapping box pair.
+struct OracleCount { const Scene *sc; const ct_xform *xf; int touching; };
+void oracle_pair(void *u, int i, int j) {
+    OracleCount &o = *static_cast<OracleCount *>(u);
+    o.touching += oracle_sat(&o.sc->hulls[i], &o.xf[i], &o.sc->hulls[j], &o.xf[j], NULL) <= 0;
+}
+int oracle_touching(const Scene &sc, const std::vector<ct_xform> &xf) {
+    std::vector<ct_aabb> box((size_t)sc.n);
+    for (int i = 0; i < sc.n; ++i) {
+        const ct_hull &h = sc.hulls[i];
+        for (int k = 0; k < h.nverts; ++k) {
+            const ct_xform &x = xf[i];
+            const ct_vec3 &v = h.verts[k];
+            double w[3];
+            for (int u = 0; u < 3; ++u) w[u] = x.r[u][0] * v.x + x.r[u][1] * v.y + x.r[u][2] * v.z;
+            ct_vec3 p = v3(w[0] + x.p.x, w[1] + x.p.y, w[2] + x.p.z);
+            if (k == 0) box[i].lo = box[i].hi = p;
+            box[i].lo = v3(std::fmin(box[i].lo.x, p.x), std::fmin(box[i].lo.y, p.y), std::fmin(box[i].lo.z, p.z));
+            box[i].hi = v3(std::fmax(box[i].hi.x, p.x), std::fmax(box[i].hi.y, p.y), std::fmax(box[i].hi.z, p.z));
+        }
+    }
+    OracleCount o = { &sc, xf.data(), 0 };
+    oracle_box_pairs_each(box.data(), sc.n, oracle_pair, &o);
+    return o.touching;
 }
 
 // ---- ours ------------------------------------------------------------------------------------
@@ -231,7 +259,7 @@ const int REPS_FIRST = 3, REPS_STATIC = 3, STEPS_MOVING = 20, STEPS_DEM = 5;
 // One peer configuration against ours at 1 and 2 threads: first, static, moving.
 template <class Peer>
 void compare(const Scene &sc, Peer *peer, const char *pname) {
-    char work[160], check[200];
+    char work[160], check[400];
     std::vector<double> tpeer_first;
     for (int threads = 1; threads <= 2; ++threads) {
         Ours o(&sc, threads);
@@ -260,6 +288,11 @@ void compare(const Scene &sc, Peer *peer, const char *pname) {
         if (peer) std::snprintf(check, sizeof check, "touching %d vs %d (%+.2f%%)%s%s", co, cp, 100.0 * (cp - co) / co,
                                 std::abs(cp - co) <= 0.005 * co ? "" : " DISAGREE > 0.5%",
                                 threads > 1 ? "; peer: median of the 1-thread pass" : "");
+        if (peer && std::abs(cp - co) > 0.005 * co) {   // who is right: the brute-force SAT's count
+            oracle_tally t = { 0, 0, 0 };
+            oracle_vote(&t, oracle_touching(sc, o.xf), co, cp);
+            oracle_say(check, sizeof check, "the brute-force SAT count", &t);
+        }
         else std::snprintf(check, sizeof check, "touching %d", co);
         std::snprintf(work, sizeof work, "n = %d, first step (bodies added), %d thread%s", sc.n, threads, threads > 1 ? "s" : "");
         row(work, median(to), pname, peer ? median(tp) : 0, check);

@@ -957,6 +957,15 @@ Test(export, every_kind_renders_with_gnuplot) {
     cr_assert_eq(ct_export_manifold(&mf, (ct_real)0.5, CT_EXPORT_VTK, tx_write, &b), CT_OK);
     tx_render(&b, CT_EXPORT_VTK, "manifold");
     tx_free(&b);
+    {   /* a scene step: bodies of every kind, contacts, fat boxes */
+        tx_step t;
+        tx_step_make(&t, CT_SCENE_MANIFOLD);
+        tx_init(&b, 0);
+        cr_assert_eq(ct_export_scene_step(t.s, &t.r, CT_EXPORT_ALL, (ct_real)0.3, CT_EXPORT_VTK, tx_write, &b), CT_OK);
+        tx_render(&b, CT_EXPORT_VTK, "scene_step");
+        tx_free(&b);
+        tx_step_free(&t);
+    }
     ct_hull_free(&box);
     tx_pair_free(&p);
 }
