@@ -845,11 +845,13 @@ CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out
 /* Ray cast: the first point of the shape (core plus radius, under x; NULL: identity) on the
    segment origin + t * translation, t in [0, 1]. hit = 1 and fraction = that t, point = the
    world point, normal = the unit outward surface normal there (world), face = the face hit
-   for unrounded hulls (index into planes) and boxes (0..5: +x, -x, +y, -y, +z, -z), else -1.
+   for hulls (index into planes) and boxes (0..5: +x, -x, +y, -y, +z, -z), rounded or not,
+   else -1 (also on a rounded edge or corner).
    A segment that starts inside the shape reports no hit (Box2D's convention); one that starts
    on the surface may report a hit at 0 or none. An empty translation hits nothing.
-   Spheres, boxes, unrounded hulls and ellipsoids are exact (closed forms and plane clipping);
-   every other shape (point sets, triangles, support functions, rounded shapes) takes
+   Spheres, boxes, hulls, rounded boxes and hulls, and ellipsoids are exact (closed forms,
+   plane clipping, the faces, edges and vertices of the rounded surface); every other shape
+   (point sets, triangles, support functions, rounded ellipsoids and points) takes
    conservative advancement on the GJK distance (as ct_time_of_impact), whose fraction never
    lies past the surface by more than rounding and is within CT__TOI_REL (1e-8, float 1e-4)
    of the shape's size of it; iterations counts its GJK calls (0 for the exact kinds).

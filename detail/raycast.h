@@ -4,8 +4,9 @@
    the centre and Pythagoras (Box2D's b2RayCastCircle form, free of the cancellation of the
    textbook quadratic), ellipsoids by the same on the unit sphere after scaling by the
    semi-axes (a linear map keeps the fraction), boxes and hulls by clipping the segment against
-   the face planes (Cyrus-Beck; the entering plane is the face hit). Everything else (point
-   sets, triangles, support functions, rounded boxes/hulls/ellipsoids, flat ellipsoids) by
+   the face planes (Cyrus-Beck; the entering plane is the face hit), rounded boxes and hulls
+   by their faces' prisms, edges' cylinders and vertices' balls (below). Everything else (point
+   sets, triangles, support functions, rounded ellipsoids, flat ellipsoids) by
    conservative advancement of a point on the GJK distance (ct__toi_run), exact to its
    tolerance and never past the surface. A segment that starts inside the shape reports no hit
    (Box2D's convention). */
@@ -58,6 +59,127 @@ CT__PRIVATE void ct__ray_box_planes(ct_vec3 h, ct_plane *pl) {
     }
 }
 
+/* Rounded boxes and hulls exactly: the Minkowski sum of a polytope and a ball of radius r is
+   the union of the polytope, one prism per face (the face swept outwards by r), one cylinder
+   per edge and one ball per vertex, so the segment enters the sum where it first enters one
+   of them - on a prism's outer face (its plane moved out by r, inside the face polygon), on a
+   cylinder (between the edge's end planes) or on a ball - and starts inside the sum when its
+   origin lies in one of them. The candidate found first wins; a hit near a face's border
+   that rounding sends outside its polygon is found, at the same place, on the edge's
+   cylinder, so the test needs no tolerance. */
+typedef struct ct__rray {
+    ct_vec3 o, dir;
+    ct_real r, best;
+    int inside, face;         /* the origin is inside; the face hit (-1: a cylinder or ball) */
+    ct_vec3 n;                /* the outward normal at the best hit */
+} ct__rray;
+
+/* The outer face of face f's prism: plane n.x + d = r, point back on the face inside the
+   polygon (the polygon test by the caller's in_face on q = hit - r n). */
+CT__PRIVATE void ct__rray_face(ct__rray *ry, ct_plane pl, int f, int (*in_face)(const void *, int, ct_vec3),
+                               const void *ctx) {
+    ct_real s = ct__dot(pl.n, ry->o) + pl.d, den = ct__dot(pl.n, ry->dir), t;
+    ct_vec3 q = ct__madd(ry->o, pl.n, -s);
+    if (s <= ry->r && s >= 0 && in_face(ctx, f, q)) { ry->inside = 1; return; }
+    if (!(den < 0) || s <= ry->r) return;
+    t = (ry->r - s) / den;
+    if (!(t <= ry->best)) return;
+    q = ct__madd(ct__madd(ry->o, ry->dir, t), pl.n, -ry->r);
+    if (!in_face(ctx, f, q)) return;
+    ry->best = t; ry->face = f; ry->n = pl.n;
+}
+
+/* The cylinder of radius r about edge ab, between the planes through a and b normal to it. */
+CT__PRIVATE void ct__rray_edge(ct__rray *ry, ct_vec3 a, ct_vec3 b) {
+    ct_vec3 e = ct__sub(b, a), m = ct__sub(ry->o, a), mp, dp;
+    ct_real ee = ct__len2(e), me, A, B, C, disc, t, u;
+    if (!(ee > 0)) return;
+    me = ct__dot(m, e);
+    mp = ct__madd(m, e, -me / ee);                         /* parts normal to the edge */
+    dp = ct__madd(ry->dir, e, -ct__dot(ry->dir, e) / ee);
+    C = ct__len2(mp) - ry->r * ry->r;
+    if (C <= 0 && me >= 0 && me <= ee) { ry->inside = 1; return; }
+    A = ct__len2(dp);
+    B = ct__dot(mp, dp);
+    if (!(A > 0) || C <= 0 || B >= 0) return;              /* parallel, inside the line's reach, or receding */
+    disc = B * B - A * C;
+    if (disc < 0) return;
+    t = C / (-B + ct__sqrt(disc));                          /* the smaller root, without cancellation */
+    if (!(t <= ry->best)) return;
+    u = me + t * ct__dot(ry->dir, e);
+    if (u < 0 || u > ee) return;
+    ry->best = t; ry->face = -1;
+    ry->n = ct__normalize(ct__madd(ct__madd(m, ry->dir, t), e, -u / ee), NULL);
+}
+
+CT__PRIVATE void ct__rray_vertex(ct__rray *ry, ct_vec3 v) {
+    ct_vec3 m = ct__sub(ry->o, v);
+    ct_real f;
+    if (ct__len2(m) <= ry->r * ry->r) { ry->inside = 1; return; }
+    if (ct__ray_sphere(m, ry->dir, ry->r, &f) && f <= ry->best) {
+        ry->best = f; ry->face = -1;
+        ry->n = ct__normalize(ct__madd(m, ry->dir, f), NULL);
+    }
+}
+
+/* q inside face f (its polygon, counter-clockwise seen from outside) of a hull */
+CT__PRIVATE int ct__rray_in_hull_face(const void *ctx, int f, ct_vec3 q) {
+    const ct_hull *h = (const ct_hull *)ctx;
+    int k, k0 = h->face_first[f], k1 = h->face_first[f + 1];
+    for (k = k0; k < k1; ++k) {
+        ct_vec3 a = h->verts[h->face_verts[k]], b = h->verts[h->face_verts[k + 1 < k1 ? k + 1 : k0]];
+        if (ct__dot(ct__cross(ct__sub(b, a), ct__sub(q, a)), h->planes[f].n) < 0) return 0;
+    }
+    return 1;
+}
+/* q inside face f of a box (planes as ct__ray_box_planes: axis f / 2) */
+CT__PRIVATE int ct__rray_in_box_face(const void *ctx, int f, ct_vec3 q) {
+    ct_vec3 h = *(const ct_vec3 *)ctx;
+    int k;
+    for (k = 0; k < 3; ++k)
+        if (k != f / 2 && ct__abs(ct__vget(q, k)) > ct__vget(h, k)) return 0;
+    return 1;
+}
+
+/* A rounded box or hull (radius r > 0), local frame: 1 and the fraction, normal and face
+   (-1 on a rounded edge or corner) of the entry, 0 for a miss or an origin inside. */
+CT__PRIVATE int ct__ray_rounded_polytope(const ct_shape *s, ct_vec3 o, ct_vec3 dir, ct_real *f, ct_vec3 *n,
+                                         int *face) {
+    ct__rray ry;
+    int i, k;
+    ry.o = o; ry.dir = dir; ry.r = s->radius; ry.best = 1; ry.inside = 0; ry.face = -2;
+    ry.n = ct__v3(0, 0, 0);
+    if (s->type == CT_SHAPE_BOX) {
+        ct_vec3 h = s->ct__v[0];
+        ct_plane pl[6];
+        ct__ray_box_planes(h, pl);
+        for (i = 0; i < 6; ++i) ct__rray_face(&ry, pl[i], i, ct__rray_in_box_face, &h);
+        for (i = 0; i < 8; ++i) {
+            ct_vec3 v = ct__shape_vertex(s, i);
+            ct__rray_vertex(&ry, v);
+            for (k = 1; k < 8; k <<= 1)   /* the edges to the corners one bit up */
+                if (!(i & k)) ct__rray_edge(&ry, v, ct__shape_vertex(s, i | k));
+        }
+        if (ry.inside || (ct__abs(o.x) <= h.x && ct__abs(o.y) <= h.y && ct__abs(o.z) <= h.z)) return 0;
+    } else {
+        const ct_hull *h = s->ct__hull;
+        int core = 1;
+        for (i = 0; i < h->nfaces; ++i) {
+            ct__rray_face(&ry, h->planes[i], i, ct__rray_in_hull_face, h);
+            core &= ct__dot(h->planes[i].n, o) + h->planes[i].d <= 0;
+            for (k = h->face_first[i]; k < h->face_first[i + 1]; ++k) {   /* each edge once */
+                int u = h->face_verts[k], v = h->face_verts[k + 1 < h->face_first[i + 1] ? k + 1 : h->face_first[i]];
+                if (u < v) ct__rray_edge(&ry, h->verts[u], h->verts[v]);
+            }
+        }
+        for (i = 0; i < h->nverts; ++i) ct__rray_vertex(&ry, h->verts[i]);
+        if (ry.inside || core) return 0;
+    }
+    if (ry.face == -2) return 0;
+    *f = ry.best; *n = ry.n; *face = ry.face;
+    return 1;
+}
+
 CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin, ct_vec3 translation,
                             ct_ray_hit *out) {
     ct_vec3 o, dir, n = ct__v3(0, 0, 0);
@@ -89,6 +211,9 @@ CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin
         face = ct__ray_clip(pl, np, o, dir, &f);
         hit = face >= 0;
         if (hit) n = pl[face].n;
+    } else if ((s->type == CT_SHAPE_BOX || s->type == CT_SHAPE_HULL) && s->radius > 0 &&
+               (s->type == CT_SHAPE_BOX || (s->ct__hull->planes && s->ct__hull->nfaces > 0))) {
+        hit = ct__ray_rounded_polytope(s, o, dir, &f, &n, &face);
     } else { /* conservative advancement of the ray's origin (a point) onto the shape */
         ct_shape pt = ct_shape_sphere(0);
         ct_xform p0 = ct__xf_identity(), p1 = ct__xf_identity();

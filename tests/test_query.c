@@ -466,6 +466,97 @@ Test(query_ray, from_inside_no_hit_and_parallel_to_faces) {
     ct_hull_free(&hull);
 }
 
+/* Distance from p to the solid hull (local frame), brute force: 0 inside, else the least
+   distance to a face polygon (its plane when the projection falls inside, else its edges). */
+static double hull_dist(const ct_hull *h, qd p) {
+    double best = 1e300;
+    int f, k, out = 0;
+    for (f = 0; f < h->nfaces; ++f) out |= qdot(qof(h->planes[f].n), p) + h->planes[f].d > 0;
+    if (!out) return 0;
+    for (f = 0; f < h->nfaces; ++f) {
+        qd n = qof(h->planes[f].n), q;
+        double s = qdot(n, p) + h->planes[f].d;
+        int n0 = h->face_first[f], nk = h->face_first[f + 1] - n0, inside = 1;
+        q = qsub(p, qscl(n, s));
+        for (k = 0; k < nk; ++k) {
+            qd a = qof(h->verts[h->face_verts[n0 + k]]), b = qof(h->verts[h->face_verts[n0 + (k + 1) % nk]]);
+            qd e = qsub(b, a);
+            double u = qdot(qsub(p, a), e) / qdot(e, e);
+            u = fmin(1, fmax(0, u));
+            best = fmin(best, qlen(qsub(p, qadd(a, qscl(e, u)))));
+            if (qdot(qcross(e, qsub(q, a)), n) < 0) inside = 0;
+        }
+        if (inside) best = fmin(best, fabs(s));
+    }
+    return best;
+}
+
+/* Rounded hulls and boxes are exact (faces' prisms, edges' cylinders, vertices' balls): the hit
+   point lies at distance r from the core (brute-force distance), the segment before it stays
+   farther than r, the normal is the direction from the core's nearest point, and a miss keeps
+   the (convex) distance above r all along; starts inside give no hit. */
+Test(query_ray, rounded_hulls_and_boxes_are_exact) {
+    unsigned long long seed = 41;
+    int trial, k, hits = 0, edge_hits = 0;
+    for (trial = 0; trial < 7; ++trial) {
+        double size = pow(10.0, -6 + 2 * trial), rad = size * (0.05 + 0.3 * tu_uniform(&seed));
+        ct_xform x = qxform(&seed, 2 * size);
+        ct_vec3 pts[24];
+        ct_hull hh, hb;
+        ct_shape sh[2];
+        int which;
+        for (k = 0; k < 24; ++k) pts[k] = qct(qscl(qunit(&seed), size));
+        cr_assert_eq(ct_hull_build(pts, 24, NULL, NULL, &hh), CT_OK);
+        cr_assert_eq(ct_hull_box(tu_vec(size * 0.7, size * 0.4, size * 0.25), NULL, &hb), CT_OK);
+        sh[0] = ct_shape_rounded(ct_shape_hull(&hh), (ct_real)rad);
+        sh[1] = ct_shape_rounded(ct_shape_box(tu_vec(size * 0.7, size * 0.4, size * 0.25)), (ct_real)rad);
+        for (which = 0; which < 2; ++which) {
+            const ct_hull *core = which ? &hb : &hh;   /* the box's core as a hull, for the oracle */
+            for (k = 0; k < 150; ++k) {
+                qd o = qof(qct(qadd(qof(x.p), qscl(qunit(&seed), 3 * size))));
+                qd tgt = qadd(qof(x.p), qscl(qunit(&seed), 1.4 * size * tu_uniform(&seed)));
+                qd d = qof(qct(qscl(qsub(tgt, o), 0.5 + 2 * tu_uniform(&seed))));
+                qd ol = qinv(&x, o), dl = qinvdir(&x, d);
+                ct_ray_hit r;
+                cr_assert_eq(ct_ray_cast(&sh[which], &x, qct(o), qct(d), &r), CT_OK);
+                cr_assert_gt(hull_dist(core, ol), rad);
+                if (r.hit) {
+                    qd pl = qinv(&x, qof(r.point)), nl = qinvdir(&x, qof(r.normal));
+                    double g = hull_dist(core, pl) - rad, gb = hull_dist(core, qadd(ol, qscl(dl, r.fraction * 0.999))) - rad;
+                    hits++;
+                    edge_hits += r.face < 0;
+                    cr_assert_eq(r.iterations, 0);
+                    cr_assert_leq(fabs(g), QR_TOL * size * 10, "%s: hit off the surface by %.3g", which ? "box" : "hull", g);
+                    cr_assert_gt(gb, -QR_TOL * size * 10, "%s: the segment entered earlier", which ? "box" : "hull");
+                    /* the normal: stepping out along it moves away from the core at unit rate */
+                    cr_assert_leq(fabs(hull_dist(core, qadd(pl, qscl(nl, 0.01 * rad))) - rad * 1.01), 1e-3 * rad + QR_TOL * size * 10,
+                                  "%s: normal off", which ? "box" : "hull");
+                    if (r.face >= 0) {   /* a box's faces as ct_ray_cast numbers them: axis face / 2, odd negative */
+                        qd fn = which ? qdv(r.face / 2 == 0, r.face / 2 == 1, r.face / 2 == 2) : qof(core->planes[r.face].n);
+                        if (which && (r.face & 1)) fn = qscl(fn, -1);
+                        cr_assert_leq(fabs(qdot(fn, nl) - 1), 1e-6 + QR_TOL);
+                    }
+                } else {
+                    double lo = 0, hi = 1;
+                    int i;
+                    for (i = 0; i < 200; ++i) {
+                        double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+                        if (hull_dist(core, qadd(ol, qscl(dl, m1))) < hull_dist(core, qadd(ol, qscl(dl, m2)))) hi = m2; else lo = m1;
+                    }
+                    cr_assert_gt(hull_dist(core, qadd(ol, qscl(dl, lo))) - rad, -QR_TOL * size * 10, "%s: missed a hit",
+                                 which ? "box" : "hull");
+                }
+                /* from inside (the core's centre, and just inside the rounded surface): no hit */
+                cr_assert_eq(ct_ray_cast(&sh[which], &x, qct(qxf(&x, qof(core->center))), qct(d), &r), CT_OK);
+                cr_assert_eq(r.hit, 0);
+            }
+        }
+        ct_hull_free(&hh); ct_hull_free(&hb);
+    }
+    cr_assert_gt(hits, 800, "only %d hits", hits);
+    cr_assert_gt(edge_hits, 50, "only %d hits on rounded edges and corners", edge_hits);
+}
+
 /* The advancement path against oracles: a rounded box (the distance to the box minus r is
    convex along the ray, so a zero at f with a positive start is the first contact), a point
    cloud against the plane clip of its hull, a support-function sphere against the closed form. */
@@ -500,7 +591,7 @@ Test(query_ray, advancement_shapes_match_oracles) {
                 double gf = box_dist(h, qinv(&x, qof(r.point))) - rad;
                 hits++;
                 cr_assert_leq(fabs(gf), QR_CA * size, "rounded box: hit point off the surface by %.3g", gf);
-                cr_assert_gt(r.iterations, 0);
+                cr_assert_eq(r.iterations, 0, "rounded boxes are exact (no advancement)");
             } else { /* a miss: the convex distance stays positive over the segment (ternary search) */
                 double lo = 0, hi = 1;
                 for (i = 0; i < 200; ++i) {
