@@ -36,7 +36,7 @@
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
-     >>mesh        triangle meshes, heightfields, hull-mesh contacts (detail/mesh.h)
+     >>mesh        triangle meshes, heightfields, hull-mesh contacts, mesh ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
@@ -1027,6 +1027,15 @@ CTDEF void      ct_mesh_contacts_init(ct_mesh_contacts *c, const ct_allocator *a
 CTDEF void      ct_mesh_contacts_free(ct_mesh_contacts *c);
 CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
                                       ct_real speculative, ct_mesh_contacts *out);
+/* Ray cast against the mesh (placed by xm): the first front face (the ray going against its
+   normal) met by origin + t * translation, t in [0, 1], edges and vertices included; ties go
+   to the lower triangle index. As ct_ray_cast: hit, fraction, point (origin + fraction *
+   translation), normal (the triangle's unit normal, world), face = the triangle, iterations 0;
+   triangles seen from behind or edge-on are not hit, an empty translation hits nothing.
+   CT_INVALID (output zeroed, face -1) for NULL, a mesh not built by the library, a bad
+   transform, a NaN/Inf origin or translation. Allocates nothing; reentrant. */
+CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 origin, ct_vec3 translation,
+                                 ct_ray_hit *out);
 /* >>scene ----------------------------------------------------------------------------- */
 /* The whole collision step over a scene of bodies: fat world boxes, the broad phase when some
    body left its fat box, a persistent pair table with each pair's caches, the narrow phase on

@@ -822,3 +822,88 @@ CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, cons
     ct__mesh_group(out, CT__MESH_FEAT * scale);
     return CT_OK;
 }
+
+/* ---- ray cast ------------------------------------------------------------------------------------ */
+typedef struct ct__mesh_ray {
+    const ct_mesh *m;
+    ct_vec3 o, d, inv;     /* mesh frame; inv = 1 / d per axis (inf for 0) */
+    ct_real best;          /* fraction of the nearest hit so far (1: none) */
+    int tri;
+} ct__mesh_ray;
+
+/* The segment o + t d, t in [0, best], meets box b (slab test; closed box). */
+CT__PRIVATE int ct__mesh_ray_box(const ct__mesh_ray *r, const ct_aabb *b) {
+    ct_real lo = 0, hi = r->best, t0, t1, s;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        ct_real o = ct__vget(r->o, k), d = ct__vget(r->d, k), bl = ct__vget(b->lo, k), bh = ct__vget(b->hi, k);
+        if (d == 0) {
+            if (o < bl || o > bh) return 0;
+            continue;
+        }
+        s = ct__vget(r->inv, k);
+        t0 = (bl - o) * s; t1 = (bh - o) * s;
+        if (t0 > t1) { ct_real x = t0; t0 = t1; t1 = x; }
+        lo = ct__max(lo, t0); hi = ct__min(hi, t1);
+        if (lo > hi) return 0;
+    }
+    return 1;
+}
+
+/* Front-face hit of triangle t at a fraction below r->best (edges and vertices included). */
+CT__PRIVATE void ct__mesh_ray_tri(ct__mesh_ray *r, int t) {
+    const ct_mesh *m = r->m;
+    ct_vec3 v0 = ct__mesh_vert(m, t, 0), n = m->normals[t], p;
+    ct_real den = ct__dot(r->d, n), f;
+    int k;
+    if (!(den < 0)) return; /* parallel, or seen from behind */
+    f = ct__dot(ct__sub(v0, r->o), n) / den;
+    if (!(f >= 0) || f > r->best || (f == r->best && r->tri >= 0 && t > r->tri)) return;
+    p = ct__madd(r->o, r->d, f);
+    for (k = 0; k < 3; ++k) {
+        ct_vec3 a = ct__mesh_vert(m, t, k), b = ct__mesh_vert(m, t, (k + 1) % 3);
+        if (ct__dot(ct__cross(ct__sub(b, a), ct__sub(p, a)), n) < 0) return;
+    }
+    r->best = f;
+    r->tri = t;
+}
+
+CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 origin, ct_vec3 translation, ct_ray_hit *out) {
+    ct__mesh_ray r;
+    int stack[CT__MESH_STACK], top = 0, i, k;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face = -1;
+    if (!ct__mesh_ok(m) || !ct__xf_valid(xm) || !ct__finite3(origin) || !ct__finite3(translation)) return CT_INVALID;
+    r.m = m;
+    r.o = ct__xf_inv_point(xm, origin);
+    r.d = ct__xf_inv_dir(xm, translation);
+    if (!ct__finite3(r.o) || !ct__finite3(r.d)) return CT_INVALID;
+    for (k = 0; k < 3; ++k) {
+        ct_real d = ct__vget(r.d, k);
+        ct_real s = d != 0 ? 1 / d : 0;
+        if (k == 0) r.inv.x = s; else if (k == 1) r.inv.y = s; else r.inv.z = s;
+    }
+    r.best = 1;
+    r.tri = -1;
+    if (ct__len2(r.d) == 0) return CT_OK; /* an empty translation hits nothing */
+    stack[top++] = 0;
+    while (top > 0) {
+        int n = stack[--top];
+        if (!ct__mesh_ray_box(&r, &m->ct__node_box[n])) continue;
+        if (m->ct__node_n[n] > 0) {
+            for (i = 0; i < m->ct__node_n[n]; ++i) ct__mesh_ray_tri(&r, m->ct__order[m->ct__node_a[n] + i]);
+            continue;
+        }
+        CT_ASSERT(top + 2 <= CT__MESH_STACK);
+        stack[top++] = m->ct__node_a[n] + 1;
+        stack[top++] = m->ct__node_a[n];
+    }
+    if (r.tri < 0) return CT_OK;
+    out->hit = 1;
+    out->fraction = r.best;
+    out->point = ct__madd(origin, translation, r.best);
+    out->normal = ct__xf_dir(xm, m->normals[r.tri]);
+    out->face = r.tri;
+    return CT_OK;
+}

@@ -629,3 +629,100 @@ Test(mesh, threads_share_one_mesh_and_agree_with_serial) {
     ct_hull_free(&box);
     ct_mesh_free(&m);
 }
+
+/* Brute force in double: every triangle, its plane's crossing and barycentric coordinates. */
+static double ms_ray_brute(const ct_mesh *m, const ct_xform *xm, ct_vec3 o, ct_vec3 d, int *tri) {
+    double best = 2;
+    int t;
+    *tri = -1;
+    for (t = 0; t < m->ntris; ++t) {
+        ct_vec3 a = ct_xform_point(xm, m->verts[m->tris[3 * t]]), b = ct_xform_point(xm, m->verts[m->tris[3 * t + 1]]),
+                c = ct_xform_point(xm, m->verts[m->tris[3 * t + 2]]);
+        double e1[3] = { b.x - a.x, b.y - a.y, b.z - a.z }, e2[3] = { c.x - a.x, c.y - a.y, c.z - a.z };
+        double dd[3] = { d.x, d.y, d.z }, s[3] = { o.x - a.x, o.y - a.y, o.z - a.z }, n[3], det, u, w, f;
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1]; n[1] = e1[2] * e2[0] - e1[0] * e2[2]; n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        det = -(dd[0] * n[0] + dd[1] * n[1] + dd[2] * n[2]);
+        if (!(det > 0)) continue; /* front faces only */
+        f = (s[0] * n[0] + s[1] * n[1] + s[2] * n[2]) / det;
+        {   /* barycentric coordinates of the plane point (Ericson 3.4) */
+            double q[3] = { s[0] + f * dd[0], s[1] + f * dd[1], s[2] + f * dd[2] };
+            double d00 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2], d01 = e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2];
+            double d11 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2], d20 = q[0] * e1[0] + q[1] * e1[1] + q[2] * e1[2];
+            double d21 = q[0] * e2[0] + q[1] * e2[1] + q[2] * e2[2], den = d00 * d11 - d01 * d01;
+            u = (d11 * d20 - d01 * d21) / den;
+            w = (d00 * d21 - d01 * d20) / den;
+        }
+        if (f < 0 || f > 1 || u < 0 || w < 0 || u + w > 1) continue;
+        if (f < best) { best = f; *tri = t; }
+    }
+    return best;
+}
+
+Test(mesh, ray_cast_matches_brute_force) {
+    ct_mesh m = ms_grid(12, 12, 0.5, 0.8, 13);
+    ct_xform xm = ms_xf(ms_v(0.3, -0.2, 1), 0.7, ms_v(2, -1, 0.5));
+    unsigned long long s = 4;
+    int k, hits = 0;
+    for (k = 0; k < 4000; ++k) {
+        ct_vec3 target = ct_xform_point(&xm, ms_v(5.5 * tu_uniform(&s), 5.5 * tu_uniform(&s), 0)), dir = tu_random_unit(&s), o, d;
+        ct_ray_hit h;
+        int tri;
+        double f, len;
+        if (k % 3 == 0) dir = ct__scale(ct_xform_vector(&xm, ms_v(0, 0, 1)), 1); /* straight down through the terrain */
+        o = ct__madd(target, dir, (ct_real)3);
+        d = ct__scale(dir, (ct_real)-6);
+        cr_assert_eq(ct_ray_cast_mesh(&m, &xm, o, d, &h), CT_OK);
+        f = ms_ray_brute(&m, &xm, o, d, &tri);
+        len = 6;
+        cr_assert_eq(h.hit, tri >= 0 ? 1 : 0, "ray %d: hit %d, brute force triangle %d (fraction %g)", k, h.hit, tri, f);
+        if (!h.hit) continue;
+        ++hits;
+        cr_assert(fabs(h.fraction - f) * len < MS_TOL * 10, "ray %d: fraction %.17g vs %.17g", k, h.fraction, f);
+        cr_assert(h.face == tri || fabs(h.fraction - f) * len < MS_TOL * 10, "ray %d: triangle", k);
+        cr_assert(fabs(ct__len(h.normal) - 1) < MS_TOL && ct__dot(h.normal, d) < 0, "ray %d: normal", k);
+        cr_assert(ct__dist(h.point, ct__madd(o, d, h.fraction)) < MS_TOL * 10);
+    }
+    cr_assert(hits > 1000, "%d hits", hits);
+    cr_log_info("mesh ray casts: %d of 4000 hit", hits);
+    {   /* from below (back faces) nothing; empty translation nothing; bad input */
+        ct_ray_hit h;
+        ct_mesh z;
+        cr_assert_eq(ct_ray_cast_mesh(&m, NULL, ms_v(2, 2, -3), ms_v(0, 0, 6), &h), CT_OK);
+        cr_assert_eq(h.hit, 0);
+        cr_assert_eq(ct_ray_cast_mesh(&m, NULL, ms_v(2, 2, 3), ms_v(0, 0, 0), &h), CT_OK);
+        cr_assert_eq(h.hit, 0);
+        cr_assert_eq(ct_ray_cast_mesh(&m, NULL, ms_v(2, (ct_real)NAN, 3), ms_v(0, 0, -6), &h), CT_INVALID);
+        cr_assert_eq(h.face, -1);
+        cr_assert_eq(ct_ray_cast_mesh(&m, NULL, ms_v(2, 2, 3), ms_v(0, 0, (ct_real)INFINITY), &h), CT_INVALID);
+        cr_assert_eq(ct_ray_cast_mesh(&m, NULL, ms_v(2, 2, 3), ms_v(0, 0, -6), NULL), CT_INVALID);
+        memset(&z, 0, sizeof z);
+        cr_assert_eq(ct_ray_cast_mesh(&z, NULL, ms_v(2, 2, 3), ms_v(0, 0, -6), &h), CT_INVALID);
+        cr_assert_eq(ct_ray_cast_mesh(NULL, NULL, ms_v(2, 2, 3), ms_v(0, 0, -6), &h), CT_INVALID);
+    }
+    ct_mesh_free(&m);
+}
+
+Test(mesh, warm_contacts_allocate_nothing) {
+    ct_mesh m = ms_grid(10, 10, 0.5, 0.2, 2);
+    ct_hull box;
+    tu_alloc t;
+    ct_mesh_contacts c;
+    ct_xform x = ms_xf(ms_v(0, 0, 1), 0.3, ms_v(2.2, 2.3, 0.3));
+    long before;
+    int k;
+    cr_assert_eq(ct_hull_box(ms_v(0.8, 0.6, 0.4), NULL, &box), CT_OK);
+    tu_alloc_init(&t, 0);
+    ct_mesh_contacts_init(&c, &t.a);
+    cr_assert_eq(ct_manifold_hull_mesh(&box, &x, &m, NULL, (ct_real)0.1, &c), CT_OK);
+    cr_assert(c.npoints > 0);
+    before = t.calls;
+    for (k = 0; k < 20; ++k) {
+        x.p.x += (ct_real)0.05;
+        cr_assert_eq(ct_manifold_hull_mesh(&box, &x, &m, NULL, (ct_real)0.1, &c), CT_OK);
+    }
+    cr_assert(t.calls - before <= 1, "%ld allocations after warm-up", t.calls - before); /* at most one growth */
+    ct_mesh_contacts_free(&c);
+    cr_assert_eq(t.outstanding, 0);
+    ct_hull_free(&box);
+    ct_mesh_free(&m);
+}
