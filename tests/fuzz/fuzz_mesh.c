@@ -2,11 +2,11 @@
 /* Fuzz the meshes: ct_mesh_build on up to 8 vertices and 8 triangles (NaN/Inf coordinates,
    indices out of range, repeated and collinear vertices, any sizes), ct_mesh_heightfield on a
    3 x 3 grid, and ct_manifold_hull_mesh of a hull against the mesh with broken transforms and
-   speculative distances. Checks: only the documented statuses; a mesh that is built has unit
+   speculative distances, and ct_ray_cast_mesh. Checks: only the documented statuses; a mesh that is built has unit
    or zero normals, adjacency in range and symmetric; a transform that is not a rotation is
    CT_INVALID; on CT_OK finite points, unit normals, separations <= speculative, points sorted
    by (triangle, id) with valid triangles, manifolds of 1..4 points whose counts match the
-   points marked with them. */
+   points marked with them; a ray hit's fraction in [0, 1], unit normal, a live triangle. */
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,6 +67,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_DEGENERATE);
     if (st != CT_OK) { FZ_CHECK(m.ct__block == NULL); return 0; }
     fz_check_mesh(&m);
+    {   /* ray cast */
+        ct_ray_hit rh;
+        ct_vec3 o = fz_vec(&f, 3 * scale), d = fz_vec(&f, 6 * scale);
+        xm = fz_xform_r(&f, scale, &rigid_m);
+        st = ct_ray_cast_mesh(&m, flags & 32 ? NULL : &xm, o, d, &rh);
+        FZ_CHECK(st == CT_OK || st == CT_INVALID);
+        if (!(flags & 32) && !rigid_m) FZ_CHECK(st == CT_INVALID);
+        if (st != CT_OK) FZ_CHECK(rh.hit == 0 && rh.face == -1);
+        if (st == CT_OK && rh.hit) {
+            FZ_CHECK(rh.fraction >= 0 && rh.fraction <= 1 && fz_unit(rh.normal));
+            FZ_CHECK(rh.face >= 0 && rh.face < m.ntris && !(m.flags[rh.face] & 64u));
+        }
+    }
     have_hull = fz_safe_hull(&f, &h, scale);
     if (have_hull) {
         x = fz_xform_r(&f, scale, &rigid);
