@@ -36,6 +36,7 @@
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
+     >>mesh        triangle meshes, heightfields, hull-mesh contacts, mesh ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
@@ -939,6 +940,104 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
    gives way to one point: the closest pair, or the deepest end of the segment. */
 CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
                                          const ct_xform *xb, ct_real speculative, ct_manifold *out);
+/* >>mesh ------------------------------------------------------------------------------ */
+/* Triangle meshes and heightfields (detail/mesh.h), and convex hulls against them.
+
+   ct_mesh_build copies the vertices and triangles (3 vertex ids each, counter-clockwise seen
+   from the front side: the side contacts push towards) and computes each triangle's unit
+   normal, its neighbour across each edge (adj: the triangle that runs the edge the other way;
+   -1 on a boundary, a non-manifold edge or an inconsistent winding), the active flags and an
+   AABB tree. An edge is active when it is a boundary or convex with the neighbour's normal more
+   than 1 degree away (CT__MESH_ACTIVE_COS); flat and concave edges are internal. A vertex is
+   active when an edge of any triangle at it is. Triangles of no area (|e1 x e2| at most
+   CT__MESH_DEGEN, 64 ulps, of |e1|^2 + |e2|^2) are kept in tris but never collide and are no
+   one's neighbour. CT_INVALID: out NULL, verts or tris NULL, nverts < 3, ntris < 1 (or beyond
+   2^28), a NaN/Inf vertex, an index outside [0, nverts). CT_DEGENERATE: every triangle has no
+   area. CT_NO_MEMORY. On error *out is zeroed. Memory: one block from `a` (NULL: CT_MALLOC),
+   freed by ct_mesh_free; temporaries of the build come from `a` too.
+   ct_mesh_heightfield: the grid heights[j * nx + i] at (i dx, j dy, height), nx, ny >= 2
+   (at most 2^14 each), dx, dy > 0, two triangles per cell (diagonal (i, j)-(i+1, j+1)), front
+   side +z; statuses as above.
+
+   ct_manifold_hull_mesh: the contacts of a hull A (radius 0, placed by xa) with the mesh B
+   (placed by xm), normals A -> B. The tree gives the triangles whose boxes meet A's box grown by
+   speculative; each is tested one-sided (a triangle whose plane has A's centre behind it is
+   skipped) by the separating axis test over the triangle's face, A's faces, and A's edges
+   crossed with the triangle's active edges, with the preferences of ct_manifold_hulls
+   (CT__SAT_FACE_*, CT__SAT_EDGE_*; the triangle's face first), and clipped as there: up to 4
+   points per triangle, each midway between the surfaces with its separation along the
+   normal. Internal edge removal: a normal from an internal edge or vertex of the triangle, or
+   from an active one but outside its cone of normals (the arc to the neighbour's normal, or to
+   the side for a boundary edge; away from the triangle for a vertex), is replaced by the
+   triangle's face contact (A's face most opposed to the triangle's normal clipped to the
+   triangle, separations along that normal). So on a flat or concave tessellated surface every
+   normal is a face normal. Points of different triangles within CT__MESH_DUP (1e-9; float 2e-4) of
+   the scale of each other with parallel normals are one (the first in triangle order is kept).
+   Output (ct_mesh_contacts, reused across calls; it grows through its allocator and a warm one
+   allocates nothing): points = every contact, DEM style, sorted by (triangle, id), each with
+   its own normal and the manifold it was kept in (-1: reduced away); manifolds = the points
+   grouped by normal (cosine within CT__MESH_MERGE_COS of 1, so coplanar triangles share one),
+   each reduced to at most 4 (deepest, farthest, largest area), ids = the point's id mixed with
+   its triangle index, sorted by id, `deepest` set. speculative finite and >= 0; transforms
+   rigid. CT_INVALID (empty output) for NULL, a hull not built by the library, a mesh not built
+   by ct_mesh_build/heightfield, bad transforms or speculative; CT_NO_MEMORY (empty output).
+   Reentrant: a mesh may be shared by threads, each with its own ct_mesh_contacts. */
+typedef struct ct_mesh {
+    int nverts, ntris;
+    ct_vec3 *verts;               /* copied from the input */
+    int     *tris;                /* 3 vertex ids per triangle, CCW seen from the front */
+    ct_vec3 *normals;             /* unit front normal of each triangle (zero: no area) */
+    int     *adj;                 /* 3 per triangle: the neighbour across edge k (tris[3t+k] ->
+                                     tris[3t+(k+1)%3]), -1 when none */
+    unsigned char *flags;         /* per triangle: bit k edge k active, bit 3+k vertex k active,
+                                     bit 6 no area */
+    ct_aabb bounds;               /* of the vertices */
+    ct_aabb *ct__node_box;        /* private: the AABB tree */
+    int *ct__node_a, *ct__node_n; /* private: first child (inner) or first leaf slot; leaf count */
+    int *ct__order;               /* private: triangles in leaf order */
+    int ct__nnodes, ct__nlive;
+    ct_allocator ct__alloc;       /* private: the owner's allocator */
+    void        *ct__block;       /* private: one block holds every array */
+    unsigned     ct__valid;       /* private: set by the build */
+} ct_mesh;
+typedef struct ct_mesh_point {
+    ct_vec3  point;               /* midway between the surfaces (world) */
+    ct_vec3  normal;              /* unit, A -> B */
+    ct_real  separation;          /* < 0 penetrating */
+    int      triangle;            /* the mesh triangle */
+    unsigned id;                  /* features of A and of the triangle (unique per triangle) */
+    int      manifold;            /* index into manifolds, -1 when reduced away */
+} ct_mesh_point;
+typedef struct ct_mesh_contacts {
+    ct_mesh_point *points;        /* npoints */
+    int            npoints;
+    ct_manifold   *manifolds;     /* nmanifolds */
+    int            nmanifolds;
+    int            ct__cap;       /* private: capacity of both arrays */
+    ct_allocator   ct__alloc;     /* private */
+    int            ct__has_alloc; /* private: 0 in a zeroed struct (then CT_MALLOC) */
+} ct_mesh_contacts;
+CTDEF ct_status ct_mesh_build(const ct_vec3 *verts, int nverts, const int *tris, int ntris, const ct_allocator *a,
+                              ct_mesh *out);
+CTDEF ct_status ct_mesh_heightfield(const ct_real *heights, int nx, int ny, ct_real dx, ct_real dy,
+                                    const ct_allocator *a, ct_mesh *out);
+/* Frees the mesh's block with its allocator; zeroes *m. NULL is fine. */
+CTDEF void      ct_mesh_free(ct_mesh *m);
+/* An empty output whose arrays come from a (NULL: CT_MALLOC); a zeroed struct is the same as
+   init with NULL. ct_mesh_contacts_free returns the arrays and zeroes it. */
+CTDEF void      ct_mesh_contacts_init(ct_mesh_contacts *c, const ct_allocator *a);
+CTDEF void      ct_mesh_contacts_free(ct_mesh_contacts *c);
+CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
+                                      ct_real speculative, ct_mesh_contacts *out);
+/* Ray cast against the mesh (placed by xm): the first front face (the ray going against its
+   normal) met by origin + t * translation, t in [0, 1], edges and vertices included; ties go
+   to the lower triangle index. As ct_ray_cast: hit, fraction, point (origin + fraction *
+   translation), normal (the triangle's unit normal, world), face = the triangle, iterations 0;
+   triangles seen from behind or edge-on are not hit, an empty translation hits nothing.
+   CT_INVALID (output zeroed, face -1) for NULL, a mesh not built by the library, a bad
+   transform, a NaN/Inf origin or translation. Allocates nothing; reentrant. */
+CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 origin, ct_vec3 translation,
+                                 ct_ray_hit *out);
 /* >>scene ----------------------------------------------------------------------------- */
 /* The whole collision step over a scene of bodies: fat world boxes, the broad phase when some
    body left its fat box, a persistent pair table with each pair's caches, the narrow phase on
@@ -1160,6 +1259,8 @@ CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r
 
 /* manifolds of spheres, boxes, capsules and hulls */
 #include "detail/manifold_pairs.h"
+/* triangle meshes and heightfields */
+#include "detail/mesh.h"
 /* scene: the whole step (broad phase, pair table, narrow phase, events) */
 #include "detail/scene.h"
 /* debug export (after the scene: it also writes a scene's bodies and contacts) */

@@ -40,13 +40,17 @@
 #define CT_API_QUERY(X) X(ct_shape_aabb) X(ct_ray_cast) X(ct_time_of_impact) \
     X(ct_manifold_spheres) X(ct_manifold_box_sphere) X(ct_manifold_capsules) X(ct_manifold_hull_capsule)
 
+/* mesh part */
+#define CT_API_MESH(X) X(ct_mesh_build) X(ct_mesh_heightfield) X(ct_mesh_free) X(ct_mesh_contacts_init) \
+    X(ct_mesh_contacts_free) X(ct_manifold_hull_mesh) X(ct_ray_cast_mesh)
+
 /* scene part */
 #define CT_API_SCENE(X) X(ct_scene_create) X(ct_scene_destroy) X(ct_scene_add) X(ct_scene_remove) \
     X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step) X(ct_export_scene_step)
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X) CT_API_QUERY(X) \
-    CT_API_SCENE(X)
+    CT_API_MESH(X) CT_API_SCENE(X)
 
 /* MPI part: declared only with CONTACT_MPI and <mpi.h>, so not in CT_API_LIST (the compile
    checks need no MPI); tests/mpi/test_mpi.c takes these. */

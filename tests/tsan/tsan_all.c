@@ -23,6 +23,7 @@ typedef struct inputs {
     ct_hull ha, hb, hc, hd, box, top;   /* box, top: boxes (the rounded closed-form path) */
     ct_xform xa, xb, xc, xd, xe, xt;   /* xe: hd's pose apart from hc; xt: top resting on box */
     ct_aabb boxes[400];
+    ct_mesh mesh;                      /* a 12 x 12 heightfield shared by every thread */
 } inputs;
 
 static void cloud(ct_vec3 *p, int n, double r, unsigned long long seed) {
@@ -42,6 +43,9 @@ static ct_vec3 v3(double x, double y, double z) {
     return v;
 }
 
+/* heights of the shared mesh: a fixed pattern */
+static double mesh_height(int i) { return (double)((i * 37) % 11) / 11.0; }
+
 static int inputs_init(inputs *in) {
     double lo[3 * 400], hi[3 * 400];
     unsigned long long seed = 9;
@@ -60,6 +64,11 @@ static int inputs_init(inputs *in) {
     in->xd = ct_xform_from_axis_angle(v3(-1, 0.4, 0.3), (ct_real)2.0, v3(0.2, 0.3, 1.5));
     in->xe = ct_xform_from_axis_angle(v3(-1, 0.4, 0.3), (ct_real)2.0, v3(0.2, 0.3, 2.2));
     in->xt = ct_xform_from_axis_angle(v3(1, 0.3, 0), (ct_real)0.03, v3(0.1, 0.2, 0.9));
+    {
+        ct_real hf[144];
+        for (i = 0; i < 144; ++i) hf[i] = (ct_real)(0.2 * mesh_height(i));
+        if (ct_mesh_heightfield(hf, 12, 12, (ct_real)0.25, (ct_real)0.25, NULL, &in->mesh) != CT_OK) return 0;
+    }
     wl_dem_boxes(lo, hi, 400, 1.5, &seed);
     for (i = 0; i < 400; ++i) {
         in->boxes[i].lo = v3(lo[3 * i], lo[3 * i + 1], lo[3 * i + 2]);
@@ -294,6 +303,23 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         call(d, ct_manifold_hull_capsule(&in->hc, &in->xc, &ca, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
     }
 
+    {   /* meshes: the shared mesh against hulls, ray casts */
+        ct_mesh_contacts mc;
+        ct_ray_hit mh;
+        ct_xform xm = ct_xform_from_axis_angle(v3(0, 0, 1), (ct_real)0.3, v3(1.4, 1.3, 0.55));
+        int k;
+        ct_mesh_contacts_init(&mc, &al);
+        call(d, ct_manifold_hull_mesh(&in->hc, &xm, &in->mesh, NULL, (ct_real)0.1, &mc));
+        put_i(d, mc.npoints); put_i(d, mc.nmanifolds);
+        for (k = 0; k < mc.npoints; ++k) { put_v(d, mc.points[k].point); put_r(d, mc.points[k].separation); put_i(d, mc.points[k].triangle); }
+        for (k = 0; k < mc.nmanifolds; ++k) put_manifold(d, &mc.manifolds[k]);
+        call(d, ct_manifold_hull_mesh(&in->top, &in->xt, &in->mesh, &in->xa, (ct_real)0.1, &mc));
+        put_i(d, mc.npoints); put_i(d, mc.nmanifolds);
+        ct_mesh_contacts_free(&mc); call(d, 0);
+        call(d, ct_ray_cast_mesh(&in->mesh, NULL, v3(1.2, 1.5, 2), v3(0.3, -0.2, -4), &mh));
+        put_i(d, mh.hit); put_r(d, mh.fraction); put_v(d, mh.normal); put_i(d, mh.face);
+    }
+
     /* broad phase */
     call(d, ct_broadphase(in->boxes, 400, &al, &pairs)); put_pairs(d, &pairs);
     ct_pairs_free(&pairs); call(d, 0);
@@ -362,6 +388,7 @@ int main(void) {
            bad ? "MISMATCH" : "all bit-identical to the serial run");
     ct_hull_free(&in->ha); ct_hull_free(&in->hb); ct_hull_free(&in->hc); ct_hull_free(&in->hd);
     ct_hull_free(&in->box); ct_hull_free(&in->top);
+    ct_mesh_free(&in->mesh);
     free(in);
     free(ref.b);
     return bad;
