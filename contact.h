@@ -37,6 +37,7 @@
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
+     >>pfc         PFC rigid blocks: warm-started contact        (detail/pfc.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -1083,6 +1084,48 @@ CTDEF void     *ct_scene_user(const ct_scene *s, int id);
 /* One collision step (see above). */
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
 
+/* >>pfc ------------------------------------------------------------------------------- */
+/* PFC rigid blocks (detail/pfc.h): the contact resolutions of Itasca PFC's rigid-block model.
+
+   Full resolution, warm-started. ct_contact_hulls_warm computes what ct_contact_hulls computes
+   (same fields, same conventions, equal up to rounding of the overlap's vertices: within 1e-12
+   of the size in the tests over 1000-step motion sequences) and keeps, per pair, the
+   combinatorial structure of A n B (plane ids of its vertices and faces: invariant under
+   rigid motion) and its volume centroid in both bodies' frames. The next call recomputes the
+   cached vertices from their planes and accepts them when each lies on its own planes and
+   strictly inside every other plane (by 4 touch bands, CT__WARM_MARGIN): then they are A n B
+   and no interior-point LP or dual hull is needed. Otherwise the moved centroid, when it is
+   still inside both bodies by 1e-2 of the extent (CT__POLAR_THIN), is the interior point of
+   the polar construction; otherwise the call is cold. Overlaps with a vertex where more than
+   three planes of both bodies meet (flush faces) are not cached.
+
+   ct_contact_cache: zero it (or ct_contact_cache_init with an allocator; NULL: CT_MALLOC)
+   before the first call, pass the same cache for the same (a, b) pair, in the same order,
+   every step; free it with ct_contact_cache_free. A cache used with other hulls (other
+   objects, blocks or face counts) is ignored and refilled; the answer never depends on the
+   cache. count is the number of cached vertices (0: the next call is cold); point_a and
+   point_b the last overlap centroid in A's and B's local frames. The cache's block grows
+   through its allocator when an overlap has more vertices than any before.
+   Statuses as ct_contact_hulls, plus CT_INVALID for a NULL cache and CT_NO_MEMORY when the
+   cache cannot grow (*out zeroed, the cache emptied, nothing leaked). Not thread-safe on one
+   cache; temporaries from s (NULL: a temporary scratch). */
+typedef struct ct_contact_cache {
+    int count;                  /* vertices of the cached A n B; 0: none */
+    ct_vec3 point_a, point_b;   /* the last overlap centroid in A's and in B's local frame */
+    const ct_hull *ct__a, *ct__b;      /* private: the pair the structure belongs to */
+    const void *ct__ba, *ct__bb;
+    int ct__na, ct__nb, ct__nf, ct__nhe, ct__cap;
+    int *ct__data;                     /* private: the structure (ct__cap ints) */
+    ct_allocator ct__alloc;
+    int ct__has_alloc;
+} ct_contact_cache;
+CTDEF void      ct_contact_cache_init(ct_contact_cache *c, const ct_allocator *a);
+/* Frees the cache's block (its allocator is kept); *c is then empty. NULL is fine. */
+CTDEF void      ct_contact_cache_free(ct_contact_cache *c);
+CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *s,
+                                      ct_contact *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1142,6 +1185,8 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out);
 #include "detail/manifold_pairs.h"
 /* scene: the whole step (broad phase, pair table, narrow phase, events) */
 #include "detail/scene.h"
+/* PFC rigid blocks: warm-started full resolution */
+#include "detail/pfc.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -304,56 +304,64 @@ CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct
     return CT_OK;
 }
 
+/* The contact from a finished ct__polar (ct__polar_run, or the warm start of detail/pfc.h)
+   into *out (zeroed by the caller); temporaries from s. */
+CT__PRIVATE ct_status ct__vc_from_polar(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_xform *xa,
+                                        const ct_hull *b, const ct_xform *xb, ct_contact *out) {
+    ct_status st = CT_OK;
+    ct_contact c;
+    ct_xform rel;
+    int fa = -1, fb = -1;
+    if (p->state == CT__POLAR_DISJOINT) return CT_OK;
+    memset(&c, 0, sizeof c);
+    rel = ct__xf_rel(xa, xb);
+    c.found = 1;
+    if (p->state == CT__POLAR_OVERLAP) {
+        int code = ct__vc_overlap(p, &c);
+        if (code != CT__VC_CHORD) {
+            st = ct__vc_epa_gap(s, p, a, xa, b, xb, code, &c);
+            if (st != CT_OK) return st;
+        }
+        c.point = ct__add(c.point, p->c);
+        c.centroid = ct__add(c.centroid, p->c);
+        fa = ct__vc_nearest(p, 0, p->na, p->face_plane, p->nf, c.point, c.normal, p->touch);
+        fb = ct__vc_nearest(p, p->na, p->m, p->face_plane, p->nf, c.point, ct__neg(c.normal), p->touch);
+    } else {
+        st = ct__vc_touching(s, p, a, b, &rel, &c.point, &c.normal, &c.area);
+        if (st != CT_OK) return st;
+        c.centroid = c.point;
+        c.gap = 0;
+        c.volume = 0;
+    }
+    if (fa < 0) fa = ct__vc_nearest(p, 0, p->na, NULL, 0, c.point, c.normal, CT__VC_FEATURE);
+    if (fb < 0) fb = ct__vc_nearest(p, p->na, p->m, NULL, 0, c.point, ct__neg(c.normal), CT__VC_FEATURE);
+    /* to world */
+    out->found = 1;
+    out->point = ct__xf_point(xa, ct__madd(p->origin, c.point, p->scale));
+    out->centroid = ct__xf_point(xa, ct__madd(p->origin, c.centroid, p->scale));
+    out->normal = ct__xf_dir(xa, c.normal);
+    out->gap = c.gap * p->scale;
+    out->area = c.area * p->scale * p->scale;
+    out->volume = c.volume * p->scale * p->scale * p->scale;
+    out->face_a = fa;
+    out->face_b = fb < 0 ? -1 : fb - p->na;
+    return CT_OK;
+}
+
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                  const ct_xform *xb, ct_scratch *user, ct_contact *out) {
     ct_scratch local, *s;
     ct__mark mk;
     ct__polar p;
     ct_status st;
-    ct_contact c;
-    ct_xform rel;
-    int fa = -1, fb = -1;
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
     if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    memset(&c, 0, sizeof c);
-    rel = ct__xf_rel(xa, xb);
     st = ct__polar_run(s, a, xa, b, xb, 1, &p);
-    if (st != CT_OK || p.state == CT__POLAR_DISJOINT) goto done;
-    c.found = 1;
-    if (p.state == CT__POLAR_OVERLAP) {
-        int code = ct__vc_overlap(&p, &c);
-        if (code != CT__VC_CHORD) {
-            st = ct__vc_epa_gap(s, &p, a, xa, b, xb, code, &c);
-            if (st != CT_OK) goto done;
-        }
-        c.point = ct__add(c.point, p.c);
-        c.centroid = ct__add(c.centroid, p.c);
-        fa = ct__vc_nearest(&p, 0, p.na, p.face_plane, p.nf, c.point, c.normal, p.touch);
-        fb = ct__vc_nearest(&p, p.na, p.m, p.face_plane, p.nf, c.point, ct__neg(c.normal), p.touch);
-    } else {
-        st = ct__vc_touching(s, &p, a, b, &rel, &c.point, &c.normal, &c.area);
-        if (st != CT_OK) goto done;
-        c.centroid = c.point;
-        c.gap = 0;
-        c.volume = 0;
-    }
-    if (fa < 0) fa = ct__vc_nearest(&p, 0, p.na, NULL, 0, c.point, c.normal, CT__VC_FEATURE);
-    if (fb < 0) fb = ct__vc_nearest(&p, p.na, p.m, NULL, 0, c.point, ct__neg(c.normal), CT__VC_FEATURE);
-    /* to world */
-    out->found = 1;
-    out->point = ct__xf_point(xa, ct__madd(p.origin, c.point, p.scale));
-    out->centroid = ct__xf_point(xa, ct__madd(p.origin, c.centroid, p.scale));
-    out->normal = ct__xf_dir(xa, c.normal);
-    out->gap = c.gap * p.scale;
-    out->area = c.area * p.scale * p.scale;
-    out->volume = c.volume * p.scale * p.scale * p.scale;
-    out->face_a = fa;
-    out->face_b = fb < 0 ? -1 : fb - p.na;
-done:
+    if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st != CT_OK) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
     return st;

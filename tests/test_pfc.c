@@ -1,0 +1,269 @@
+/* PFC rigid blocks (detail/pfc.h) against independent oracles:
+   - warm-started full resolution: ct_contact_hulls_warm against the cold ct_contact_hulls on
+     every step of 1000-step random small-motion sequences (random hulls, boxes resting flush,
+     pairs drifting apart and back), scaled and translated scenes; the cache must be used
+     (hits counted through the cache's state), and must not matter for other hulls;
+   - hardening: bad input, allocation failure sweep of the cache, no leaks. */
+#include "contact.h"
+#include "testutil.h"
+#include "workload.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+static ct_hull pfc_hull(const ct_vec3 *p, int n) {
+    ct_hull h;
+    ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
+    cr_assert_eq(st, CT_OK, "hull build: %s", ct_status_string(st));
+    return h;
+}
+
+static ct_hull pfc_sphere_hull(unsigned long long *seed, int n, double r, double scale, ct_vec3 shift) {
+    double xyz[3 * 128];
+    ct_vec3 p[128];
+    int i;
+    cr_assert(n <= 128);
+    wl_sphere(xyz, n, r, seed);
+    for (i = 0; i < n; ++i)
+        p[i] = tu_vec(scale * xyz[3 * i] + shift.x, scale * xyz[3 * i + 1] + shift.y, scale * xyz[3 * i + 2] + shift.z);
+    return pfc_hull(p, n);
+}
+
+static ct_hull pfc_box(double hx, double hy, double hz, double scale) {
+    ct_vec3 p[8];
+    int i;
+    for (i = 0; i < 8; ++i)
+        p[i] = tu_vec(scale * (i & 1 ? hx : -hx), scale * (i & 2 ? hy : -hy), scale * (i & 4 ? hz : -hz));
+    return pfc_hull(p, 8);
+}
+
+/* c = a * b (apply b, then a) */
+static ct_xform pfc_mul(const ct_xform *a, const ct_xform *b) {
+    ct_xform c;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) c.r[i][j] = a->r[i][0] * b->r[0][j] + a->r[i][1] * b->r[1][j] + a->r[i][2] * b->r[2][j];
+    c.p = ct_vec3_add(ct_xform_vector(a, b->p), a->p);
+    return c;
+}
+
+/* one random small step: rotation by up to `ang` about a random axis through the body's
+   position, translation by up to `mov` */
+static ct_xform pfc_step(const ct_xform *x, unsigned long long *seed, double ang, double mov) {
+    ct_xform d = ct_xform_from_axis_angle(tu_random_unit(seed), (ct_real)(ang * (2 * tu_uniform(seed) - 1)),
+                                          ct_vec3_scale(tu_random_unit(seed), (ct_real)(mov * tu_uniform(seed))));
+    ct_xform r = pfc_mul(&d, x);
+    r.p = ct_vec3_add(x->p, d.p);   /* rotate about the body's own position */
+    return r;
+}
+
+static double pfc_vdist(ct_vec3 a, ct_vec3 b) { return (double)ct_vec3_length(ct_vec3_sub(a, b)); }
+
+/* largest difference of warm and cold, in units of `size` (volume and area by their roots) */
+static double pfc_contact_diff(const ct_contact *w, const ct_contact *c, double size) {
+    double e;
+    if (w->found != c->found) return INFINITY;
+    if (!c->found) return 0;
+    e = pfc_vdist(w->point, c->point);
+    e = fmax(e, pfc_vdist(w->centroid, c->centroid));
+    e = fmax(e, size * pfc_vdist(w->normal, c->normal));
+    e = fmax(e, fabs((double)(w->gap - c->gap)));
+    e = fmax(e, fabs(cbrt((double)w->volume) - cbrt((double)c->volume)));
+    e = fmax(e, fabs(sqrt((double)w->area) - sqrt((double)c->area)));
+    return e / size;
+}
+
+/* agreement bound of warm and cold: vertices placed from different interior points */
+#define PFC_AGREE (TU_FLOAT ? 1e-3 : 1e-12)
+
+typedef struct pfc_run { int steps, hits, found, disagree; double worst; } pfc_run;
+
+/* Runs `steps` random steps of B (and A, unless fix_a) and compares warm with cold at each.
+   A step that would leave the pair apart by more than `keep` (overlap volume 0 for long) is
+   undone, so the sequence stays near contact. */
+static pfc_run pfc_sequence(const ct_hull *a, const ct_hull *b, ct_xform xa, ct_xform xb, int steps,
+                            double ang, double mov, double size, int fix_a, unsigned long long seed) {
+    pfc_run r;
+    ct_contact_cache cache;
+    ct_scratch s;
+    int t;
+    memset(&r, 0, sizeof r);
+    memset(&cache, 0, sizeof cache);
+    ct_scratch_init(&s, NULL);
+    for (t = 0; t < steps; ++t) {
+        ct_xform na = fix_a ? xa : pfc_step(&xa, &seed, ang, mov), nb = pfc_step(&xb, &seed, ang, mov);
+        ct_contact cw, cc;
+        int warm = cache.count > 0;
+        ct_status sw = ct_contact_hulls_warm(a, &na, b, &nb, &cache, &s, &cw);
+        ct_status sc = ct_contact_hulls(a, &na, b, &nb, &s, &cc);
+        double e;
+        cr_assert_eq(sw, sc, "step %d: warm %s, cold %s", t, ct_status_string(sw), ct_status_string(sc));
+        e = pfc_contact_diff(&cw, &cc, size);
+        if (!(e <= PFC_AGREE)) ++r.disagree;
+        if (e > r.worst || e != e) r.worst = e;
+        r.hits += warm;
+        r.found += cc.found;
+        ++r.steps;
+        /* keep drifting near contact: pull B back towards A when the overlap is lost */
+        if (!cc.found) nb.p = ct_vec3_add(nb.p, ct_vec3_scale(ct_vec3_sub(na.p, nb.p), (ct_real)0.05));
+        xa = na;
+        xb = nb;
+    }
+    ct_contact_cache_free(&cache);
+    ct_scratch_release(&s);
+    return r;
+}
+
+/* ---- warm start -------------------------------------------------------------------------- */
+Test(pfc, warm_equals_cold_over_1000_step_random_motion) {
+    unsigned long long seed = 2024;
+    int pair, hits = 0, steps = 0, found = 0;
+    double worst = 0;
+    for (pair = 0; pair < 6; ++pair) {
+        int nv = pair < 4 ? 20 : 40;
+        ct_hull a = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0));
+        ct_hull b = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0));
+        ct_xform xa = tu_random_xform(&seed, 0), xb = tu_random_xform(&seed, 0);
+        pfc_run r;
+        xb.p = ct_vec3_scale(tu_random_unit(&seed), (ct_real)(0.5 + 0.8 * tu_uniform(&seed)));
+        r = pfc_sequence(&a, &b, xa, xb, 1000, 2e-3, 2e-3, 1, 0, seed + 7);
+        cr_expect_eq(r.disagree, 0, "pair %d: %d of %d steps disagree (worst %.3g of the size)", pair, r.disagree,
+                     r.steps, r.worst);
+        worst = fmax(worst, r.worst);
+        hits += r.hits;
+        steps += r.steps;
+        found += r.found;
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    /* the warm path was taken: the cache held a structure before most calls */
+    cr_expect_gt(hits, steps / 2, "cache used on %d of %d steps", hits, steps);
+    cr_expect_gt(found, steps / 2);
+    printf("pfc: warm == cold on %d steps (%d with a cached structure), worst %.3g of the size\n", steps, hits, worst);
+}
+
+Test(pfc, warm_equals_cold_scaled_and_translated) {
+    static const double scales[] = { 1e-3, 1, 1e3 };
+    unsigned long long seed = 77;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        double sc = scales[k];
+        ct_vec3 shift = tu_vec(3 * sc, -2 * sc, 5 * sc);
+        ct_hull a = pfc_sphere_hull(&seed, 24, 1, sc, shift), b = pfc_sphere_hull(&seed, 24, 1, sc, shift);
+        ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
+        pfc_run r;
+        xb.p = tu_vec(0.7 * sc, 0.2 * sc, 0);
+        r = pfc_sequence(&a, &b, xa, xb, 300, 2e-3, 2e-3 * sc, sc, 0, seed);
+        cr_expect_eq(r.disagree, 0, "scale %g: %d steps disagree, worst %.3g", sc, r.disagree, r.worst);
+        cr_expect_gt(r.hits, r.steps / 2, "scale %g: cache used on %d of %d steps", sc, r.hits, r.steps);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+}
+
+/* Boxes resting flush (coincident faces: vertices where planes of both bodies meet) are not
+   cached but still right; a box tilted on a box is cached. */
+Test(pfc, warm_boxes_flush_and_tilted) {
+    ct_hull a = pfc_box(1, 1, 0.5, 1), b = pfc_box(0.5, 0.5, 0.5, 1);
+    ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
+    pfc_run r;
+    xb.p = tu_vec(0.2, 0.1, 0.9);   /* B on A's top face, 0.1 deep */
+    r = pfc_sequence(&a, &b, xa, xb, 200, 0, 1e-3, 1, 1, 5);
+    cr_expect_eq(r.disagree, 0, "flush: worst %.3g", r.worst);
+    xb = ct_xform_from_axis_angle(tu_vec(1, 1, 0), (ct_real)0.3, tu_vec(0.2, 0.1, 0.95));
+    r = pfc_sequence(&a, &b, xa, xb, 300, 2e-3, 1e-3, 1, 1, 6);
+    cr_expect_eq(r.disagree, 0, "tilted: worst %.3g", r.worst);
+    cr_expect_gt(r.hits, r.steps / 2, "tilted: cache used on %d of %d steps", r.hits, r.steps);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
+/* A cache filled by one pair and handed to another pair (or to the pair swapped) changes
+   nothing: it is refilled. */
+Test(pfc, warm_cache_of_another_pair_is_ignored) {
+    unsigned long long seed = 31;
+    ct_hull a = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0));
+    ct_hull c = pfc_sphere_hull(&seed, 30, 1, 1, tu_vec(0, 0, 0));
+    ct_xform xb = ct_xform_from_axis_angle(tu_vec(0, 1, 0), (ct_real)0.4, tu_vec(0.8, 0, 0));
+    ct_contact_cache cache;
+    ct_contact w, k;
+    memset(&cache, 0, sizeof cache);
+    cr_assert_eq(ct_contact_hulls_warm(&a, NULL, &b, &xb, &cache, NULL, &w), CT_OK);
+    cr_assert_gt(cache.count, 0);
+    cr_assert_eq(ct_contact_hulls_warm(&a, NULL, &c, &xb, &cache, NULL, &w), CT_OK);
+    cr_assert_eq(ct_contact_hulls(&a, NULL, &c, &xb, NULL, &k), CT_OK);
+    cr_expect_leq(pfc_contact_diff(&w, &k, 1), PFC_AGREE);
+    cr_assert_eq(ct_contact_hulls_warm(&c, &xb, &a, NULL, &cache, NULL, &w), CT_OK);
+    cr_assert_eq(ct_contact_hulls(&c, &xb, &a, NULL, NULL, &k), CT_OK);
+    cr_expect_leq(pfc_contact_diff(&w, &k, 1), PFC_AGREE);
+    ct_contact_cache_free(&cache);
+    cr_expect_eq(cache.count, 0);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+    ct_hull_free(&c);
+}
+
+/* ---- hardening --------------------------------------------------------------------------- */
+Test(pfc, warm_bad_input) {
+    unsigned long long seed = 3;
+    ct_hull a = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0));
+    ct_contact_cache cache;
+    ct_contact out;
+    ct_xform bad = ct_xform_identity();
+    memset(&cache, 0, sizeof cache);
+    bad.p.x = (ct_real)NAN;
+    cr_expect_eq(ct_contact_hulls_warm(&a, NULL, &a, NULL, NULL, NULL, &out), CT_INVALID);
+    cr_expect_eq(out.found, 0);
+    cr_expect_eq(ct_contact_hulls_warm(&a, NULL, &a, NULL, &cache, NULL, NULL), CT_INVALID);
+    cr_expect_eq(ct_contact_hulls_warm(NULL, NULL, &a, NULL, &cache, NULL, &out), CT_INVALID);
+    cr_expect_eq(ct_contact_hulls_warm(&a, &bad, &a, NULL, &cache, NULL, &out), CT_INVALID);
+    cr_expect_eq(out.found, 0);
+    cr_expect_eq(out.face_a, -1);
+    bad = ct_xform_identity();
+    bad.r[0][0] = 2;   /* not rigid */
+    cr_expect_eq(ct_contact_hulls_warm(&a, NULL, &a, &bad, &cache, NULL, &out), CT_INVALID);
+    ct_contact_cache_free(NULL);
+    ct_contact_cache_init(NULL, NULL);
+    ct_hull_free(&a);
+}
+
+/* Every allocation of the cache failing in turn: CT_NO_MEMORY, outputs zeroed, cache empty,
+   nothing leaked; then the call succeeds and agrees with the cold one. */
+Test(pfc, warm_allocation_failure_sweep) {
+    unsigned long long seed = 11;
+    ct_hull a = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, 40, 1, 1, tu_vec(0, 0, 0));
+    ct_xform xb = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)0.2, tu_vec(0.6, 0.1, 0));
+    ct_contact cold;
+    long k;
+    cr_assert_eq(ct_contact_hulls(&a, NULL, &b, &xb, NULL, &cold), CT_OK);
+    for (k = 1; k < 50; ++k) {
+        tu_alloc t;
+        ct_contact_cache cache;
+        ct_scratch s;
+        ct_contact out;
+        ct_status st;
+        tu_alloc_init(&t, k);
+        ct_contact_cache_init(&cache, &t.a);
+        ct_scratch_init(&s, &t.a);
+        st = ct_contact_hulls_warm(&a, NULL, &b, &xb, &cache, &s, &out);
+        if (st == CT_OK) {
+            cr_expect_leq(pfc_contact_diff(&out, &cold, 1), PFC_AGREE);
+            /* a second call (warm) with the same allocator */
+            st = ct_contact_hulls_warm(&a, NULL, &b, &xb, &cache, &s, &out);
+            cr_expect_eq(st, CT_OK);
+        } else {
+            cr_expect_eq(st, CT_NO_MEMORY, "failing allocation %ld gave %s", k, ct_status_string(st));
+            cr_expect_eq(out.found, 0);
+            cr_expect_eq(cache.count, 0);
+        }
+        ct_contact_cache_free(&cache);
+        ct_scratch_release(&s);
+        cr_expect_eq(t.outstanding, 0, "failing allocation %ld: %ld blocks leaked", k, t.outstanding);
+        if (st == CT_OK && t.calls < k) break;   /* every allocation site passed */
+    }
+    cr_expect_lt(k, 50);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
