@@ -37,7 +37,7 @@
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
-     >>pfc         PFC rigid blocks: warm-started contact        (detail/pfc.h)
+     >>pfc         PFC rigid blocks: warm and reduced resolution (detail/pfc.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -1125,6 +1125,20 @@ CTDEF void      ct_contact_cache_free(ct_contact_cache *c);
 CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                       const ct_xform *xb, ct_contact_cache *cache, ct_scratch *s,
                                       ct_contact *out);
+
+/* Reduced resolution (no overlap volume): the penetration vector of A and B (ct_signed_distance
+   on the hulls: normal, depth and the deepest points pa, pb) gives the mid-plane through
+   (pa + pb) / 2 normal to it; both bodies are cut by that plane and point = centroid of the
+   intersection of the two cross-section polygons (their vertices: the bodies' edges crossing
+   the plane and vertices within CT__PFC_ON_PLANE, 64 ulps of the extent, of it), area = its
+   area, normal = EPA's (A -> B), gap = minus the penetration depth, centroid = point,
+   volume = 0, face_a/face_b = the face of A / B whose plane is nearest to point. Apart
+   (signed distance > 0): found = 0. cache: the ct_gjk_cache of the pair (may be NULL). Hulls as
+   ct_contact_hulls (face lists required). Statuses as ct_signed_distance (CT_NO_CONVERGENCE
+   with EPA's best estimate used); CT_INVALID (and *out zeroed) for bad hulls or transforms. */
+CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                         ct_contact *out);
 
 #ifdef __cplusplus
 }

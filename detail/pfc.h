@@ -288,3 +288,108 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
     ct__scratch_end(s, &local, mk);
     return st;
 }
+
+/* ---- reduced resolution ------------------------------------------------------------------
+   PFC's reduced resolution needs no overlap volume: the penetration vector (EPA's witness
+   points pa on A and pb on B, the deepest points) gives a mid-plane through (pa + pb) / 2
+   normal to it; both bodies are cut by that plane and the contact point is the centroid of
+   the intersection of the two cross-section polygons. A section is the hull (ct__hull2d) of
+   the crossings of the body's edges with the plane and of its vertices on it. */
+
+/* Vertices within this (relative to the extent) of the mid-plane lie on it. */
+#define CT__PFC_ON_PLANE (64 * CT__EPS)
+
+/* The section of h (placed by x) by the plane n.y = hm (world), in the plane's basis (u, w)
+   about o, in units of `unit`. Writes at most nverts + nedges points to out; hv holds
+   nverts heights. Returns the count. */
+CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, ct_vec3 n, ct_real hm, ct_vec3 o, ct_vec3 u,
+                                ct_vec3 w, ct_real unit, ct_real *hv, ct__v2 *out) {
+    ct_vec3 nl = ct__xf_inv_dir(x, n);
+    ct_real hl = hm - (x ? ct__dot(n, x->p) : 0), tol = CT__PFC_ON_PLANE * h->extent, inv = 1 / unit;
+    int i, f, k = 0;
+    for (i = 0; i < h->nverts; ++i) {
+        hv[i] = ct__dot(nl, h->verts[i]) - hl;
+        if (ct__abs(hv[i]) <= tol) {
+            ct_vec3 q = ct__sub(ct__xf_point(x, h->verts[i]), o);
+            out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
+        }
+    }
+    for (f = 0; f < h->nfaces; ++f) {
+        int e0 = h->face_first[f], e1 = h->face_first[f + 1], e;
+        for (e = e0; e < e1; ++e) {
+            int v0 = h->face_verts[e], v1 = h->face_verts[e + 1 < e1 ? e + 1 : e0];
+            ct_real h0 = hv[v0], h1 = hv[v1];
+            if (h->he_twin && h->he_twin[e] < e) continue;   /* each edge once */
+            if ((h0 < -tol && h1 > tol) || (h0 > tol && h1 < -tol)) {
+                ct_vec3 q = ct__lerp(h->verts[v0], h->verts[v1], h0 / (h0 - h1));
+                q = ct__sub(ct__xf_point(x, q), o);
+                out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
+            }
+        }
+    }
+    return k;
+}
+
+/* The face of h (placed by x) whose plane is nearest to the world point y. */
+CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec3 y) {
+    ct_vec3 l = ct__xf_inv_point(x, y);
+    ct_real best = CT__MAXR;
+    int f, arg = -1;
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_real dd = ct__abs(ct__dot(h->planes[f].n, l) + h->planes[f].d);
+        if (dd < best) { best = dd; arg = f; }
+    }
+    return arg;
+}
+
+CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *user,
+                                         ct_contact *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct_shape sa, sb;
+    ct_distance d;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!ct__polar_args_ok(a, xa, b, xb) || !a->face_first || !a->face_verts || !b->face_first || !b->face_verts)
+        return CT_INVALID;
+    s = ct__scratch_begin(user, &local, NULL);
+    mk = ct__scratch_mark(s);
+    sa = ct_shape_hull(a);
+    sb = ct_shape_hull(b);
+    st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance <= 0) {
+        ct_vec3 n = d.normal, m = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5), u, w;
+        ct_real unit = ct__max(a->extent, b->extent), hm = ct__dot(n, m), area;
+        int na = a->nverts + a->nedges, nb = b->nverts + b->nedges, ka, kb, nc;
+        ct_real *hv = CT__SALLOC(s, ct_real, ct__imax(a->nverts, b->nverts));
+        ct__v2 *fa = CT__SALLOC(s, ct__v2, na), *fb = CT__SALLOC(s, ct__v2, nb), *work = CT__SALLOC(s, ct__v2, ct__imax(na, nb) + 1);
+        ct__v2 *cand, cen;
+        if (!hv || !fa || !fb || !work) { st = CT_NO_MEMORY; goto done; }
+        ct__basis(n, &u, &w);
+        ka = ct__hull2d(fa, ct__pfc_section(a, xa, n, hm, m, u, w, unit, hv, fa), work, CT__VC_TOL2D);
+        kb = ct__hull2d(fb, ct__pfc_section(b, xb, n, hm, m, u, w, unit, hv, fb), work, CT__VC_TOL2D);
+        cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
+        work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
+        if (!cand || !work) { st = CT_NO_MEMORY; goto done; }
+        nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
+        if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
+        nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
+        area = ct__poly2d_centroid(cand, nc, &cen);
+        out->found = 1;
+        out->point = ct__madd(ct__madd(m, u, cen.x * unit), w, cen.y * unit);
+        out->centroid = out->point;
+        out->normal = n;
+        out->gap = d.distance;
+        out->area = area * unit * unit;
+        out->volume = 0;
+        out->face_a = ct__pfc_nearest_face(a, xa, out->point);
+        out->face_b = ct__pfc_nearest_face(b, xb, out->point);
+    }
+done:
+    if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
+    ct__scratch_end(s, &local, mk);
+    return st;
+}

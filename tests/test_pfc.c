@@ -267,3 +267,172 @@ Test(pfc, warm_allocation_failure_sweep) {
     ct_hull_free(&a);
     ct_hull_free(&b);
 }
+
+/* ---- reduced resolution ------------------------------------------------------------------ */
+/* Brute force: every face of the placed hull clipped by the plane n.y = hm (each edge of
+   each face polygon, every vertex on the plane), the points' 2D hull by gift wrapping. */
+typedef struct pfc_pt { double x, y; } pfc_pt;
+
+static int pfc_brute_section(const ct_hull *h, const ct_xform *x, const double n[3], double hm, const double u[3],
+                             const double w[3], pfc_pt *out) {
+    int f, k = 0;
+    for (f = 0; f < h->nfaces; ++f) {
+        int e0 = h->face_first[f], e1 = h->face_first[f + 1], e;
+        for (e = e0; e < e1; ++e) {
+            ct_vec3 p0 = ct_xform_point(x, h->verts[h->face_verts[e]]);
+            ct_vec3 p1 = ct_xform_point(x, h->verts[h->face_verts[e + 1 < e1 ? e + 1 : e0]]);
+            double q0[3] = { p0.x, p0.y, p0.z }, q1[3] = { p1.x, p1.y, p1.z }, c[3];
+            double h0 = n[0] * q0[0] + n[1] * q0[1] + n[2] * q0[2] - hm;
+            double h1 = n[0] * q1[0] + n[1] * q1[1] + n[2] * q1[2] - hm;
+            int i, hit = 0;
+            if (fabs(h0) < 1e-13) { for (i = 0; i < 3; ++i) c[i] = q0[i]; hit = 1; }
+            else if ((h0 < 0) != (h1 < 0) && fabs(h1) >= 1e-13) {
+                for (i = 0; i < 3; ++i) c[i] = q0[i] + (q1[i] - q0[i]) * h0 / (h0 - h1);
+                hit = 1;
+            }
+            if (hit) {
+                out[k].x = c[0] * u[0] + c[1] * u[1] + c[2] * u[2];
+                out[k].y = c[0] * w[0] + c[1] * w[1] + c[2] * w[2];
+                ++k;
+            }
+        }
+    }
+    return k;
+}
+
+static double pfc_cross(pfc_pt o, pfc_pt a, pfc_pt b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+
+/* gift wrapping, counter-clockwise; collinear points dropped */
+static int pfc_wrap(const pfc_pt *p, int n, pfc_pt *out) {
+    int start = 0, cur, k = 0, i;
+    if (n < 3) return 0;
+    for (i = 1; i < n; ++i)
+        if (p[i].x < p[start].x || (p[i].x == p[start].x && p[i].y < p[start].y)) start = i;
+    cur = start;
+    do {
+        int nxt = -1;
+        out[k++] = p[cur];
+        for (i = 0; i < n && nxt < 0; ++i)   /* a first candidate distinct from cur */
+            if (hypot(p[i].x - p[cur].x, p[i].y - p[cur].y) > 1e-14) nxt = i;
+        if (nxt < 0) return 0;
+        for (i = 0; i < n; ++i) {
+            double c = pfc_cross(p[cur], p[nxt], p[i]);
+            double d1 = hypot(p[nxt].x - p[cur].x, p[nxt].y - p[cur].y), d2 = hypot(p[i].x - p[cur].x, p[i].y - p[cur].y);
+            if (c < -1e-14 || (fabs(c) <= 1e-14 && d2 > d1)) nxt = i;
+        }
+        cur = nxt;
+    } while (hypot(p[cur].x - p[start].x, p[cur].y - p[start].y) > 1e-14 && k < n);
+    return k;
+}
+
+/* Sutherland-Hodgman: polygon p clipped by the convex CCW polygon q */
+static int pfc_clip(const pfc_pt *p, int np, const pfc_pt *q, int nq, pfc_pt *out) {
+    pfc_pt buf[512], cur[512];
+    int i, j, n = np;
+    memcpy(cur, p, sizeof(pfc_pt) * (size_t)np);
+    for (j = 0; j < nq && n > 0; ++j) {
+        pfc_pt a = q[j], b = q[(j + 1) % nq];
+        int m = 0;
+        for (i = 0; i < n; ++i) {
+            pfc_pt s = cur[i], e = cur[(i + 1) % n];
+            double cs = pfc_cross(a, b, s), ce = pfc_cross(a, b, e);
+            if (cs >= 0) buf[m++] = s;
+            if ((cs >= 0) != (ce >= 0)) {
+                double t = cs / (cs - ce);
+                pfc_pt r = { s.x + t * (e.x - s.x), s.y + t * (e.y - s.y) };
+                buf[m++] = r;
+            }
+        }
+        n = m;
+        memcpy(cur, buf, sizeof(pfc_pt) * (size_t)n);
+    }
+    memcpy(out, cur, sizeof(pfc_pt) * (size_t)n);
+    return n;
+}
+
+static double pfc_area_centroid(const pfc_pt *p, int n, pfc_pt *c) {
+    double a = 0, cx = 0, cy = 0;
+    int i;
+    for (i = 0; i < n; ++i) {
+        pfc_pt s = p[i], e = p[(i + 1) % n];
+        double cr = s.x * e.y - e.x * s.y;
+        a += cr;
+        cx += (s.x + e.x) * cr;
+        cy += (s.y + e.y) * cr;
+    }
+    c->x = cx / (3 * a);
+    c->y = cy / (3 * a);
+    return a / 2;
+}
+
+Test(pfc, reduced_against_brute_force_sections) {
+    unsigned long long seed = 404;
+    int pair, checked = 0;
+    double worst = 0;
+    for (pair = 0; pair < 40; ++pair) {
+        int nv = pair % 2 ? 20 : 12;
+        ct_hull a = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, nv, 0.8, 1, tu_vec(0, 0, 0));
+        ct_xform xa = tu_random_xform(&seed, 0.3), xb = tu_random_xform(&seed, 0);
+        ct_shape sa = ct_shape_hull(&a), sb = ct_shape_hull(&b);
+        ct_distance d;
+        ct_contact c;
+        xb.p = ct_vec3_add(xa.p, ct_vec3_scale(tu_random_unit(&seed), (ct_real)(0.6 + 0.9 * tu_uniform(&seed))));
+        cr_assert_eq(ct_contact_hulls_reduced(&a, &xa, &b, &xb, NULL, NULL, &c), CT_OK);
+        cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d), CT_OK);
+        cr_expect_eq(c.found, d.distance <= 0);
+        if (c.found && !TU_FLOAT) {
+            double n[3] = { d.normal.x, d.normal.y, d.normal.z }, u[3], w[3], hm, area;
+            ct_vec3 m = ct_vec3_scale(ct_vec3_add(d.pa, d.pb), 0.5), uu, ww;
+            pfc_pt sa2[256], sb2[256], pa[256], pb[256], cl[512], cen;
+            int na, nb, nc;
+            ct_vec3 p3;
+            uu = fabs(n[0]) < 0.6 ? tu_vec(1, 0, 0) : tu_vec(0, 1, 0);
+            uu = ct_vec3_cross(d.normal, uu);
+            uu = ct_vec3_scale(uu, 1 / ct_vec3_length(uu));
+            ww = ct_vec3_cross(d.normal, uu);
+            u[0] = uu.x; u[1] = uu.y; u[2] = uu.z; w[0] = ww.x; w[1] = ww.y; w[2] = ww.z;
+            hm = n[0] * m.x + n[1] * m.y + n[2] * m.z;
+            na = pfc_wrap(sa2, pfc_brute_section(&a, &xa, n, hm, u, w, sa2), pa);
+            nb = pfc_wrap(sb2, pfc_brute_section(&b, &xb, n, hm, u, w, sb2), pb);
+            cr_assert(na >= 3 && nb >= 3, "pair %d: sections of %d and %d points", pair, na, nb);
+            nc = pfc_clip(pa, na, pb, nb, cl);
+            cr_assert(nc >= 3, "pair %d: sections do not overlap", pair);
+            area = pfc_area_centroid(cl, nc, &cen);
+            p3 = ct_vec3_add(ct_vec3_scale(d.normal, hm), ct_vec3_add(ct_vec3_scale(uu, cen.x), ct_vec3_scale(ww, cen.y)));
+            worst = fmax(worst, pfc_vdist(p3, c.point));
+            cr_expect_leq(pfc_vdist(p3, c.point), 1e-9, "pair %d: point off by %g", pair, pfc_vdist(p3, c.point));
+            cr_expect_leq(fabs(area - c.area), 1e-9 * area, "pair %d: area %g vs %g", pair, c.area, area);
+            cr_expect_leq(fabs(c.gap - d.distance), 0);
+            cr_expect_leq(fabs(ct_vec3_dot(c.normal, c.point) - hm), 1e-12);   /* on the mid-plane */
+            ++checked;
+        }
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_expect(TU_FLOAT || checked >= 20, "only %d overlapping pairs", checked);
+    printf("pfc: reduced resolution vs brute-force sections on %d pairs, worst point %.3g\n", checked, worst);
+}
+
+/* A small box sunk 0.1 into a large one: mid-plane 0.05 below the top, the section of the
+   small box inside the large one's: area = 1, point above the small box's centre. */
+Test(pfc, reduced_box_on_box_closed_form) {
+    ct_hull a = pfc_box(2, 2, 1, 1), b = pfc_box(0.5, 0.5, 0.5, 1);
+    ct_xform xb = ct_xform_identity();
+    ct_contact c;
+    xb.p = tu_vec(0.3, -0.4, 1.4);
+    cr_assert_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, NULL, NULL, &c), CT_OK);
+    cr_assert_eq(c.found, 1);
+    cr_expect_leq(fabs(c.gap + 0.1), 1e-5);
+    cr_expect_leq(fabs(c.area - 1), 1e-5);
+    cr_expect_leq(pfc_vdist(c.point, tu_vec(0.3, -0.4, 0.95)), 1e-5);
+    cr_expect_leq(pfc_vdist(c.normal, tu_vec(0, 0, 1)), 1e-5);
+    xb.p = tu_vec(0.3, -0.4, 1.6);   /* apart */
+    cr_assert_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, NULL, NULL, &c), CT_OK);
+    cr_expect_eq(c.found, 0);
+    cr_expect_eq(ct_contact_hulls_reduced(&a, NULL, &b, NULL, NULL, NULL, NULL), CT_INVALID);
+    xb.p.x = (ct_real)NAN;
+    cr_expect_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, NULL, NULL, &c), CT_INVALID);
+    cr_expect_eq(c.found, 0);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}

@@ -45,7 +45,8 @@
     X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step)
 
 /* PFC rigid-block part */
-#define CT_API_PFC(X) X(ct_contact_cache_init) X(ct_contact_cache_free) X(ct_contact_hulls_warm)
+#define CT_API_PFC(X) X(ct_contact_cache_init) X(ct_contact_cache_free) X(ct_contact_hulls_warm) \
+    X(ct_contact_hulls_reduced)
 
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X) CT_API_QUERY(X) \
