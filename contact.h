@@ -37,7 +37,7 @@
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
-     >>pfc         PFC rigid blocks: warm and reduced resolution (detail/pfc.h)
+     >>pfc         PFC rigid blocks: warm/reduced contact, erosion (detail/pfc.h, erode.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -113,6 +113,9 @@
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
                      polar intersection; SAT manifolds; ellipsoids; broad phase; OBJ/VTK export.
                      Optional MPI broad phase (CONTACT_MPI).
+                     PFC rigid blocks: warm-started full resolution (ct_contact_hulls_warm,
+                     ct_contact_cache), reduced resolution (ct_contact_hulls_reduced), erosion
+                     (ct_hull_erode, ct_hull_rounded_volume).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -1136,6 +1139,42 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
    (signed distance > 0): found = 0. cache: the ct_gjk_cache of the pair (may be NULL). Hulls as
    ct_contact_hulls (face lists required). Statuses as ct_signed_distance (CT_NO_CONVERGENCE
    with EPA's best estimate used); CT_INVALID (and *out zeroed) for bad hulls or transforms. */
+/* Rounded blocks: A = the core hull a grown by a ball of radius ra (ct_shape_rounded), B
+   likewise. gap = the signed distance of the rounded blocks (the cores' GJK distance minus
+   ra + rb while the cores are apart: no EPA below the summed radii; EPA on the cores once
+   they overlap). When gap <= 0 the cores are moved towards each other by (ra + rb) / 2 each
+   along the distance's normal, so that they overlap by -gap, and the full (reduced == 0:
+   ct_contact_hulls) or reduced (reduced == 1: ct_contact_hulls_reduced) resolution on the
+   moved cores gives point, centroid, normal, area, volume and faces (moving both cores by
+   the same amount keeps their midpoint, hence the point, in place); gap stays the signed
+   distance. Apart: found = 0. radii 0 give the resolution's answer with EPA's gap.
+   CT_INVALID for bad hulls, transforms, radii (negative, NaN) or reduced not 0/1; otherwise
+   statuses as ct_signed_distance and the resolution. */
+CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         ct_scratch *s, ct_contact *out);
+/* A ball (centre in world coordinates, radius >= 0) against a block, as the DEM contact struct:
+   from ct_manifold_hull_sphere (speculative 0): found when the separation is <= 0, point
+   midway between the surfaces (= centroid), normal A -> B, gap = the separation, area =
+   volume = 0, face_a = the face of A whose plane is nearest to A's surface point, face_b -1.
+   Statuses as ct_manifold_hull_sphere. */
+CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_contact *out);
+/* Erosion (detail/erode.h): the core of the block h rounded by `radius`: every face plane moved
+   inwards by radius, the core = the intersection of the moved halfspaces (faces whose moved
+   plane misses it are dropped), so that core (+) ball(radius) is the block with rounded edges
+   and vertices (inside the block, touching every surviving face). out is a full ct_hull
+   (vert_source -1; face_tag[f] = the face of h it comes from), owning one block from alloc
+   (NULL: CT_MALLOC), which also serves the temporaries. radius 0 gives the block itself.
+   CT_INVALID: NULL out, an invalid hull, radius negative or not finite; CT_DEGENERATE: radius
+   at least the block's inradius (the core is empty or flat); CT_NO_MEMORY. On error *out is
+   zeroed. */
+CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocator *alloc, ct_hull *out);
+/* Volume of the rounded block core (+) ball(radius) (Steiner's formula: V + A r + (sum over
+   edges of length x the angle between the two face normals) r^2 / 2 + 4/3 pi r^3). h needs
+   face lists and twins (as ct_hull_build and ct_hull_erode make). -1 for bad input. */
+CTDEF ct_real   ct_hull_rounded_volume(const ct_hull *h, ct_real radius);
+
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                          const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
                                          ct_contact *out);
@@ -1201,6 +1240,7 @@ CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, c
 #include "detail/scene.h"
 /* PFC rigid blocks: warm-started full resolution */
 #include "detail/pfc.h"
+#include "detail/erode.h"
 
 
 #endif /* CONTACT_IMPLEMENTATION_DONE */

@@ -342,9 +342,60 @@ CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec
     return arg;
 }
 
+/* The cut of a and b (placed) by the plane through m normal to n (unit, A -> B) into *out
+   (found, point = centroid, normal, area, faces; the caller sets gap). */
+CT__PRIVATE ct_status ct__pfc_cut(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_vec3 n, ct_vec3 m, ct_contact *out) {
+    ct_vec3 u, w;
+    ct_real unit = ct__max(a->extent, b->extent), hm = ct__dot(n, m), area;
+    int na = a->nverts + a->nedges, nb = b->nverts + b->nedges, ka, kb, nc;
+    ct_real *hv = CT__SALLOC(s, ct_real, ct__imax(a->nverts, b->nverts));
+    ct__v2 *fa = CT__SALLOC(s, ct__v2, na), *fb = CT__SALLOC(s, ct__v2, nb), *work = CT__SALLOC(s, ct__v2, ct__imax(na, nb) + 1);
+    ct__v2 *cand, cen;
+    if (!hv || !fa || !fb || !work) return CT_NO_MEMORY;
+    ct__basis(n, &u, &w);
+    ka = ct__hull2d(fa, ct__pfc_section(a, xa, n, hm, m, u, w, unit, hv, fa), work, CT__VC_TOL2D);
+    kb = ct__hull2d(fb, ct__pfc_section(b, xb, n, hm, m, u, w, unit, hv, fb), work, CT__VC_TOL2D);
+    cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
+    work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
+    if (!cand || !work) return CT_NO_MEMORY;
+    nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
+    if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
+    nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
+    area = ct__poly2d_centroid(cand, nc, &cen);
+    out->found = 1;
+    out->point = ct__madd(ct__madd(m, u, cen.x * unit), w, cen.y * unit);
+    out->centroid = out->point;
+    out->normal = n;
+    out->area = area * unit * unit;
+    out->volume = 0;
+    out->face_a = ct__pfc_nearest_face(a, xa, out->point);
+    out->face_b = ct__pfc_nearest_face(b, xb, out->point);
+    return CT_OK;
+}
+
+CT__INLINE int ct__pfc_hulls_ok(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb) {
+    return ct__polar_args_ok(a, xa, b, xb) && a->face_first && a->face_verts && b->face_first && b->face_verts;
+}
+
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                          const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *user,
                                          ct_contact *out) {
+    /* the rounded-block routine with radii 0: EPA's deepest points, then the cut */
+    return ct_contact_rounded_hulls(a, xa, 0, b, xb, 0, 1, cache, user, out);
+}
+
+/* ---- rounded blocks ---------------------------------------------------------------------
+   A rounded block is a core hull grown by a ball (ct_shape_rounded). The signed distance of
+   the rounded blocks is that of the cores minus ra + rb: GJK alone while the cores are apart
+   (the overlap of the rounded blocks is below the summed radii), EPA only once the cores
+   overlap. The cores, moved towards each other by (ra + rb) / 2 each along that normal,
+   overlap by exactly the rounded blocks' penetration; the full or reduced resolution on the
+   moved cores gives point, normal, area and volume (the midpoint between the cores does not
+   move, so the point is in place). */
+CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         ct_scratch *user, ct_contact *out) {
     ct_scratch local, *s;
     ct__mark mk;
     ct_shape sa, sb;
@@ -353,43 +404,48 @@ CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, c
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
-    if (!ct__polar_args_ok(a, xa, b, xb) || !a->face_first || !a->face_verts || !b->face_first || !b->face_verts)
+    if (!ct__pfc_hulls_ok(a, xa, b, xb) || !ct__finite(ra) || !ct__finite(rb) || ra < 0 || rb < 0 || (reduced != 0 && reduced != 1))
         return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
     sa = ct_shape_hull(a);
     sb = ct_shape_hull(b);
     st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
-    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance <= 0) {
-        ct_vec3 n = d.normal, m = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5), u, w;
-        ct_real unit = ct__max(a->extent, b->extent), hm = ct__dot(n, m), area;
-        int na = a->nverts + a->nedges, nb = b->nverts + b->nedges, ka, kb, nc;
-        ct_real *hv = CT__SALLOC(s, ct_real, ct__imax(a->nverts, b->nverts));
-        ct__v2 *fa = CT__SALLOC(s, ct__v2, na), *fb = CT__SALLOC(s, ct__v2, nb), *work = CT__SALLOC(s, ct__v2, ct__imax(na, nb) + 1);
-        ct__v2 *cand, cen;
-        if (!hv || !fa || !fb || !work) { st = CT_NO_MEMORY; goto done; }
-        ct__basis(n, &u, &w);
-        ka = ct__hull2d(fa, ct__pfc_section(a, xa, n, hm, m, u, w, unit, hv, fa), work, CT__VC_TOL2D);
-        kb = ct__hull2d(fb, ct__pfc_section(b, xb, n, hm, m, u, w, unit, hv, fb), work, CT__VC_TOL2D);
-        cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
-        work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
-        if (!cand || !work) { st = CT_NO_MEMORY; goto done; }
-        nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
-        if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
-        nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
-        area = ct__poly2d_centroid(cand, nc, &cen);
-        out->found = 1;
-        out->point = ct__madd(ct__madd(m, u, cen.x * unit), w, cen.y * unit);
-        out->centroid = out->point;
-        out->normal = n;
-        out->gap = d.distance;
-        out->area = area * unit * unit;
-        out->volume = 0;
-        out->face_a = ct__pfc_nearest_face(a, xa, out->point);
-        out->face_b = ct__pfc_nearest_face(b, xb, out->point);
+    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance - ra - rb <= 0) {
+        ct_xform ma = xa ? *xa : ct__xf_identity(), mb = xb ? *xb : ct__xf_identity();
+        ct_real half = (ra + rb) / 2, gap = d.distance - ra - rb;
+        ct_status s2;
+        ma.p = ct__madd(ma.p, d.normal, half);
+        mb.p = ct__madd(mb.p, d.normal, -half);
+        s2 = reduced ? ct__pfc_cut(s, a, &ma, b, &mb, d.normal, ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5), out)
+                     : ct_contact_hulls(a, &ma, b, &mb, s, out);
+        if (s2 != CT_OK && s2 != CT_NO_CONVERGENCE) st = s2;
+        else if (!out->found) {   /* the moved cores only touch (rounding): the midpoint */
+            out->found = 1;
+            out->point = out->centroid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
+            out->normal = d.normal;
+        }
+        out->gap = gap;
     }
-done:
     if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
     return st;
+}
+
+/* ---- balls and pebbles against blocks: the DEM contact struct ---------------------------- */
+CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_contact *out) {
+    ct_manifold m;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    st = ct_manifold_hull_sphere(a, xa, center, radius, 0, &m);
+    if (st != CT_OK || m.count == 0) return st;
+    out->found = 1;
+    out->point = out->centroid = m.points[0].point;
+    out->normal = m.normal;
+    out->gap = m.points[0].separation;
+    out->face_a = ct__pfc_nearest_face(a, xa, ct__madd(out->point, m.normal, -out->gap / 2));
+    return CT_OK;
 }
