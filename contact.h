@@ -304,7 +304,7 @@ CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out);
 #endif
 typedef enum ct_shape_type {
     CT_SHAPE_POINTS = 1, CT_SHAPE_HULL, CT_SHAPE_SPHERE, CT_SHAPE_ELLIPSOID, CT_SHAPE_BOX,
-    CT_SHAPE_TRIANGLE, CT_SHAPE_SUPPORT
+    CT_SHAPE_TRIANGLE, CT_SHAPE_SUPPORT, CT_SHAPE_CYLINDER
 } ct_shape_type;
 typedef struct ct_shape {
     ct_shape_type type;
@@ -327,6 +327,10 @@ CTDEF ct_shape ct_shape_triangle(ct_vec3 a, ct_vec3 b, ct_vec3 c);
 CTDEF ct_shape ct_shape_support(void (*support)(const void *user, const ct_vec3 *dir, ct_vec3 *out),
                                 const void *user);             /* any convex set */
 CTDEF ct_shape ct_shape_rounded(ct_shape s, ct_real radius);   /* Minkowski sum with a ball */
+/* A solid cylinder of the given radius about the local z axis, z in [-half_height, half_height]
+   (PFC's cylinders; a capsule is ct_shape_rounded of a 2-point ct_shape_points segment). GJK,
+   EPA (a curved core: refined as ellipsoids are), ct_shape_aabb and the queries take it. */
+CTDEF ct_shape ct_shape_cylinder(ct_real radius, ct_real half_height);
 
 /* Opt-in temporal coherence (Box2D style): zero it before the first call for a pair, then pass
    the same cache for the same (a, b) pair every frame. It remembers the last simplex (support

@@ -648,3 +648,54 @@ Test(pfc, hull_sphere_contact_closed_form) {
     cr_expect_eq(ct_contact_hull_sphere(&cube, NULL, tu_vec(0, 0, 2.5), 1, NULL), CT_INVALID);
     ct_hull_free(&cube);
 }
+
+/* ---- cylinders ----------------------------------------------------------------------------- */
+/* Cylinder (radius 0.5, half height 1) against spheres and a box: side, cap and rim distances,
+   penetrations, and the world box of a tilted cylinder, all in closed form. */
+Test(pfc, cylinder_closed_forms) {
+    ct_shape cyl = ct_shape_cylinder((ct_real)0.5, 1), ball = ct_shape_sphere((ct_real)0.5), small = ct_shape_sphere((ct_real)0.2);
+    ct_xform xc = ct_xform_from_axis_angle(tu_vec(1, 1, 0), (ct_real)0.7, tu_vec(3, -1, 2)), xs;
+    ct_distance d;
+    ct_aabb bb;
+    double tol = TU_FLOAT ? 2e-4 : 1e-7;
+    struct { double x, y, z; const ct_shape *s; double dist; } cases[] = {
+        { 2, 0, 0, &ball, 1.0 },                      /* side */
+        { 0, 0, 3, &ball, 1.5 },                      /* cap */
+        { 1.5, 0, 2, &small, 1.4142135623730951 - 0.2 }, /* rim */
+        { 0.9, 0, 0, &ball, -0.1 },                   /* into the side */
+        { 0.1, 0.1, 1.3, &ball, -0.2 },               /* into the cap */
+    };
+    int k;
+    for (k = 0; k < 5; ++k) {   /* the pair placed by xc: the answer does not move */
+        ct_vec3 c = ct_xform_point(&xc, tu_vec(cases[k].x, cases[k].y, cases[k].z));
+        xs = ct_xform_identity();
+        xs.p = c;
+        cr_assert_eq(ct_signed_distance(&cyl, &xc, cases[k].s, &xs, NULL, NULL, &d), CT_OK);
+        cr_expect_leq(fabs((double)d.distance - cases[k].dist), tol, "case %d: %.12g vs %.12g", k, (double)d.distance, cases[k].dist);
+    }
+    cr_assert_eq(ct_shape_aabb(&cyl, NULL, &bb), CT_OK);
+    cr_expect_leq(pfc_vdist(bb.hi, tu_vec(0.5, 0.5, 1)), tol);
+    {   /* axis turned onto x: half extents (1, 0.5, 0.5) */
+        ct_xform xr = ct_xform_from_axis_angle(tu_vec(0, 1, 0), (ct_real)(M_PI / 2), tu_vec(1, 2, 3));
+        cr_assert_eq(ct_shape_aabb(&cyl, &xr, &bb), CT_OK);
+        cr_expect_leq(pfc_vdist(bb.lo, tu_vec(0, 1.5, 2.5)), tol);
+        cr_expect_leq(pfc_vdist(bb.hi, tu_vec(2, 2.5, 3.5)), tol);
+    }
+    {   /* standing on a box, sunk 0.05: depth 0.05 along z */
+        ct_hull box = pfc_box(2, 2, 1, 1);
+        ct_shape sb = ct_shape_hull(&box);
+        ct_xform xt = ct_xform_identity();
+        xt.p = tu_vec(0.3, 0.2, 1.95);
+        cr_assert_eq(ct_signed_distance(&sb, NULL, &cyl, &xt, NULL, NULL, &d), CT_OK);
+        cr_expect_leq(fabs((double)d.distance + 0.05), tol);
+        cr_expect_leq(pfc_vdist(d.normal, tu_vec(0, 0, 1)), 1e-4);
+        ct_hull_free(&box);
+    }
+    {   /* bad sizes: every query says CT_INVALID */
+        ct_shape bad = ct_shape_cylinder(-1, 1);
+        xs = ct_xform_identity();
+        cr_expect_eq(ct_signed_distance(&bad, NULL, &ball, &xs, NULL, NULL, &d), CT_INVALID);
+        bad = ct_shape_cylinder(1, (ct_real)NAN);
+        cr_expect_eq(ct_shape_aabb(&bad, NULL, &bb), CT_INVALID);
+    }
+}
