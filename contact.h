@@ -1164,6 +1164,17 @@ CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, c
    Statuses as ct_manifold_hull_sphere. */
 CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
                                        ct_contact *out);
+/* A wall facet (triangle tri, world coordinates, counter-clockwise seen from the outside of
+   the wall) against a block: the facet extruded behind itself (against its outward normal)
+   into a prism deeper than the block can reach, then the full (reduced == 0) or reduced
+   (reduced == 1) resolution of the prism (as A) against the block: a block pushed past the
+   facet's plane is pushed back out of the wall's side, never through it. face_a: 0 when the
+   contact's nearest prism face is the facet, 1 when a side of the prism (an edge contact).
+   The prism is built per call (ct_hull_build: one CT_MALLOC block, temporaries from s).
+   CT_INVALID for NaN/Inf corners, a bad hull or transform, reduced not 0/1; CT_DEGENERATE
+   for a degenerate triangle; otherwise statuses as the resolution. */
+CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb, int reduced,
+                                      ct_scratch *s, ct_contact *out);
 /* Erosion (detail/erode.h): the core of the block h rounded by `radius`: every face plane moved
    inwards by radius, the core = the intersection of the moved halfspaces (faces whose moved
    plane misses it are dropped), so that core (+) ball(radius) is the block with rounded edges

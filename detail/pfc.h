@@ -449,3 +449,41 @@ CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_
     out->face_a = ct__pfc_nearest_face(a, xa, ct__madd(out->point, m.normal, -out->gap / 2));
     return CT_OK;
 }
+
+/* ---- wall facets --------------------------------------------------------------------------
+   A triangle of a wall has no thickness: a block pushed past its middle would be pushed out
+   through the back. PFC extrudes the facet away from the block into a prism; here the prism
+   runs behind the facet (against its outward normal, the counter-clockwise side) far enough
+   that the block cannot reach its back (twice the block's reach from the facet's plane), and
+   the contact is computed on the prism as on any hull. */
+CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb, int reduced,
+                                      ct_scratch *s, ct_contact *out) {
+    ct_vec3 f, p[6], cb;
+    ct_real len, depth;
+    ct_hull prism;
+    ct_hull_desc desc;
+    ct_status st;
+    int i, ok;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!tri || !ct__finite3(tri[0]) || !ct__finite3(tri[1]) || !ct__finite3(tri[2]) || !ct__polar_hull_ok(b) ||
+        !ct__xf_valid(xb) || (reduced != 0 && reduced != 1))
+        return CT_INVALID;
+    f = ct__normalize(ct__cross(ct__sub(tri[1], tri[0]), ct__sub(tri[2], tri[0])), &ok);
+    if (!ok) return CT_DEGENERATE;
+    cb = ct__xf_point(xb, b->center);
+    len = ct__max(ct__max(ct__dist(tri[0], tri[1]), ct__dist(tri[1], tri[2])), ct__dist(tri[2], tri[0]));
+    depth = 2 * (ct__abs(ct__dot(f, ct__sub(cb, tri[0]))) + b->extent) + len;
+    for (i = 0; i < 3; ++i) { p[i] = tri[i]; p[i + 3] = ct__madd(tri[i], f, -depth); }
+    memset(&desc, 0, sizeof desc);
+    desc.scratch = s;
+    st = ct_hull_build(p, 6, &desc, NULL, &prism);
+    if (st != CT_OK) return st == CT_DEGENERATE ? CT_DEGENERATE : st;
+    st = reduced ? ct_contact_hulls_reduced(&prism, NULL, b, xb, NULL, s, out) : ct_contact_hulls(&prism, NULL, b, xb, s, out);
+    if (st == CT_OK && out->found) {   /* faces of the prism: the facet itself is face 0 to the caller */
+        out->face_a = ct__dot(prism.planes[out->face_a < 0 ? 0 : out->face_a].n, f) > 1 - CT__VC_FEATURE ? 0 : 1;
+    }
+    ct_hull_free(&prism);
+    return st;
+}

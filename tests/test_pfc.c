@@ -699,3 +699,47 @@ Test(pfc, cylinder_closed_forms) {
         cr_expect_eq(ct_shape_aabb(&bad, NULL, &bb), CT_INVALID);
     }
 }
+
+/* ---- wall facets --------------------------------------------------------------------------- */
+/* A unit box against a large floor triangle (outward normal +z): sunk 0.1 from above, the
+   contact is the 1 x 1 x 0.1 slab; sunk 0.7 from above (its centre below the floor), the
+   prism still pushes it up by 0.7, where the bare triangle would push it down through. */
+Test(pfc, facet_against_box_closed_forms) {
+    ct_vec3 tri[3];
+    ct_hull box = pfc_box(0.5, 0.5, 0.5, 1);
+    ct_xform xb = ct_xform_identity();
+    ct_contact c;
+    double tol = TU_FLOAT ? 1e-4 : 1e-9;
+    tri[0] = tu_vec(-5, -5, 0); tri[1] = tu_vec(5, -5, 0); tri[2] = tu_vec(0, 8, 0);
+    xb.p = tu_vec(0.2, 0.3, 0.4);
+    cr_assert_eq(ct_contact_facet_hull(tri, &box, &xb, 0, NULL, &c), CT_OK);
+    cr_expect_eq(c.found, 1);
+    cr_expect_leq(fabs(c.gap + 0.1), tol);
+    cr_expect_leq(fabs(c.volume - 0.1), tol);
+    cr_expect_leq(pfc_vdist(c.normal, tu_vec(0, 0, 1)), tol);
+    cr_expect_eq(c.face_a, 0);
+    cr_assert_eq(ct_contact_facet_hull(tri, &box, &xb, 1, NULL, &c), CT_OK);
+    cr_expect_leq(fabs(c.gap + 0.1), tol);
+    cr_expect_leq(fabs(c.area - 1), tol);
+    cr_expect_leq(pfc_vdist(c.point, tu_vec(0.2, 0.3, -0.05)), tol);
+    xb.p = tu_vec(0.2, 0.3, -0.2);   /* centre below the floor */
+    {
+        ct_shape st = ct_shape_triangle(tri[0], tri[1], tri[2]), sb = ct_shape_hull(&box);
+        ct_distance d;
+        cr_assert_eq(ct_signed_distance(&st, NULL, &sb, &xb, NULL, NULL, &d), CT_OK);
+        cr_expect_lt(d.normal.z, 0);   /* the bare triangle pushes the box down, through the wall */
+    }
+    cr_assert_eq(ct_contact_facet_hull(tri, &box, &xb, 1, NULL, &c), CT_OK);
+    cr_expect_leq(fabs(c.gap + 0.7), tol);
+    cr_expect_leq(pfc_vdist(c.normal, tu_vec(0, 0, 1)), tol);
+    xb.p = tu_vec(0.2, 0.3, 0.6);   /* apart */
+    cr_assert_eq(ct_contact_facet_hull(tri, &box, &xb, 0, NULL, &c), CT_OK);
+    cr_expect_eq(c.found, 0);
+    tri[2] = tri[1];
+    cr_expect_eq(ct_contact_facet_hull(tri, &box, &xb, 0, NULL, &c), CT_DEGENERATE);
+    tri[2] = tu_vec(0, (double)NAN, 0);
+    cr_expect_eq(ct_contact_facet_hull(tri, &box, &xb, 0, NULL, &c), CT_INVALID);
+    cr_expect_eq(ct_contact_facet_hull(NULL, &box, &xb, 0, NULL, &c), CT_INVALID);
+    cr_expect_eq(c.found, 0);
+    ct_hull_free(&box);
+}
