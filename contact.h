@@ -38,6 +38,7 @@
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>mesh        triangle meshes, heightfields, hull-mesh contacts, mesh ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
+     >>pfc         PFC rigid blocks: warm/reduced contact, erosion (detail/pfc.h, erode.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -113,6 +114,9 @@
      0.1  (2026-11)  foundation: types, allocator, scratch, math; quickhull; GJK/EPA;
                      polar intersection; SAT manifolds; ellipsoids; broad phase; OBJ/VTK export.
                      Optional MPI broad phase (CONTACT_MPI).
+                     PFC rigid blocks: warm-started full resolution (ct_contact_hulls_warm,
+                     ct_contact_cache), reduced resolution (ct_contact_hulls_reduced), erosion
+                     (ct_hull_erode, ct_hull_rounded_volume).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -301,7 +305,7 @@ CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out);
 #endif
 typedef enum ct_shape_type {
     CT_SHAPE_POINTS = 1, CT_SHAPE_HULL, CT_SHAPE_SPHERE, CT_SHAPE_ELLIPSOID, CT_SHAPE_BOX,
-    CT_SHAPE_TRIANGLE, CT_SHAPE_SUPPORT
+    CT_SHAPE_TRIANGLE, CT_SHAPE_SUPPORT, CT_SHAPE_CYLINDER
 } ct_shape_type;
 typedef struct ct_shape {
     ct_shape_type type;
@@ -324,6 +328,10 @@ CTDEF ct_shape ct_shape_triangle(ct_vec3 a, ct_vec3 b, ct_vec3 c);
 CTDEF ct_shape ct_shape_support(void (*support)(const void *user, const ct_vec3 *dir, ct_vec3 *out),
                                 const void *user);             /* any convex set */
 CTDEF ct_shape ct_shape_rounded(ct_shape s, ct_real radius);   /* Minkowski sum with a ball */
+/* A solid cylinder of the given radius about the local z axis, z in [-half_height, half_height]
+   (PFC's cylinders; a capsule is ct_shape_rounded of a 2-point ct_shape_points segment). GJK,
+   EPA (a curved core: refined as ellipsoids are), ct_shape_aabb and the queries take it. */
+CTDEF ct_shape ct_shape_cylinder(ct_real radius, ct_real half_height);
 
 /* Opt-in temporal coherence (Box2D style): zero it before the first call for a pair, then pass
    the same cache for the same (a, b) pair every frame. It remembers the last simplex (support
@@ -1204,6 +1212,109 @@ typedef enum ct_export_part {
 CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r, unsigned parts, ct_real arrow,
                                      ct_export_format format, ct_write_fn fn, void *user);
 
+/* >>pfc ------------------------------------------------------------------------------- */
+/* PFC rigid blocks (detail/pfc.h): the contact resolutions of Itasca PFC's rigid-block model.
+
+   Full resolution, warm-started. ct_contact_hulls_warm computes what ct_contact_hulls computes
+   (same fields, same conventions, equal up to rounding of the overlap's vertices: within 1e-12
+   of the size in the tests over 1000-step motion sequences) and keeps, per pair, the
+   combinatorial structure of A n B (plane ids of its vertices and faces: invariant under
+   rigid motion) and its volume centroid in both bodies' frames. The next call recomputes the
+   cached vertices from their planes and accepts them when each lies on its own planes and
+   strictly inside every other plane (by 4 touch bands, CT__WARM_MARGIN): then they are A n B
+   and no interior-point LP or dual hull is needed. Otherwise the moved centroid, when it is
+   still inside both bodies by 1e-2 of the extent (CT__POLAR_THIN), is the interior point of
+   the polar construction; otherwise the call is cold. Overlaps with a vertex where more than
+   three planes of both bodies meet (flush faces) are not cached.
+
+   ct_contact_cache: zero it (or ct_contact_cache_init with an allocator; NULL: CT_MALLOC)
+   before the first call, pass the same cache for the same (a, b) pair, in the same order,
+   every step; free it with ct_contact_cache_free. A cache used with other hulls (other
+   objects, blocks or face counts) is ignored and refilled; the answer never depends on the
+   cache. count is the number of cached vertices (0: the next call is cold); point_a and
+   point_b the last overlap centroid in A's and B's local frames. The cache's block grows
+   through its allocator when an overlap has more vertices than any before.
+   Statuses as ct_contact_hulls, plus CT_INVALID for a NULL cache and CT_NO_MEMORY when the
+   cache cannot grow (*out zeroed, the cache emptied, nothing leaked). Not thread-safe on one
+   cache; temporaries from s (NULL: a temporary scratch). */
+typedef struct ct_contact_cache {
+    int count;                  /* vertices of the cached A n B; 0: none */
+    ct_vec3 point_a, point_b;   /* the last overlap centroid in A's and in B's local frame */
+    const ct_hull *ct__a, *ct__b;      /* private: the pair the structure belongs to */
+    const void *ct__ba, *ct__bb;
+    int ct__na, ct__nb, ct__nf, ct__nhe, ct__cap;
+    int *ct__data;                     /* private: the structure (ct__cap ints) */
+    ct_allocator ct__alloc;
+    int ct__has_alloc;
+} ct_contact_cache;
+CTDEF void      ct_contact_cache_init(ct_contact_cache *c, const ct_allocator *a);
+/* Frees the cache's block (its allocator is kept); *c is then empty. NULL is fine. */
+CTDEF void      ct_contact_cache_free(ct_contact_cache *c);
+CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *s,
+                                      ct_contact *out);
+
+/* Reduced resolution (no overlap volume): the penetration vector of A and B (ct_signed_distance
+   on the hulls: normal, depth and the deepest points pa, pb) gives the mid-plane through
+   (pa + pb) / 2 normal to it; both bodies are cut by that plane and point = centroid of the
+   intersection of the two cross-section polygons (their vertices: the bodies' edges crossing
+   the plane and vertices within CT__PFC_ON_PLANE, 64 ulps of the extent, of it), area = its
+   area, normal = EPA's (A -> B), gap = minus the penetration depth, centroid = point,
+   volume = 0, face_a/face_b = the face of A / B whose plane is nearest to point. Apart
+   (signed distance > 0): found = 0. cache: the ct_gjk_cache of the pair (may be NULL). Hulls as
+   ct_contact_hulls (face lists required). Statuses as ct_signed_distance (CT_NO_CONVERGENCE
+   with EPA's best estimate used); CT_INVALID (and *out zeroed) for bad hulls or transforms. */
+/* Rounded blocks: A = the core hull a grown by a ball of radius ra (ct_shape_rounded), B
+   likewise. gap = the signed distance of the rounded blocks (the cores' GJK distance minus
+   ra + rb while the cores are apart: no EPA below the summed radii; EPA on the cores once
+   they overlap). When gap <= 0 the cores are moved towards each other by (ra + rb) / 2 each
+   along the distance's normal, so that they overlap by -gap, and the full (reduced == 0:
+   ct_contact_hulls) or reduced (reduced == 1: ct_contact_hulls_reduced) resolution on the
+   moved cores gives point, centroid, normal, area, volume and faces (moving both cores by
+   the same amount keeps their midpoint, hence the point, in place); gap stays the signed
+   distance. Apart: found = 0. radii 0 give the resolution's answer with EPA's gap.
+   CT_INVALID for bad hulls, transforms, radii (negative, NaN) or reduced not 0/1; otherwise
+   statuses as ct_signed_distance and the resolution. */
+CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         ct_scratch *s, ct_contact *out);
+/* A ball (centre in world coordinates, radius >= 0) against a block, as the DEM contact struct:
+   from ct_manifold_hull_sphere (speculative 0): found when the separation is <= 0, point
+   midway between the surfaces (= centroid), normal A -> B, gap = the separation, area =
+   volume = 0, face_a = the face of A whose plane is nearest to A's surface point, face_b -1.
+   Statuses as ct_manifold_hull_sphere. */
+CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_contact *out);
+/* A wall facet (triangle tri, world coordinates, counter-clockwise seen from the outside of
+   the wall) against a block: the facet extruded behind itself (against its outward normal)
+   into a prism deeper than the block can reach, then the full (reduced == 0) or reduced
+   (reduced == 1) resolution of the prism (as A) against the block: a block pushed past the
+   facet's plane is pushed back out of the wall's side, never through it. face_a: 0 when the
+   contact's nearest prism face is the facet, 1 when a side of the prism (an edge contact).
+   The prism is built per call (ct_hull_build: one CT_MALLOC block, temporaries from s).
+   CT_INVALID for NaN/Inf corners, a bad hull or transform, reduced not 0/1; CT_DEGENERATE
+   for a degenerate triangle; otherwise statuses as the resolution. */
+CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb, int reduced,
+                                      ct_scratch *s, ct_contact *out);
+/* Erosion (detail/erode.h): the core of the block h rounded by `radius`: every face plane moved
+   inwards by radius, the core = the intersection of the moved halfspaces (faces whose moved
+   plane misses it are dropped), so that core (+) ball(radius) is the block with rounded edges
+   and vertices (inside the block, touching every surviving face). out is a full ct_hull
+   (vert_source -1; face_tag[f] = the face of h it comes from), owning one block from alloc
+   (NULL: CT_MALLOC), which also serves the temporaries. radius 0 gives the block itself.
+   CT_INVALID: NULL out, an invalid hull, radius negative or not finite; CT_DEGENERATE: radius
+   at least the block's inradius (the core is empty or flat); CT_NO_MEMORY. On error *out is
+   zeroed. */
+CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocator *alloc, ct_hull *out);
+/* Volume of the rounded block core (+) ball(radius) (Steiner's formula: V + A r + (sum over
+   edges of length x the angle between the two face normals) r^2 / 2 + 4/3 pi r^3). h needs
+   face lists and twins (as ct_hull_build and ct_hull_erode make). -1 for bad input. */
+CTDEF ct_real   ct_hull_rounded_volume(const ct_hull *h, ct_real radius);
+
+CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                         ct_contact *out);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1263,6 +1374,9 @@ CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r
 #include "detail/mesh.h"
 /* scene: the whole step (broad phase, pair table, narrow phase, events) */
 #include "detail/scene.h"
+/* PFC rigid blocks: warm-started full resolution */
+#include "detail/pfc.h"
+#include "detail/erode.h"
 /* debug export (after the scene: it also writes a scene's bodies and contacts) */
 #include "detail/export.h"
 

@@ -860,6 +860,8 @@ CT__PRIVATE int ct__polar_apart(const ct__polar *p, ct_real lim) {
     return hb - ha > lim;
 }
 
+CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p);
+
 /* Everything up to A n B for the public entry points. On CT_OK p->state says what was
    found; an overlap too thin for the dual hull is reported as touching. */
 CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xform *xa,
@@ -888,6 +890,14 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
         }
     }
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
+    return ct__polar_finish(s, p);
+}
+
+/* Steps 3-5 for an overlap whose interior point p->c (depth p->r > touch) is known, after
+   ct__polar_frame and ct__polar_filter: from ct__polar_run, and from the warm start
+   (detail/pfc.h), which brings the previous step's point. */
+CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p) {
+    ct_status st = CT_OK;
     if (p->r < CT__POLAR_THIN) st = ct__polar_slab_centre(s, p);
     if (st == CT_OK && p->r < CT__POLAR_THIN) st = ct__polar_recentre(s, p);
     if (st != CT_OK) return st;

@@ -56,6 +56,14 @@ CTDEF ct_shape ct_shape_box(ct_vec3 half_extents) {
     return s;
 }
 
+/* A solid cylinder about the local z axis (PFC rigid blocks: detail/pfc.h uses it as a shape):
+   ct__v[0] = (radius, radius, half_height). */
+CTDEF ct_shape ct_shape_cylinder(ct_real radius, ct_real half_height) {
+    ct_shape s = ct__shape_zero(CT_SHAPE_CYLINDER);
+    s.ct__v[0] = ct__v3(radius, radius, half_height);
+    return s;
+}
+
 CTDEF ct_shape ct_shape_triangle(ct_vec3 a, ct_vec3 b, ct_vec3 c) {
     ct_shape s = ct__shape_zero(CT_SHAPE_TRIANGLE);
     s.ct__v[0] = a;
@@ -103,6 +111,7 @@ CT__PRIVATE int ct__shape_valid(const ct_shape *s) {
                 (s->ct__hull->vert_first && s->ct__hull->vert_adj));
     case CT_SHAPE_SPHERE: return 1;
     case CT_SHAPE_ELLIPSOID:
+    case CT_SHAPE_CYLINDER:
     case CT_SHAPE_BOX: return ct__nonneg3(s->ct__v[0]);
     case CT_SHAPE_TRIANGLE:
         return ct__finite3(s->ct__v[0]) && ct__finite3(s->ct__v[1]) && ct__finite3(s->ct__v[2]);
@@ -255,6 +264,17 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
         l = ct__len(t);
         return ct__mul(a, ct__scale(t, 1 / l));
     }
+    case CT_SHAPE_CYLINDER: {   /* the rim point of the cap facing d: radius along d's xy part */
+        ct_real r = s->ct__v[0].x, hh = s->ct__v[0].z, m = ct__max(ct__abs(d.x), ct__abs(d.y)), l;
+        ct_vec3 out = ct__v3(0, 0, d.z >= 0 ? hh : -hh);
+        *id = -1;
+        if (m > 0) {   /* scaled first: neither under- nor overflows */
+            l = ct__sqrt((d.x / m) * (d.x / m) + (d.y / m) * (d.y / m));
+            out.x = r * (d.x / m) / l;
+            out.y = r * (d.y / m) / l;
+        }
+        return out;
+    }
     case CT_SHAPE_SUPPORT: {
         ct_vec3 out = ct__v3(0, 0, 0);
         *id = -1;
@@ -279,5 +299,5 @@ CT__INLINE ct_vec3 ct__shape_center(const ct_shape *s) {
 
 /* 1 for cores with curved boundaries (GJK/EPA converge only to a tolerance there). */
 CT__INLINE int ct__shape_smooth(const ct_shape *s) {
-    return s->type == CT_SHAPE_ELLIPSOID || s->type == CT_SHAPE_SUPPORT;
+    return s->type == CT_SHAPE_ELLIPSOID || s->type == CT_SHAPE_SUPPORT || s->type == CT_SHAPE_CYLINDER;
 }

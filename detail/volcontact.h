@@ -87,6 +87,51 @@ CT__PRIVATE int ct__inside2d(const ct__v2 *P, int k, ct__v2 q, ct_real tol) {
     return 1;
 }
 
+/* Candidate points of the intersection of two convex polygons P (kp points) and Q (kq), as
+   ct__hull2d makes them (1 or 2 points: a point or a segment): the points of each inside the
+   other (within tol) and the crossings of their edges. cand holds kp kq + kp + kq points;
+   returns the count (the caller takes their hull with ct__hull2d). */
+CT__PRIVATE int ct__poly2d_clip(const ct__v2 *fa, int ka, const ct__v2 *fb, int kb, ct__v2 *cand, ct_real tol) {
+    int i, j, nc = 0;
+    for (i = 0; i < ka; ++i) if (ct__inside2d(fb, kb, fa[i], tol)) cand[nc++] = fa[i];
+    for (i = 0; i < kb; ++i) if (ct__inside2d(fa, ka, fb[i], tol)) cand[nc++] = fb[i];
+    if (ka >= 2 && kb >= 2) {
+        int ea_n = ka == 2 ? 1 : ka, eb_n = kb == 2 ? 1 : kb;
+        for (i = 0; i < ea_n; ++i) {
+            ct__v2 a0 = fa[i], d1 = ct__v2_sub(fa[(i + 1) % ka], fa[i]);
+            for (j = 0; j < eb_n; ++j) {
+                ct__v2 b0 = fb[j], d2 = ct__v2_sub(fb[(j + 1) % kb], fb[j]), ab = ct__v2_sub(b0, a0);
+                ct_real den = ct__v2_cross(d1, d2), t, q, slack = CT__VC_SLACK2D;
+                if (!(ct__abs(den) > CT__EPS * ct__v2_len(d1) * ct__v2_len(d2))) continue;
+                t = ct__v2_cross(ab, d2) / den;
+                q = ct__v2_cross(ab, d1) / den;
+                if (t >= -slack && t <= 1 + slack && q >= -slack && q <= 1 + slack)
+                    cand[nc++] = ct__v2_make(a0.x + t * d1.x, a0.y + t * d1.y);
+            }
+        }
+    }
+    return nc;
+}
+
+/* Area of a convex polygon of nc >= 1 points (CCW, from ct__hull2d) and its centroid (a
+   segment: its midpoint, area 0; a point: itself). */
+CT__PRIVATE ct_real ct__poly2d_centroid(const ct__v2 *p, int nc, ct__v2 *cen) {
+    ct_real cx = 0, cy = 0, ar = 0;
+    int i;
+    for (i = 1; nc >= 3 && i + 1 < nc; ++i) {   /* fan from p[0] */
+        ct_real cr = ct__v2_cross(ct__v2_sub(p[i], p[0]), ct__v2_sub(p[i + 1], p[0]));
+        ar += cr;
+        cx += cr * (p[0].x + p[i].x + p[i + 1].x);
+        cy += cr * (p[0].y + p[i].y + p[i + 1].y);
+    }
+    if (nc >= 3 && ar > 0) {
+        *cen = ct__v2_make(cx / (3 * ar), cy / (3 * ar));
+        return ar / 2;
+    }
+    *cen = nc >= 2 ? ct__v2_make((p[0].x + p[1].x) / 2, (p[0].y + p[1].y) / 2) : p[0];
+    return 0;
+}
+
 /* Support feature of a vertex set along dir (within tol of the extreme), projected on the
    plane basis (u, w): written to out, returns its count; *ext gets the extreme height. */
 CT__PRIVATE int ct__feature(const ct_vec3 *v, int n, ct_vec3 dir, ct_vec3 u, ct_vec3 w, ct_real tol,
@@ -127,7 +172,7 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
                                       const ct_xform *rel, ct_vec3 *point, ct_vec3 *normal, ct_real *area) {
     ct_vec3 *va, *vb, u, w, n;
     ct__v2 *fa, *fb, *cand, *work;
-    int i, j, ka, kb, nc = 0, ok;
+    int i, ka, kb, nc = 0, ok;
     ct_real ea, eb, tol = CT__VC_TOL2D, inv = 1 / p->scale;
     va = CT__SALLOC(s, ct_vec3, a->nverts);
     vb = CT__SALLOC(s, ct_vec3, b->nverts);
@@ -152,53 +197,19 @@ CT__PRIVATE ct_status ct__vc_touching(ct_scratch *s, const ct__polar *p, const c
     eb = -eb;
     ka = ct__hull2d(fa, ka, work, tol);
     kb = ct__hull2d(fb, kb, work, tol);
-    /* candidates: vertices of either feature inside the other, and crossings of their edges */
     cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
     work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
     if (!cand || !work) return CT_NO_MEMORY;
-    for (i = 0; i < ka; ++i) if (ct__inside2d(fb, kb, fa[i], tol)) cand[nc++] = fa[i];
-    for (i = 0; i < kb; ++i) if (ct__inside2d(fa, ka, fb[i], tol)) cand[nc++] = fb[i];
-    if (ka >= 2 && kb >= 2) {
-        int ea_n = ka == 2 ? 1 : ka, eb_n = kb == 2 ? 1 : kb;
-        for (i = 0; i < ea_n; ++i) {
-            ct__v2 a0 = fa[i], d1 = ct__v2_sub(fa[(i + 1) % ka], fa[i]);
-            for (j = 0; j < eb_n; ++j) {
-                ct__v2 b0 = fb[j], d2 = ct__v2_sub(fb[(j + 1) % kb], fb[j]), ab = ct__v2_sub(b0, a0);
-                ct_real den = ct__v2_cross(d1, d2), t, q, slack = CT__VC_SLACK2D;
-                if (!(ct__abs(den) > CT__EPS * ct__v2_len(d1) * ct__v2_len(d2))) continue;
-                t = ct__v2_cross(ab, d2) / den;
-                q = ct__v2_cross(ab, d1) / den;
-                if (t >= -slack && t <= 1 + slack && q >= -slack && q <= 1 + slack)
-                    cand[nc++] = ct__v2_make(a0.x + t * d1.x, a0.y + t * d1.y);
-            }
-        }
-    }
+    nc = ct__poly2d_clip(fa, ka, fb, kb, cand, tol);
     *normal = n;
-    *area = 0;
     {
-        ct_real hmid = (ea + eb) / 2, cx = 0, cy = 0, ar = 0;
+        ct__v2 cen;
         if (nc == 0) {   /* rounding left nothing: nearest points of the two features */
             cand[nc++] = ct__v2_make((fa[0].x + fb[0].x) / 2, (fa[0].y + fb[0].y) / 2);
         }
         nc = ct__hull2d(cand, nc, work, tol);
-        if (nc >= 3) {
-            for (i = 0; i < nc; ++i) {
-                ct__v2 p0 = cand[i], p1 = cand[(i + 1) % nc];
-                ct_real cr = ct__v2_cross(ct__v2_sub(p0, cand[0]), ct__v2_sub(p1, cand[0]));
-                ar += cr;
-                cx += cr * (cand[0].x + p0.x + p1.x);
-                cy += cr * (cand[0].y + p0.y + p1.y);
-            }
-        }
-        if (nc >= 3 && ar > 0) {
-            cx /= 3 * ar; cy /= 3 * ar;
-            *area = ar / 2;
-        } else if (nc >= 2) {
-            cx = (cand[0].x + cand[1].x) / 2; cy = (cand[0].y + cand[1].y) / 2;
-        } else {
-            cx = cand[0].x; cy = cand[0].y;
-        }
-        *point = ct__madd(ct__madd(ct__scale(n, hmid), u, cx), w, cy);
+        *area = ct__poly2d_centroid(cand, nc, &cen);
+        *point = ct__madd(ct__madd(ct__scale(n, (ea + eb) / 2), u, cen.x), w, cen.y);
     }
     return CT_OK;
 }
@@ -304,56 +315,64 @@ CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct
     return CT_OK;
 }
 
+/* The contact from a finished ct__polar (ct__polar_run, or the warm start of detail/pfc.h)
+   into *out (zeroed by the caller); temporaries from s. */
+CT__PRIVATE ct_status ct__vc_from_polar(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_xform *xa,
+                                        const ct_hull *b, const ct_xform *xb, ct_contact *out) {
+    ct_status st = CT_OK;
+    ct_contact c;
+    ct_xform rel;
+    int fa = -1, fb = -1;
+    if (p->state == CT__POLAR_DISJOINT) return CT_OK;
+    memset(&c, 0, sizeof c);
+    rel = ct__xf_rel(xa, xb);
+    c.found = 1;
+    if (p->state == CT__POLAR_OVERLAP) {
+        int code = ct__vc_overlap(p, &c);
+        if (code != CT__VC_CHORD) {
+            st = ct__vc_epa_gap(s, p, a, xa, b, xb, code, &c);
+            if (st != CT_OK) return st;
+        }
+        c.point = ct__add(c.point, p->c);
+        c.centroid = ct__add(c.centroid, p->c);
+        fa = ct__vc_nearest(p, 0, p->na, p->face_plane, p->nf, c.point, c.normal, p->touch);
+        fb = ct__vc_nearest(p, p->na, p->m, p->face_plane, p->nf, c.point, ct__neg(c.normal), p->touch);
+    } else {
+        st = ct__vc_touching(s, p, a, b, &rel, &c.point, &c.normal, &c.area);
+        if (st != CT_OK) return st;
+        c.centroid = c.point;
+        c.gap = 0;
+        c.volume = 0;
+    }
+    if (fa < 0) fa = ct__vc_nearest(p, 0, p->na, NULL, 0, c.point, c.normal, CT__VC_FEATURE);
+    if (fb < 0) fb = ct__vc_nearest(p, p->na, p->m, NULL, 0, c.point, ct__neg(c.normal), CT__VC_FEATURE);
+    /* to world */
+    out->found = 1;
+    out->point = ct__xf_point(xa, ct__madd(p->origin, c.point, p->scale));
+    out->centroid = ct__xf_point(xa, ct__madd(p->origin, c.centroid, p->scale));
+    out->normal = ct__xf_dir(xa, c.normal);
+    out->gap = c.gap * p->scale;
+    out->area = c.area * p->scale * p->scale;
+    out->volume = c.volume * p->scale * p->scale * p->scale;
+    out->face_a = fa;
+    out->face_b = fb < 0 ? -1 : fb - p->na;
+    return CT_OK;
+}
+
 CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                  const ct_xform *xb, ct_scratch *user, ct_contact *out) {
     ct_scratch local, *s;
     ct__mark mk;
     ct__polar p;
     ct_status st;
-    ct_contact c;
-    ct_xform rel;
-    int fa = -1, fb = -1;
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
     if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    memset(&c, 0, sizeof c);
-    rel = ct__xf_rel(xa, xb);
     st = ct__polar_run(s, a, xa, b, xb, 1, &p);
-    if (st != CT_OK || p.state == CT__POLAR_DISJOINT) goto done;
-    c.found = 1;
-    if (p.state == CT__POLAR_OVERLAP) {
-        int code = ct__vc_overlap(&p, &c);
-        if (code != CT__VC_CHORD) {
-            st = ct__vc_epa_gap(s, &p, a, xa, b, xb, code, &c);
-            if (st != CT_OK) goto done;
-        }
-        c.point = ct__add(c.point, p.c);
-        c.centroid = ct__add(c.centroid, p.c);
-        fa = ct__vc_nearest(&p, 0, p.na, p.face_plane, p.nf, c.point, c.normal, p.touch);
-        fb = ct__vc_nearest(&p, p.na, p.m, p.face_plane, p.nf, c.point, ct__neg(c.normal), p.touch);
-    } else {
-        st = ct__vc_touching(s, &p, a, b, &rel, &c.point, &c.normal, &c.area);
-        if (st != CT_OK) goto done;
-        c.centroid = c.point;
-        c.gap = 0;
-        c.volume = 0;
-    }
-    if (fa < 0) fa = ct__vc_nearest(&p, 0, p.na, NULL, 0, c.point, c.normal, CT__VC_FEATURE);
-    if (fb < 0) fb = ct__vc_nearest(&p, p.na, p.m, NULL, 0, c.point, ct__neg(c.normal), CT__VC_FEATURE);
-    /* to world */
-    out->found = 1;
-    out->point = ct__xf_point(xa, ct__madd(p.origin, c.point, p.scale));
-    out->centroid = ct__xf_point(xa, ct__madd(p.origin, c.centroid, p.scale));
-    out->normal = ct__xf_dir(xa, c.normal);
-    out->gap = c.gap * p.scale;
-    out->area = c.area * p.scale * p.scale;
-    out->volume = c.volume * p.scale * p.scale * p.scale;
-    out->face_a = fa;
-    out->face_b = fb < 0 ? -1 : fb - p.na;
-done:
+    if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st != CT_OK) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
     return st;

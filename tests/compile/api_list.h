@@ -48,9 +48,15 @@
 #define CT_API_SCENE(X) X(ct_scene_create) X(ct_scene_destroy) X(ct_scene_add) X(ct_scene_remove) \
     X(ct_scene_set_xform) X(ct_scene_user) X(ct_scene_step) X(ct_export_scene_step)
 
+/* PFC rigid-block part */
+#define CT_API_PFC(X) X(ct_contact_cache_init) X(ct_contact_cache_free) X(ct_contact_hulls_warm) \
+    X(ct_contact_hulls_reduced) X(ct_hull_erode) X(ct_hull_rounded_volume) \
+    X(ct_contact_rounded_hulls) X(ct_contact_hull_sphere) X(ct_shape_cylinder) \
+    X(ct_contact_facet_hull)
+
 #define CT_API_LIST(X) CT_API_FOUNDATION(X) CT_API_HULL(X) CT_API_GJK(X) CT_API_POLAR(X) \
     CT_API_SAT(X) CT_API_ELLIPSOID(X) CT_API_BROADPHASE(X) CT_API_EXPORT(X) CT_API_QUERY(X) \
-    CT_API_MESH(X) CT_API_SCENE(X)
+    CT_API_MESH(X) CT_API_SCENE(X) CT_API_PFC(X)
 
 /* MPI part: declared only with CONTACT_MPI and <mpi.h>, so not in CT_API_LIST (the compile
    checks need no MPI); tests/mpi/test_mpi.c takes these. */

@@ -1,0 +1,489 @@
+/* contact.h detail: >>pfc - rigid-block contact as PFC's rblock model resolves it
+   (Itasca PFC 7 documentation, "Rigid Block Contact Resolution"): the full resolution
+   (the volumetric contact of detail/volcontact.h) warm-started from the previous step.
+
+   Warm start. Between two steps of a simulation a contact's overlap A n B moves a little and
+   its combinatorial structure (which planes of A and B meet at each vertex, which vertices
+   bound each face) rarely changes. The cache keeps that structure (plane ids, so it is
+   invariant under rigid motion of either body) and the overlap's centroid in both bodies'
+   frames. A warm call
+     1. recomputes every cached vertex from a triple of its planes (Cramer, as the cold path
+        places vertices) and checks it: on each of its own planes within the margin and
+        strictly inside every other plane by the margin (CT__WARM_MARGIN). Then the cached
+        structure IS A n B: each checked vertex is a vertex of A n B with exactly the cached
+        planes tight (so its edges are the cached ones), a vertex's neighbour along an edge
+        is the first vertex met on that line (any farther one would break the plane that
+        stops the edge), so the cached graph is closed under adjacency and, the graph of a
+        polytope being connected, it is the whole of A n B. Planes whose halfspace strictly
+        holds the other body's bounding sphere (ct__polar_far) cannot be tight anywhere in
+        A n B and are skipped. Cost: vertices x planes dot products instead of the interior
+        point's LP and the dual hull.
+     2. otherwise, when the moved centroid is still inside both bodies by CT__POLAR_THIN of the
+        extent (the depth from which the cold path takes a point without the LP), it is the
+        interior point of the polar construction: the LP / line search is skipped, the
+        dual hull is built about it.
+     3. otherwise the cold path (ct__polar_run).
+   The answer is then computed from A n B exactly as ct_contact_hulls does (ct__vc_from_polar),
+   so a warm call equals a cold one up to the rounding of the vertices' placement. A vertex
+   with more than three planes of both bodies (flush stacking, coincident features) would
+   split under motion: such an overlap is not cached. */
+
+/* Margin of the structure check, in touch bands of the working frame (ct__polar.touch,
+   CT__POLAR_TOUCH scaled by the coordinates' magnitude): the same margin the plane filter
+   keeps (4 touch), so a vertex that close to a plane it is not on is left to the cold path. */
+#define CT__WARM_MARGIN 4
+/* A cached vertex of three planes whose unit normals' triple product is below this is not
+   cached: its rounding grows as 1/det (1e4 ulps here, within the 1e-12 agreement with the
+   cold path in double); the cold path places such vertices with more care (CT__POLAR_ILL). */
+#define CT__WARM_TRIPLE ((ct_real)1e-4)
+
+/* The cache's int block: triple (3 per vertex), vert_first (nv + 1), vert_planes (nhe),
+   face_first (nf + 1), face_verts (nhe), face_plane (nf). */
+CT__INLINE int *ct__warm_triple(const ct_contact_cache *c) { return c->ct__data; }
+CT__INLINE int *ct__warm_vfirst(const ct_contact_cache *c) { return c->ct__data + 3 * c->count; }
+CT__INLINE int *ct__warm_vplanes(const ct_contact_cache *c) { return ct__warm_vfirst(c) + c->count + 1; }
+CT__INLINE int *ct__warm_ffirst(const ct_contact_cache *c) { return ct__warm_vplanes(c) + c->ct__nhe; }
+CT__INLINE int *ct__warm_fverts(const ct_contact_cache *c) { return ct__warm_ffirst(c) + c->ct__nf + 1; }
+CT__INLINE int *ct__warm_fplane(const ct_contact_cache *c) { return ct__warm_fverts(c) + c->ct__nhe; }
+
+CTDEF void ct_contact_cache_init(ct_contact_cache *c, const ct_allocator *a) {
+    if (!c) return;
+    memset(c, 0, sizeof *c);
+    if (a) { c->ct__alloc = *a; c->ct__has_alloc = 1; }
+}
+
+CTDEF void ct_contact_cache_free(ct_contact_cache *c) {
+    ct_allocator al;
+    int has;
+    if (!c) return;
+    al = ct__allocator(c->ct__has_alloc ? &c->ct__alloc : NULL);
+    has = c->ct__has_alloc;
+    ct__free(&al, c->ct__data);
+    memset(c, 0, sizeof *c);
+    if (has) { c->ct__alloc = al; c->ct__has_alloc = 1; }
+}
+
+/* The cache was filled for this pair of hulls (same objects, same blocks, same sizes). */
+CT__INLINE int ct__warm_same(const ct_contact_cache *c, const ct_hull *a, const ct_hull *b) {
+    return c->ct__a == a && c->ct__b == b && c->ct__ba == a->ct__block && c->ct__bb == b->ct__block &&
+           c->ct__na == a->nfaces && c->ct__nb == b->nfaces;
+}
+
+/* The best-conditioned triple among the deg planes of a vertex (greedy, as ct__polar_vertex:
+   the most orthogonal partner of the first plane, then the plane farthest from their line);
+   returns |det| of the triple's unit normals. */
+CT__PRIVATE ct_real ct__warm_pick(const ct_plane *pl, const int *list, int deg, int tri[3]) {
+    int t, b = -1, c = -1;
+    ct_real best = -1;
+    ct_vec3 na = pl[list[0]].n, ab;
+    for (t = 1; t < deg; ++t) {
+        ct_real q = ct__len2(ct__cross(na, pl[list[t]].n));
+        if (q > best) { best = q; b = list[t]; }
+    }
+    ab = ct__cross(na, pl[b].n);
+    best = -1;
+    for (t = 1; t < deg; ++t) {
+        ct_real q = ct__abs(ct__dot(ab, pl[list[t]].n));
+        if (list[t] != b && q > best) { best = q; c = list[t]; }
+    }
+    tri[0] = list[0]; tri[1] = b; tri[2] = c;
+    return c < 0 ? 0 : best;
+}
+
+/* Stores the structure of the overlap p (state OVERLAP) in the cache, or empties it
+   (count 0) when a vertex has mixed planes beyond three or an ill-conditioned triple. */
+CT__PRIVATE ct_status ct__warm_store(ct_contact_cache *c, const ct__polar *p, const ct_hull *a, const ct_hull *b) {
+    int nv = p->nv, nf = p->nf, nhe = p->face_first[p->nf], k, f, need;
+    int *tri, *vfirst, *vpl, *ff, *fv, *fp;
+    c->count = 0;
+    need = 3 * nv + nv + 1 + nhe + nf + 1 + nhe + nf;
+    if (need > c->ct__cap) {
+        ct_allocator al = ct__allocator(c->ct__has_alloc ? &c->ct__alloc : NULL);
+        int cap = need + need / 2, *d = (int *)ct__alloc(&al, sizeof(int) * (size_t)cap);
+        if (!d) return CT_NO_MEMORY;
+        ct__free(&al, c->ct__data);
+        c->ct__data = d;
+        c->ct__cap = cap;
+    }
+    c->count = nv; c->ct__nf = nf; c->ct__nhe = nhe;
+    tri = ct__warm_triple(c); vfirst = ct__warm_vfirst(c); vpl = ct__warm_vplanes(c);
+    ff = ct__warm_ffirst(c); fv = ct__warm_fverts(c); fp = ct__warm_fplane(c);
+    memcpy(ff, p->face_first, sizeof(int) * (size_t)(nf + 1));
+    memcpy(fv, p->face_verts, sizeof(int) * (size_t)nhe);
+    memcpy(fp, p->face_plane, sizeof(int) * (size_t)nf);
+    /* the planes of each vertex: the faces that list it (counting sort by vertex) */
+    for (k = 0; k <= nv; ++k) vfirst[k] = 0;
+    for (k = 0; k < nhe; ++k) vfirst[fv[k] + 1]++;
+    for (k = 0; k < nv; ++k) vfirst[k + 1] += vfirst[k];
+    for (k = 0; k < nv; ++k) tri[3 * k] = vfirst[k];   /* fill cursors, overwritten below */
+    for (f = 0; f < nf; ++f)
+        for (k = ff[f]; k < ff[f + 1]; ++k) vpl[tri[3 * fv[k]]++] = fp[f];
+    for (k = 0; k < nv; ++k) {
+        int deg = vfirst[k + 1] - vfirst[k], *list = vpl + vfirst[k], t, na = 0;
+        for (t = 0; t < deg; ++t) na += list[t] < p->na;
+        if (deg >= 3 && (na == 0 || na == deg)) {
+            /* on planes of one body only: a vertex of that body (the dual hull may list it
+               several times, once per triple of its faces); cached as the body's vertex */
+            const ct_hull *h = &p->body[na == 0];
+            ct_vec3 x = ct__add(p->v[k], p->c);
+            int i, best = 0;
+            for (i = 1; i < h->nverts; ++i)
+                if (ct__dist(h->verts[i], x) < ct__dist(h->verts[best], x)) best = i;
+            if (!(ct__dist(h->verts[best], x) <= CT__WARM_MARGIN * p->touch)) break;
+            tri[3 * k] = -1; tri[3 * k + 1] = na == 0; tri[3 * k + 2] = best;
+        } else if (deg != 3 || ct__warm_pick(p->pl, list, deg, tri + 3 * k) < CT__WARM_TRIPLE) {
+            break;   /* mixed planes beyond three (coincident features), or ill-conditioned */
+        }
+    }
+    if (k < nv) {
+        c->count = 0;
+        return CT_OK;
+    }
+    c->ct__a = a; c->ct__b = b; c->ct__ba = a->ct__block; c->ct__bb = b->ct__block;
+    c->ct__na = a->nfaces; c->ct__nb = b->nfaces;
+    return CT_OK;
+}
+
+/* Whether w (on the plane of face f of h, plane ids off + face) lies strictly inside the face
+   polygon: strictly below the plane of every neighbouring face (across each edge) that is not
+   one of w's own planes (mark == k). On a convex body the face polygon is its plane cut by
+   the neighbours' halfspaces, and a point inside it is inside the body. */
+CT__PRIVATE int ct__warm_in_face(const ct__polar *p, const ct_hull *h, int f, int off, const ct_real *slack,
+                                 const int *mark, int k, ct_vec3 w, ct_real tol) {
+    int e;
+    for (e = h->face_first[f]; e < h->face_first[f + 1]; ++e) {
+        int j = off + h->he_face[h->he_twin[e]];
+        if (mark[j] != k && !(ct__dot(p->pl[j].n, w) - slack[j] < -tol)) return 0;
+    }
+    return 1;
+}
+
+/* Step 1: the cached structure about the interior point x (working frame), checked against
+   every plane that can be tight. Fills p (v, faces, state OVERLAP) and returns 1 when it
+   holds; 0 otherwise (p's arrays then are scratch garbage). */
+CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_hull *ha, const ct_hull *hb,
+                             const ct_xform *rel, ct__polar *p, ct_vec3 x, ct_status *st) {
+    int nv = c->count, m = p->m, k, j, t, nnear = 0;
+    const int *tri = ct__warm_triple(c), *vfirst = ct__warm_vfirst(c), *vpl = ct__warm_vplanes(c);
+    ct_real tol = CT__WARM_MARGIN * p->touch, *slack = CT__SALLOC(s, ct_real, m);
+    int *mark = CT__SALLOC(s, int, m), *near = CT__SALLOC(s, int, m);
+    ct_vec3 *v = CT__SALLOC(s, ct_vec3, nv);
+    int local = ha->face_first && ha->he_twin && ha->he_face && hb->face_first && hb->he_twin && hb->he_face;
+    *st = CT_OK;
+    if (!slack || !mark || !near || !v) { *st = CT_NO_MEMORY; return 0; }
+    for (j = 0; j < m; ++j) {
+        slack[j] = -(ct__dot(p->pl[j].n, x) + p->pl[j].d);
+        mark[j] = -1;
+        if (!ct__polar_far(p, j, tol)) near[nnear++] = j;
+    }
+    for (k = 0; k < nv; ++k) {
+        int a = tri[3 * k], b = tri[3 * k + 1], q = tri[3 * k + 2];
+        ct_vec3 w;
+        if (a < 0) {   /* a vertex of body b: strictly inside the other body's planes */
+            int lo = b ? 0 : p->na, hi = b ? p->na : m;
+            const ct_hull *h = b ? hb : ha;
+            if (q >= h->nverts) return 0;
+            w = b ? ct__xf_point(rel, h->verts[q]) : h->verts[q];
+            w = ct__sub(ct__scale(ct__sub(w, p->origin), 1 / p->scale), x);
+            for (t = 0; t < nnear; ++t) {
+                j = near[t];
+                if (j >= lo && j < hi && !(ct__dot(p->pl[j].n, w) - slack[j] < -tol)) return 0;
+            }
+        } else {       /* three planes of both bodies: strictly inside every other plane */
+            ct_vec3 na = p->pl[a].n, nb = p->pl[b].n, nc = p->pl[q].n;
+            ct_real det = ct__dot(na, ct__cross(nb, nc));
+            if (!(ct__abs(det) >= CT__WARM_TRIPLE)) return 0;
+            w = ct__scale(ct__cross(nb, nc), slack[a]);
+            w = ct__madd(w, ct__cross(nc, na), slack[b]);
+            w = ct__madd(w, ct__cross(na, nb), slack[q]);
+            w = ct__scale(w, 1 / det);
+            for (t = vfirst[k]; t < vfirst[k + 1]; ++t) mark[vpl[t]] = k;
+            if (local) {   /* inside both bodies: inside a face polygon of each (see above) */
+                int fa = a < p->na ? a : (b < p->na ? b : q), fb = a >= p->na ? a : (b >= p->na ? b : q);
+                if (!ct__warm_in_face(p, ha, fa, 0, slack, mark, k, w, tol) ||
+                    !ct__warm_in_face(p, hb, fb - p->na, p->na, slack, mark, k, w, tol))
+                    return 0;
+            } else {
+                for (t = 0; t < nnear; ++t) {
+                    j = near[t];
+                    if (mark[j] != k && !(ct__dot(p->pl[j].n, w) - slack[j] < -tol)) return 0;
+                }
+            }
+        }
+        v[k] = w;
+    }
+    p->c = x;
+    p->r = CT__MAXR;
+    for (j = 0; j < m; ++j) p->r = ct__min(p->r, slack[j]);
+    p->v = v;
+    p->nv = nv;
+    p->nf = c->ct__nf;
+    p->face_first = ct__warm_ffirst(c);
+    p->face_verts = ct__warm_fverts(c);
+    p->face_plane = ct__warm_fplane(c);
+    p->face_twin = NULL;
+    p->cond = 1;
+    p->state = CT__POLAR_OVERLAP;
+    return 1;
+}
+
+CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *user,
+                                      ct_contact *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct__polar p;
+    ct_status st = CT_OK;
+    ct_xform rel;
+    int done = 0, hit = 0;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!cache || !ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    s = ct__scratch_begin(user, &local, NULL);
+    mk = ct__scratch_mark(s);
+    if (cache->count > 0 && ct__warm_same(cache, a, b)) {
+        ct_vec3 x;
+        memset(&p, 0, sizeof p);
+        rel = ct__xf_rel(xa, xb);
+        st = ct__polar_frame(s, a, xa, b, xb, &rel, &p);
+        /* the last centroid, moved with A and with B: their midpoint, in the working frame */
+        x = ct__scale(ct__add(cache->point_a, ct__xf_point(&rel, cache->point_b)), (ct_real)0.5);
+        x = ct__scale(ct__sub(x, p.origin), 1 / p.scale);
+        if (st == CT_OK && ct__finite3(x)) {
+            hit = done = ct__warm_try(s, cache, a, b, &rel, &p, x, &st);
+#ifdef CT_PFC_DEBUG
+            CT_PFC_DEBUG(hit);
+#endif
+            if (!done && st == CT_OK) {
+                ct_real depth;
+                st = ct__polar_filter(s, &p, a, b, &rel);
+                depth = ct__polar_depth(&p, x);
+                if (st == CT_OK && depth >= CT__POLAR_THIN && depth > p.touch) {
+                    p.c = x; p.r = depth; p.state = CT__POLAR_OVERLAP; p.sep_ok = 0;
+                    st = ct__polar_finish(s, &p);
+                    done = st == CT_OK && p.state == CT__POLAR_OVERLAP;
+                }
+            }
+        }
+    }
+    if (st == CT_OK && !done) {
+        ct__scratch_reset(s, mk);
+        st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+    }
+    if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
+    if (st == CT_OK && !hit) {
+        if (p.state == CT__POLAR_OVERLAP) st = ct__warm_store(cache, &p, a, b);
+        else cache->count = 0;
+    }
+    if (st == CT_OK && cache->count > 0) {
+        cache->point_a = ct__xf_inv_point(xa, out->centroid);
+        cache->point_b = ct__xf_inv_point(xb, out->centroid);
+    }
+    if (st != CT_OK) {
+        memset(out, 0, sizeof *out);
+        out->face_a = out->face_b = -1;
+        cache->count = 0;
+    }
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
+
+/* ---- reduced resolution ------------------------------------------------------------------
+   PFC's reduced resolution needs no overlap volume: the penetration vector (EPA's witness
+   points pa on A and pb on B, the deepest points) gives a mid-plane through (pa + pb) / 2
+   normal to it; both bodies are cut by that plane and the contact point is the centroid of
+   the intersection of the two cross-section polygons. A section is the hull (ct__hull2d) of
+   the crossings of the body's edges with the plane and of its vertices on it. */
+
+/* Vertices within this (relative to the extent) of the mid-plane lie on it. */
+#define CT__PFC_ON_PLANE (64 * CT__EPS)
+
+/* The section of h (placed by x) by the plane n.y = hm (world), in the plane's basis (u, w)
+   about o, in units of `unit`. Writes at most nverts + nedges points to out; hv holds
+   nverts heights. Returns the count. */
+CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, ct_vec3 n, ct_real hm, ct_vec3 o, ct_vec3 u,
+                                ct_vec3 w, ct_real unit, ct_real *hv, ct__v2 *out) {
+    ct_vec3 nl = ct__xf_inv_dir(x, n);
+    ct_real hl = hm - (x ? ct__dot(n, x->p) : 0), tol = CT__PFC_ON_PLANE * h->extent, inv = 1 / unit;
+    int i, f, k = 0;
+    for (i = 0; i < h->nverts; ++i) {
+        hv[i] = ct__dot(nl, h->verts[i]) - hl;
+        if (ct__abs(hv[i]) <= tol) {
+            ct_vec3 q = ct__sub(ct__xf_point(x, h->verts[i]), o);
+            out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
+        }
+    }
+    for (f = 0; f < h->nfaces; ++f) {
+        int e0 = h->face_first[f], e1 = h->face_first[f + 1], e;
+        for (e = e0; e < e1; ++e) {
+            int v0 = h->face_verts[e], v1 = h->face_verts[e + 1 < e1 ? e + 1 : e0];
+            ct_real h0 = hv[v0], h1 = hv[v1];
+            if (h->he_twin && h->he_twin[e] < e) continue;   /* each edge once */
+            if ((h0 < -tol && h1 > tol) || (h0 > tol && h1 < -tol)) {
+                ct_vec3 q = ct__lerp(h->verts[v0], h->verts[v1], h0 / (h0 - h1));
+                q = ct__sub(ct__xf_point(x, q), o);
+                out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
+            }
+        }
+    }
+    return k;
+}
+
+/* The face of h (placed by x) whose plane is nearest to the world point y. */
+CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec3 y) {
+    ct_vec3 l = ct__xf_inv_point(x, y);
+    ct_real best = CT__MAXR;
+    int f, arg = -1;
+    for (f = 0; f < h->nfaces; ++f) {
+        ct_real dd = ct__abs(ct__dot(h->planes[f].n, l) + h->planes[f].d);
+        if (dd < best) { best = dd; arg = f; }
+    }
+    return arg;
+}
+
+/* The cut of a and b (placed) by the plane through m normal to n (unit, A -> B) into *out
+   (found, point = centroid, normal, area, faces; the caller sets gap). */
+CT__PRIVATE ct_status ct__pfc_cut(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_vec3 n, ct_vec3 m, ct_contact *out) {
+    ct_vec3 u, w;
+    ct_real unit = ct__max(a->extent, b->extent), hm = ct__dot(n, m), area;
+    int na = a->nverts + a->nedges, nb = b->nverts + b->nedges, ka, kb, nc;
+    ct_real *hv = CT__SALLOC(s, ct_real, ct__imax(a->nverts, b->nverts));
+    ct__v2 *fa = CT__SALLOC(s, ct__v2, na), *fb = CT__SALLOC(s, ct__v2, nb), *work = CT__SALLOC(s, ct__v2, ct__imax(na, nb) + 1);
+    ct__v2 *cand, cen;
+    if (!hv || !fa || !fb || !work) return CT_NO_MEMORY;
+    ct__basis(n, &u, &w);
+    ka = ct__hull2d(fa, ct__pfc_section(a, xa, n, hm, m, u, w, unit, hv, fa), work, CT__VC_TOL2D);
+    kb = ct__hull2d(fb, ct__pfc_section(b, xb, n, hm, m, u, w, unit, hv, fb), work, CT__VC_TOL2D);
+    cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
+    work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
+    if (!cand || !work) return CT_NO_MEMORY;
+    nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
+    if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
+    nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
+    area = ct__poly2d_centroid(cand, nc, &cen);
+    out->found = 1;
+    out->point = ct__madd(ct__madd(m, u, cen.x * unit), w, cen.y * unit);
+    out->centroid = out->point;
+    out->normal = n;
+    out->area = area * unit * unit;
+    out->volume = 0;
+    out->face_a = ct__pfc_nearest_face(a, xa, out->point);
+    out->face_b = ct__pfc_nearest_face(b, xb, out->point);
+    return CT_OK;
+}
+
+CT__INLINE int ct__pfc_hulls_ok(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb) {
+    return ct__polar_args_ok(a, xa, b, xb) && a->face_first && a->face_verts && b->face_first && b->face_verts;
+}
+
+CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *user,
+                                         ct_contact *out) {
+    /* the rounded-block routine with radii 0: EPA's deepest points, then the cut */
+    return ct_contact_rounded_hulls(a, xa, 0, b, xb, 0, 1, cache, user, out);
+}
+
+/* ---- rounded blocks ---------------------------------------------------------------------
+   A rounded block is a core hull grown by a ball (ct_shape_rounded). The signed distance of
+   the rounded blocks is that of the cores minus ra + rb: GJK alone while the cores are apart
+   (the overlap of the rounded blocks is below the summed radii), EPA only once the cores
+   overlap. The cores, moved towards each other by (ra + rb) / 2 each along that normal,
+   overlap by exactly the rounded blocks' penetration; the full or reduced resolution on the
+   moved cores gives point, normal, area and volume (the midpoint between the cores does not
+   move, so the point is in place). */
+CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         ct_scratch *user, ct_contact *out) {
+    ct_scratch local, *s;
+    ct__mark mk;
+    ct_shape sa, sb;
+    ct_distance d;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!ct__pfc_hulls_ok(a, xa, b, xb) || !ct__finite(ra) || !ct__finite(rb) || ra < 0 || rb < 0 || (reduced != 0 && reduced != 1))
+        return CT_INVALID;
+    s = ct__scratch_begin(user, &local, NULL);
+    mk = ct__scratch_mark(s);
+    sa = ct_shape_hull(a);
+    sb = ct_shape_hull(b);
+    st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance - ra - rb <= 0) {
+        ct_xform ma = xa ? *xa : ct__xf_identity(), mb = xb ? *xb : ct__xf_identity();
+        ct_real half = (ra + rb) / 2, gap = d.distance - ra - rb;
+        ct_status s2;
+        ma.p = ct__madd(ma.p, d.normal, half);
+        mb.p = ct__madd(mb.p, d.normal, -half);
+        s2 = reduced ? ct__pfc_cut(s, a, &ma, b, &mb, d.normal, ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5), out)
+                     : ct_contact_hulls(a, &ma, b, &mb, s, out);
+        if (s2 != CT_OK && s2 != CT_NO_CONVERGENCE) st = s2;
+        else if (!out->found) {   /* the moved cores only touch (rounding): the midpoint */
+            out->found = 1;
+            out->point = out->centroid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
+            out->normal = d.normal;
+        }
+        out->gap = gap;
+    }
+    if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
+    ct__scratch_end(s, &local, mk);
+    return st;
+}
+
+/* ---- balls and pebbles against blocks: the DEM contact struct ---------------------------- */
+CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
+                                       ct_contact *out) {
+    ct_manifold m;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    st = ct_manifold_hull_sphere(a, xa, center, radius, 0, &m);
+    if (st != CT_OK || m.count == 0) return st;
+    out->found = 1;
+    out->point = out->centroid = m.points[0].point;
+    out->normal = m.normal;
+    out->gap = m.points[0].separation;
+    out->face_a = ct__pfc_nearest_face(a, xa, ct__madd(out->point, m.normal, -out->gap / 2));
+    return CT_OK;
+}
+
+/* ---- wall facets --------------------------------------------------------------------------
+   A triangle of a wall has no thickness: a block pushed past its middle would be pushed out
+   through the back. PFC extrudes the facet away from the block into a prism; here the prism
+   runs behind the facet (against its outward normal, the counter-clockwise side) far enough
+   that the block cannot reach its back (twice the block's reach from the facet's plane), and
+   the contact is computed on the prism as on any hull. */
+CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb, int reduced,
+                                      ct_scratch *s, ct_contact *out) {
+    ct_vec3 f, p[6], cb;
+    ct_real len, depth;
+    ct_hull prism;
+    ct_hull_desc desc;
+    ct_status st;
+    int i, ok;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!tri || !ct__finite3(tri[0]) || !ct__finite3(tri[1]) || !ct__finite3(tri[2]) || !ct__polar_hull_ok(b) ||
+        !ct__xf_valid(xb) || (reduced != 0 && reduced != 1))
+        return CT_INVALID;
+    f = ct__normalize(ct__cross(ct__sub(tri[1], tri[0]), ct__sub(tri[2], tri[0])), &ok);
+    if (!ok) return CT_DEGENERATE;
+    cb = ct__xf_point(xb, b->center);
+    len = ct__max(ct__max(ct__dist(tri[0], tri[1]), ct__dist(tri[1], tri[2])), ct__dist(tri[2], tri[0]));
+    depth = 2 * (ct__abs(ct__dot(f, ct__sub(cb, tri[0]))) + b->extent) + len;
+    for (i = 0; i < 3; ++i) { p[i] = tri[i]; p[i + 3] = ct__madd(tri[i], f, -depth); }
+    memset(&desc, 0, sizeof desc);
+    desc.scratch = s;
+    st = ct_hull_build(p, 6, &desc, NULL, &prism);
+    if (st != CT_OK) return st == CT_DEGENERATE ? CT_DEGENERATE : st;
+    st = reduced ? ct_contact_hulls_reduced(&prism, NULL, b, xb, NULL, s, out) : ct_contact_hulls(&prism, NULL, b, xb, s, out);
+    if (st == CT_OK && out->found) {   /* faces of the prism: the facet itself is face 0 to the caller */
+        out->face_a = ct__dot(prism.planes[out->face_a < 0 ? 0 : out->face_a].n, f) > 1 - CT__VC_FEATURE ? 0 : 1;
+    }
+    ct_hull_free(&prism);
+    return st;
+}
