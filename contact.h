@@ -36,7 +36,7 @@
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
-     >>mesh        triangle meshes, heightfields, hull-mesh contacts, mesh ray casts (detail/mesh.h)
+     >>mesh        meshes, heightfields: hull/sphere/capsule contacts, ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
@@ -1027,6 +1027,20 @@ CTDEF void      ct_mesh_contacts_init(ct_mesh_contacts *c, const ct_allocator *a
 CTDEF void      ct_mesh_contacts_free(ct_mesh_contacts *c);
 CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
                                       ct_real speculative, ct_mesh_contacts *out);
+/* A sphere (centre in world coordinates, radius >= 0) or a capsule (placed by xa) against the
+   mesh, with the output, speculative filter, one-sidedness (the core's middle behind a
+   triangle's plane: skipped), deduplication and grouping of ct_manifold_hull_mesh. Per
+   triangle: a capsule parallel to the face within 0.005 rad (CT__PAIR_PARALLEL) lying over
+   it gives the two ends of its part over the triangle (separations to the plane); otherwise
+   the closest points of the core and the triangle give one point (separation = distance -
+   radius, normal along them) when that normal is legitimate for the triangle's feature (as
+   above), else the face contact of the core's closest point if it lies over the triangle,
+   else nothing (a neighbour owns it). A core crossing the face: the face contact of its
+   deeper end. CT_INVALID also for a NaN/Inf centre or ends, a NaN or negative radius. */
+CTDEF ct_status ct_manifold_sphere_mesh(ct_vec3 center, ct_real radius, const ct_mesh *m, const ct_xform *xm,
+                                        ct_real speculative, ct_mesh_contacts *out);
+CTDEF ct_status ct_manifold_capsule_mesh(const ct_capsule *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
+                                         ct_real speculative, ct_mesh_contacts *out);
 /* Ray cast against the mesh (placed by xm): the first front face (the ray going against its
    normal) met by origin + t * translation, t in [0, 1], edges and vertices included; ties go
    to the lower triangle index. As ct_ray_cast: hit, fraction, point (origin + fraction *
