@@ -36,7 +36,7 @@
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
-     >>mesh        triangle meshes, heightfields, hull-mesh contacts, mesh ray casts (detail/mesh.h)
+     >>mesh        meshes, heightfields: hull/sphere/capsule contacts, ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
      >>pfc         PFC rigid blocks: warm/reduced contact, erosion (detail/pfc.h, erode.h)
 
@@ -949,7 +949,7 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
 CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
                                          const ct_xform *xb, ct_real speculative, ct_manifold *out);
 /* >>mesh ------------------------------------------------------------------------------ */
-/* Triangle meshes and heightfields (detail/mesh.h), and convex hulls against them.
+/* Triangle meshes and heightfields (detail/mesh.h), and hulls, spheres and capsules against them.
 
    ct_mesh_build copies the vertices and triangles (3 vertex ids each, counter-clockwise seen
    from the front side: the side contacts push towards) and computes each triangle's unit
@@ -972,9 +972,13 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
    speculative; each is tested one-sided (a triangle whose plane has A's centre behind it is
    skipped) by the separating axis test over the triangle's face, A's faces, and A's edges
    crossed with the triangle's active edges, with the preferences of ct_manifold_hulls
-   (CT__SAT_FACE_*, CT__SAT_EDGE_*; the triangle's face first), and clipped as there: up to 4
-   points per triangle, each midway between the surfaces with its separation along the
-   normal. Internal edge removal: a normal from an internal edge or vertex of the triangle, or
+   (CT__SAT_FACE_*, CT__SAT_EDGE_*; the triangle's face first), and clipped as there (A's
+   incident face against the triangle's side planes, or the triangle against A's reference
+   face's; an edge pair whose closest points lie inside both edges gives one point): every
+   clip vertex within speculative is a point (not reduced per triangle), midway between the
+   surfaces with its separation along the normal. Apart, when the clip's separations exceed
+   the GJK distance (the closest features lie beside the clipped faces), the closest points
+   give one point instead if their normal is legitimate (below). Internal edge removal: a normal from an internal edge or vertex of the triangle, or
    from an active one but outside its cone of normals (the arc to the neighbour's normal, or to
    the side for a boundary edge; away from the triangle for a vertex), is replaced by the
    triangle's face contact (A's face most opposed to the triangle's normal clipped to the
@@ -985,7 +989,9 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
    allocates nothing): points = every contact, DEM style, sorted by (triangle, id), each with
    its own normal and the manifold it was kept in (-1: reduced away); manifolds = the points
    grouped by normal (cosine within CT__MESH_MERGE_COS of 1, so coplanar triangles share one),
-   each reduced to at most 4 (deepest, farthest, largest area), ids = the point's id mixed with
+   each reduced to at most 4 (the deepest, ties within CT__MESH_FEAT (1e3 ulps) of the scale
+   going to the farthest from the points' mean; the farthest from it; then the largest areas,
+   so collinear points add none: a capsule lying on a face keeps its two ends), ids = the point's id mixed with
    its triangle index, sorted by id, `deepest` set. speculative finite and >= 0; transforms
    rigid. CT_INVALID (empty output) for NULL, a hull not built by the library, a mesh not built
    by ct_mesh_build/heightfield, bad transforms or speculative; CT_NO_MEMORY (empty output).
@@ -1013,7 +1019,7 @@ typedef struct ct_mesh_point {
     ct_vec3  normal;              /* unit, A -> B */
     ct_real  separation;          /* < 0 penetrating */
     int      triangle;            /* the mesh triangle */
-    unsigned id;                  /* features of A and of the triangle (unique per triangle) */
+    unsigned id;                  /* features of A and of the triangle (14 bits of index each) */
     int      manifold;            /* index into manifolds, -1 when reduced away */
 } ct_mesh_point;
 typedef struct ct_mesh_contacts {
@@ -1037,6 +1043,20 @@ CTDEF void      ct_mesh_contacts_init(ct_mesh_contacts *c, const ct_allocator *a
 CTDEF void      ct_mesh_contacts_free(ct_mesh_contacts *c);
 CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
                                       ct_real speculative, ct_mesh_contacts *out);
+/* A sphere (centre in world coordinates, radius >= 0) or a capsule (placed by xa) against the
+   mesh, with the output, speculative filter, one-sidedness (the core's middle behind a
+   triangle's plane: skipped), deduplication and grouping of ct_manifold_hull_mesh. Per
+   triangle: a capsule parallel to the face within 0.005 rad (CT__PAIR_PARALLEL) lying over
+   it gives the two ends of its part over the triangle (separations to the plane); otherwise
+   the closest points of the core and the triangle give one point (separation = distance -
+   radius, normal along them) when that normal is legitimate for the triangle's feature (as
+   above), else the face contact of the core's closest point if it lies over the triangle,
+   else nothing (a neighbour owns it). A core crossing the face: the face contact of its
+   deeper end. CT_INVALID also for a NaN/Inf centre or ends, a NaN or negative radius. */
+CTDEF ct_status ct_manifold_sphere_mesh(ct_vec3 center, ct_real radius, const ct_mesh *m, const ct_xform *xm,
+                                        ct_real speculative, ct_mesh_contacts *out);
+CTDEF ct_status ct_manifold_capsule_mesh(const ct_capsule *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
+                                         ct_real speculative, ct_mesh_contacts *out);
 /* Ray cast against the mesh (placed by xm): the first front face (the ray going against its
    normal) met by origin + t * translation, t in [0, 1], edges and vertices included; ties go
    to the lower triangle index. As ct_ray_cast: hit, fraction, point (origin + fraction *

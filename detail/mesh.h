@@ -380,12 +380,11 @@ CT__PRIVATE int ct__mesh_legit(const ct__mtri *t, ct_vec3 n) {
     ct_vec3 m = ct__neg(n);
     ct_real d[3], hi, tol = CT__MESH_FEAT * t->L;
     int k, cnt = 0, which = -1;
-    if (ct__dot(m, t->f) >= CT__MESH_MERGE_COS) return 1;
     for (k = 0; k < 3; ++k) d[k] = ct__dot(t->v[k], m);
     hi = ct__max(d[0], ct__max(d[1], d[2]));
     for (k = 0; k < 3; ++k)
         if (d[k] >= hi - tol) { ++cnt; which = k; }
-    if (cnt >= 3) return 0; /* the face's plane but not its normal: the back side */
+    if (cnt >= 3) return ct__dot(m, t->f) >= CT__MESH_MERGE_COS; /* the face: its normal only */
     if (cnt == 2) {
         int e = d[0] >= hi - tol ? (d[1] >= hi - tol ? 0 : 2) : 1;
         if (!(t->flags & CT__MESH_F_EDGE(e))) return 0;
@@ -501,7 +500,7 @@ CT__PRIVATE int ct__mesh_reduce(ct__mpt *p, int n, ct_vec3 nrm, ct_real tol) {
     ct__mpt out[CT_MANIFOLD_MAX];
     ct_real best, lo;
     ct_vec3 mean = ct__v3(0, 0, 0);
-    if (n <= CT_MANIFOLD_MAX) return n;
+    if (n <= 2) return n; /* (3 or 4 points too: collinear or inner ones add nothing) */
     lo = p[0].s;
     for (i = 0; i < n; ++i) {
         lo = ct__min(lo, p[i].s);
@@ -521,7 +520,8 @@ CT__PRIVATE int ct__mesh_reduce(ct__mpt *p, int n, ct_vec3 nrm, ct_real tol) {
     np = 2;
     for (k = 2; k < CT_MANIFOLD_MAX; ++k) {
         int bi = -1;
-        best = 0;
+        /* collinear within rounding adds no area: a capsule lying on a face keeps its two ends */
+        best = CT__MESH_FEAT * ct__len2(ct__sub(p[pick[1]].p, p[pick[0]].p));
         for (i = 0; i < n; ++i) {
             int j, used = 0;
             ct_real area = 0;
@@ -646,9 +646,11 @@ typedef struct ct__mesh_job {
     const ct_mesh *m;
     ct_xform rel;          /* mesh local -> hull local */
     const ct_xform *xa;
-    ct_real spec, L, Ltri;
+    ct_real spec, L;
     ct_mesh_contacts *out;
     int failed;
+    ct_vec3 c0, c1;        /* capsule core in the mesh's frame (capsule path) */
+    ct_real r;             /* capsule radius */
 } ct__mesh_job;
 
 CT__PRIVATE int ct__mesh_grow(ct_mesh_contacts *c, int need) {
@@ -674,37 +676,47 @@ CT__PRIVATE int ct__mesh_grow(ct_mesh_contacts *c, int need) {
     return 1;
 }
 
+/* Triangle ti in the job's working frame, with its flags and neighbour directions. */
+CT__PRIVATE void ct__mesh_tri_setup(const ct__mesh_job *j, int ti, ct__mtri *t) {
+    const ct_mesh *m = j->m;
+    int k, ok;
+    for (k = 0; k < 3; ++k) t->v[k] = ct__xf_point(&j->rel, ct__mesh_vert(m, ti, k));
+    t->f = ct__xf_dir(&j->rel, m->normals[ti]);
+    t->flags = m->flags[ti];
+    t->L = j->L;
+    for (k = 0; k < 3; ++k) {
+        int u = m->adj[3 * ti + k];
+        if (u >= 0 && (t->flags & CT__MESH_F_EDGE(k))) t->nb[k] = ct__xf_dir(&j->rel, m->normals[u]);
+        else t->nb[k] = ct__normalize(ct__cross(ct__sub(t->v[(k + 1) % 3], t->v[k]), t->f), &ok);
+    }
+}
+
+/* Appends one point (working frame -> world through j->xa); 0 when memory fails. */
+CT__PRIVATE int ct__mesh_emit(ct__mesh_job *j, int ti, ct_vec3 nrm, const ct__mpt *q) {
+    ct_mesh_point *p;
+    if (!ct__mesh_grow(j->out, j->out->npoints + 1)) { j->failed = 1; return 0; }
+    p = &j->out->points[j->out->npoints++];
+    p->point = ct__xf_point(j->xa, q->p);
+    p->normal = ct__xf_dir(j->xa, nrm);
+    p->separation = q->s;
+    p->triangle = ti;
+    p->id = q->id;
+    p->manifold = -1;
+    return 1;
+}
+
 CT__PRIVATE int ct__mesh_visit_hull(void *user, int ti) {
     ct__mesh_job *j = (ct__mesh_job *)user;
-    const ct_mesh *m = j->m;
     ct__mtri t;
     ct__mpt pts[CT__MESH_POLY];
     ct_vec3 nrm;
     int k, n;
-    for (k = 0; k < 3; ++k) t.v[k] = ct__xf_point(&j->rel, ct__mesh_vert(m, ti, k));
-    t.f = ct__xf_dir(&j->rel, m->normals[ti]);
+    ct__mesh_tri_setup(j, ti, &t);
     /* one-sided: a hull whose centre is behind the triangle's plane came from behind */
     if (ct__dot(ct__sub(j->h->center, t.v[0]), t.f) < 0) return 1;
-    t.flags = m->flags[ti];
-    t.L = j->L;
-    for (k = 0; k < 3; ++k) {
-        int u = m->adj[3 * ti + k], ok;
-        if (u >= 0 && (t.flags & CT__MESH_F_EDGE(k))) t.nb[k] = ct__xf_dir(&j->rel, m->normals[u]);
-        else t.nb[k] = ct__normalize(ct__cross(ct__sub(t.v[(k + 1) % 3], t.v[k]), t.f), &ok);
-    }
     n = ct__mesh_hull_tri(j->h, &t, j->spec, &nrm, pts);
-    if (n == 0) return 1;
-    if (!ct__mesh_grow(j->out, j->out->npoints + n)) { j->failed = 1; return 0; }
-    nrm = ct__xf_dir(j->xa, nrm);
-    for (k = 0; k < n; ++k) {
-        ct_mesh_point *p = &j->out->points[j->out->npoints++];
-        p->point = ct__xf_point(j->xa, pts[k].p);
-        p->normal = nrm;
-        p->separation = pts[k].s;
-        p->triangle = ti;
-        p->id = pts[k].id;
-        p->manifold = -1;
-    }
+    for (k = 0; k < n; ++k)
+        if (!ct__mesh_emit(j, ti, nrm, &pts[k])) return 0;
     return 1;
 }
 
@@ -772,6 +784,13 @@ CT__PRIVATE void ct__mesh_group(ct_mesh_contacts *c, ct_real tol) {
     }
 }
 
+/* Sorts the points by (triangle, id), drops the duplicates and groups them into manifolds. */
+CT__PRIVATE void ct__mesh_finish(ct_mesh_contacts *out, ct_real scale) {
+    if (out->npoints > 1) qsort(out->points, (size_t)out->npoints, sizeof *out->points, ct__mesh_point_cmp);
+    ct__mesh_dedup(out, CT__MESH_DUP * scale);
+    ct__mesh_group(out, CT__MESH_FEAT * scale);
+}
+
 CTDEF void ct_mesh_contacts_init(ct_mesh_contacts *c, const ct_allocator *a) {
     if (!c) return;
     memset(c, 0, sizeof *c);
@@ -800,7 +819,8 @@ CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, cons
     if (!a || !ct__sat_hull_ok(a) || !ct__mesh_ok(m) || !ct__xf_valid(xa) || !ct__xf_valid(xm) || !ct__finite(speculative) ||
         speculative < 0)
         return CT_INVALID;
-    job.h = a; job.m = m; job.xa = xa; job.out = out; job.failed = 0;
+    memset(&job, 0, sizeof job);
+    job.h = a; job.m = m; job.xa = xa; job.out = out;
     job.spec = speculative;
     job.rel = ct__xf_rel(xa, xm);
     inv = ct__xf_rel(xm, xa);
@@ -816,11 +836,169 @@ CTDEF ct_status ct_manifold_hull_mesh(const ct_hull *a, const ct_xform *xa, cons
         out->npoints = out->nmanifolds = 0;
         return CT_NO_MEMORY;
     }
-    if (out->npoints > 1) qsort(out->points, (size_t)out->npoints, sizeof *out->points, ct__mesh_point_cmp);
     scale = a->extent + ct__maxabs(a->center) + (xa ? ct__maxabs(xa->p) : 0);
-    ct__mesh_dedup(out, CT__MESH_DUP * scale);
-    ct__mesh_group(out, CT__MESH_FEAT * scale);
+    ct__mesh_finish(out, scale);
     return CT_OK;
+}
+
+/* ---- capsules and spheres against the mesh -------------------------------------------------------- */
+/* Is p inside the prism of triangle t (its three side planes, edges included)? */
+CT__PRIVATE int ct__mesh_in_prism(const ct__mtri *t, ct_vec3 p) {
+    int k;
+    for (k = 0; k < 3; ++k)
+        if (ct__dot(ct__cross(ct__sub(t->v[(k + 1) % 3], t->v[k]), ct__sub(p, t->v[k])), t->f) < 0) return 0;
+    return 1;
+}
+
+/* Closest points of segment p0-p1 and triangle t: ps on the segment, pt on the triangle; the
+   candidates are the endpoints over the face, the segment against the three edges, and the
+   segment crossing the face (distance 0). Returns the distance. */
+CT__PRIVATE ct_real ct__mesh_seg_tri(const ct__mtri *t, ct_vec3 p0, ct_vec3 p1, ct_vec3 *ps, ct_vec3 *pt) {
+    ct_real best = CT__MAXR, d0 = ct__dot(ct__sub(p0, t->v[0]), t->f), d1 = ct__dot(ct__sub(p1, t->v[0]), t->f), s, u, d;
+    ct_vec3 e[2], q;
+    int k;
+    e[0] = p0; e[1] = p1;
+    *ps = p0; *pt = t->v[0];
+    if ((d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0)) {
+        q = ct__lerp(p0, p1, d0 / (d0 - d1));
+        if (ct__mesh_in_prism(t, q)) { *ps = *pt = q; return 0; }
+    }
+    for (k = 0; k < 2; ++k) {
+        ct_real dk = k ? d1 : d0;
+        q = ct__madd(e[k], t->f, -dk);
+        if (ct__abs(dk) < best && ct__mesh_in_prism(t, q)) { best = ct__abs(dk); *ps = e[k]; *pt = q; }
+    }
+    for (k = 0; k < 3; ++k) {
+        ct_vec3 w = ct__sub(t->v[(k + 1) % 3], t->v[k]), a, b;
+        ct__pair_seg_seg(p0, ct__sub(p1, p0), t->v[k], w, &s, &u);
+        a = ct__lerp(p0, p1, s); b = ct__madd(t->v[k], w, u);
+        d = ct__dist(a, b);
+        if (d < best) { best = d; *ps = a; *pt = b; }
+    }
+    return best;
+}
+
+/* Face contact of the capsule core point e (radius r) on triangle t: normal -f. */
+CT__INLINE void ct__mesh_cap_face(const ct__mtri *t, ct_vec3 e, ct_real r, unsigned id, ct__mpt *pt) {
+    ct_real s = ct__dot(ct__sub(e, t->v[0]), t->f) - r;
+    pt->p = ct__madd(e, t->f, -(r + s / 2));
+    pt->s = s;
+    pt->id = id;
+}
+
+/* Capsule p0-p1 of radius r (the triangle's frame) against triangle t: up to two points. A
+   segment parallel to the face within CT__PAIR_PARALLEL lies on it: its part over the
+   triangle gives its two ends. Otherwise the closest points give one (normal along them) when
+   that normal is legitimate for the triangle's feature; else the face contact of the closest
+   segment point when it lies over the triangle. A core crossing the face: the face contact of
+   the deeper end. */
+CT__PRIVATE int ct__mesh_capsule_tri(const ct__mtri *t, ct_vec3 p0, ct_vec3 p1, ct_real r, ct_real spec, ct_vec3 *nrm, ct__mpt *pts) {
+    ct_vec3 ps = p0, pq = p0, u = ct__sub(p1, p0);
+    ct_real d = ct__mesh_seg_tri(t, p0, p1, &ps, &pq), len = ct__len(u), lo = 0, hi = 1;
+    int k, n = 0, ok;
+    if (d - r > spec) return 0;
+    *nrm = ct__neg(t->f);
+    if (d > 0 && len > 0 && ct__abs(ct__dot(u, t->f)) <= CT__PAIR_PARALLEL * len) {
+        for (k = 0; k < 3 && lo <= hi; ++k) { /* clip the segment to the triangle's prism */
+            ct_vec3 side = ct__cross(ct__sub(t->v[(k + 1) % 3], t->v[k]), t->f);
+            ct_real a = ct__dot(side, ct__sub(p0, t->v[k])), b = ct__dot(side, ct__sub(p1, t->v[k]));
+            if (a > 0 && b > 0) { hi = -1; break; }
+            if (a > 0) lo = ct__max(lo, a / (a - b));
+            else if (b > 0) hi = ct__min(hi, a / (a - b));
+        }
+        if (lo <= hi) {
+            ct__mesh_cap_face(t, ct__lerp(p0, p1, lo), r, 0x80000000u, &pts[n]);
+            if (pts[n].s <= spec) ++n;
+            ct__mesh_cap_face(t, ct__lerp(p0, p1, hi), r, 0x80000001u, &pts[n]);
+            if (pts[n].s <= spec && hi > lo) ++n;
+            return n;
+        }
+    }
+    if (d > 0) {
+        ct_vec3 nn = ct__normalize(ct__sub(pq, ps), &ok);
+        /* along the face normal (within rounding): the face contact below, exactly -f */
+        int face = ok && ct__dot(nn, t->f) <= -CT__MESH_MERGE_COS;
+        if (face) {
+            ct__mesh_cap_face(t, ps, r, 0x80000003u, &pts[0]);
+            return pts[0].s <= spec;
+        }
+        if (ok && ct__mesh_legit(t, nn)) {
+            *nrm = nn;
+            pts[0].s = d - r;
+            pts[0].p = ct__lerp(ct__madd(ps, nn, r), pq, (ct_real)0.5);
+            pts[0].id = 0x80000002u;
+            return 1;
+        }
+        if (!ct__mesh_in_prism(t, ps)) return 0; /* the neighbour owns it */
+        ct__mesh_cap_face(t, ps, r, 0x80000003u, &pts[0]);
+        return pts[0].s <= spec;
+    }
+    ct__mesh_cap_face(t, ct__dot(p0, t->f) < ct__dot(p1, t->f) ? p0 : p1, r, 0x80000004u, &pts[0]);
+    return pts[0].s <= spec;
+}
+
+CT__PRIVATE int ct__mesh_visit_capsule(void *user, int ti) {
+    ct__mesh_job *j = (ct__mesh_job *)user;
+    ct__mtri t;
+    ct__mpt pts[2];
+    ct_vec3 nrm;
+    int k, n;
+    ct__mesh_tri_setup(j, ti, &t);
+    /* one-sided: a core whose middle is behind the triangle's plane came from behind */
+    if (ct__dot(ct__sub(ct__lerp(j->c0, j->c1, (ct_real)0.5), t.v[0]), t.f) < 0) return 1;
+    n = ct__mesh_capsule_tri(&t, j->c0, j->c1, j->r, j->spec, &nrm, pts);
+    for (k = 0; k < n; ++k)
+        if (!ct__mesh_emit(j, ti, nrm, &pts[k])) return 0;
+    return 1;
+}
+
+/* The capsule (sphere: p0 == p1) entry points share this. */
+CT__PRIVATE ct_status ct__mesh_capsule(ct_vec3 p0, ct_vec3 p1, ct_real r, const ct_mesh *m, const ct_xform *xm, ct_real spec,
+                                       ct_mesh_contacts *out) {
+    ct__mesh_job job;
+    ct_aabb q;
+    ct_real grow, scale;
+    if (!ct__mesh_ok(m) || !ct__xf_valid(xm) || !ct__finite(spec) || spec < 0 || !ct__finite(r) || r < 0 || !ct__finite3(p0) ||
+        !ct__finite3(p1))
+        return CT_INVALID;
+    memset(&job, 0, sizeof job);
+    job.m = m; job.xa = xm; job.out = out; job.spec = spec; job.r = r;
+    job.rel = ct__xf_identity(); /* the work is done in the mesh's frame */
+    job.c0 = ct__xf_inv_point(xm, p0);
+    job.c1 = ct__xf_inv_point(xm, p1);
+    job.L = 2 * r + ct__dist(p0, p1);
+    grow = r + spec + CT__MESH_FEAT * (job.L + ct__maxabs(job.c0));
+    q.lo = ct__sub(ct__vmin(job.c0, job.c1), ct__v3(grow, grow, grow));
+    q.hi = ct__add(ct__vmax(job.c0, job.c1), ct__v3(grow, grow, grow));
+    if (!ct__finite3(q.lo) || !ct__finite3(q.hi) || !ct__finite(job.L)) return CT_INVALID;
+    ct__mesh_query(m, q, ct__mesh_visit_capsule, &job);
+    if (job.failed) return CT_NO_MEMORY;
+    scale = job.L + ct__maxabs(p0) + ct__maxabs(p1);
+    ct__mesh_finish(out, scale);
+    return CT_OK;
+}
+
+CTDEF ct_status ct_manifold_sphere_mesh(ct_vec3 center, ct_real radius, const ct_mesh *m, const ct_xform *xm, ct_real speculative,
+                                        ct_mesh_contacts *out) {
+    ct_status st;
+    if (!out) return CT_INVALID;
+    if (!out->ct__has_alloc) ct_mesh_contacts_init(out, NULL);
+    out->npoints = out->nmanifolds = 0;
+    st = ct__mesh_capsule(center, center, radius, m, xm, speculative, out);
+    if (st != CT_OK) out->npoints = out->nmanifolds = 0;
+    return st;
+}
+
+CTDEF ct_status ct_manifold_capsule_mesh(const ct_capsule *a, const ct_xform *xa, const ct_mesh *m, const ct_xform *xm,
+                                         ct_real speculative, ct_mesh_contacts *out) {
+    ct_status st;
+    if (!out) return CT_INVALID;
+    if (!out->ct__has_alloc) ct_mesh_contacts_init(out, NULL);
+    out->npoints = out->nmanifolds = 0;
+    if (!a || !ct__xf_valid(xa)) return CT_INVALID;
+    st = ct__mesh_capsule(ct__xf_point(xa, a->p0), ct__xf_point(xa, a->p1), a->radius, m, xm, speculative, out);
+    if (st != CT_OK) out->npoints = out->nmanifolds = 0;
+    return st;
 }
 
 /* ---- ray cast ------------------------------------------------------------------------------------ */

@@ -726,3 +726,106 @@ Test(mesh, warm_contacts_allocate_nothing) {
     ct_hull_free(&box);
     ct_mesh_free(&m);
 }
+
+Test(mesh, sphere_rolling_on_flat_floor_one_point_face_normal) {
+    ct_mesh m = ms_grid(11, 11, 0.5, 0, 1);
+    ct_mesh_contacts c = { 0 };
+    unsigned long long s = 8;
+    int k;
+    for (k = 0; k < 2000; ++k) {
+        double r = 0.1 + 0.5 * tu_uniform(&s), pen = 0.02 * tu_uniform(&s);
+        /* a quarter of the centres exactly over a vertex or an edge of the grid */
+        double x = 1 + 3 * tu_uniform(&s), y = 1 + 3 * tu_uniform(&s);
+        if (k % 4 == 1) { x = 0.5 * floor(2 * x); y = 0.5 * floor(2 * y); }
+        if (k % 4 == 2) y = 0.5 * floor(2 * y);
+        cr_assert_eq(ct_manifold_sphere_mesh(ms_v(x, y, r - pen), (ct_real)r, &m, NULL, 0, &c), CT_OK);
+        cr_assert_eq(c.npoints, 1, "sphere %d at (%g %g): %d points", k, x, y, c.npoints);
+        cr_assert_eq(c.nmanifolds, 1);
+        cr_assert(c.points[0].normal.z == -1 && c.points[0].normal.x == 0 && c.points[0].normal.y == 0);
+        cr_assert(fabs(c.points[0].separation + pen) < MS_TOL, "separation %g, expected %g", c.points[0].separation, -pen);
+        cr_assert(ct__dist(c.points[0].point, ms_v(x, y, -pen / 2)) < MS_TOL);
+    }
+    ct_mesh_contacts_free(&c);
+    ct_mesh_free(&m);
+}
+
+Test(mesh, sphere_against_one_triangle_closed_form) {
+    ct_vec3 v[3];
+    int tri[3] = { 0, 1, 2 }, k, n = 0;
+    ct_mesh m;
+    ct_mesh_contacts c = { 0 };
+    unsigned long long s = 12;
+    v[0] = ms_v(0, 0, 0); v[1] = ms_v(2, 0, 0.5); v[2] = ms_v(0.3, 1.8, -0.2);
+    cr_assert_eq(ct_mesh_build(v, 3, tri, 1, NULL, &m), CT_OK);
+    for (k = 0; k < 2000; ++k) {
+        ct_vec3 ctr = ms_v(-1 + 4 * tu_uniform(&s), -1 + 4 * tu_uniform(&s), -0.5 + 2 * tu_uniform(&s));
+        double r = 0.05 + 0.4 * tu_uniform(&s), dist = ms_tri_dist(ctr, v[0], v[1], v[2]);
+        double front = ct__dot(ct__sub(ctr, v[0]), m.normals[0]);
+        cr_assert_eq(ct_manifold_sphere_mesh(ctr, (ct_real)r, &m, NULL, (ct_real)0.1, &c), CT_OK);
+        if (front < 0) { cr_assert_eq(c.npoints, 0, "behind: skipped"); continue; }
+        if (dist - r > 0.1 + 1e-9) { cr_assert_eq(c.npoints, 0); continue; }
+        if (dist - r < 0.1 - 1e-9) cr_assert_eq(c.npoints, 1, "sphere %d: dist %g r %g", k, dist, r);
+        if (c.npoints == 0) continue;
+        ++n;
+        /* every feature of a lone triangle is active: the separation is the distance - r */
+        cr_assert(fabs(c.points[0].separation - (dist - r)) < MS_TOL * 10, "sphere %d: %g vs %g", k, c.points[0].separation, dist - r);
+        cr_assert(fabs(ms_tri_dist(ct__madd(c.points[0].point, c.points[0].normal, c.points[0].separation / 2), v[0], v[1], v[2])) < MS_TOL * 10);
+    }
+    cr_assert(n > 50, "%d contacts", n);
+    ct_mesh_contacts_free(&c);
+    ct_mesh_free(&m);
+}
+
+Test(mesh, capsule_lying_on_floor_two_points_and_on_a_ridge) {
+    ct_mesh m = ms_grid(11, 11, 0.5, 0, 1), ridge = ms_fold(-1);
+    ct_mesh_contacts c = { 0 };
+    ct_capsule cap = { { -0.6, 0, 0 }, { 0.6, 0, 0 }, 0.25 };
+    unsigned long long s = 14;
+    int k, i;
+    for (k = 0; k < 1000; ++k) {
+        double pen = 0.02 * tu_uniform(&s);
+        ct_xform x = ms_xf(ms_v(0, 0, 1), 2 * M_PI * tu_uniform(&s), ms_v(1.2 + 2.6 * tu_uniform(&s), 1.2 + 2.6 * tu_uniform(&s), 0.25 - pen));
+        cr_assert_eq(ct_manifold_capsule_mesh(&cap, &x, &m, NULL, 0, &c), CT_OK);
+        cr_assert_eq(c.nmanifolds, 1, "capsule %d: %d manifolds", k, c.nmanifolds);
+        cr_assert_eq(c.manifolds[0].count, 2, "capsule %d: %d points", k, c.manifolds[0].count);
+        for (i = 0; i < c.npoints; ++i) {
+            cr_assert(c.points[i].normal.z == -1);
+            cr_assert(fabs(c.points[i].separation + pen) < MS_TOL);
+        }
+        for (i = 0; i < 2; ++i) { /* the two ends of the segment */
+            ct_vec3 e = ct_xform_point(&x, i ? cap.p1 : cap.p0), p = c.manifolds[0].points[i].point;
+            cr_assert(fabs(p.x - e.x) + fabs(p.y - e.y) < MS_TOL * 10 || fabs(c.manifolds[0].points[1 - i].point.x - e.x) +
+                      fabs(c.manifolds[0].points[1 - i].point.y - e.y) < MS_TOL * 10, "capsule %d: an end is missing", k);
+        }
+    }
+    {   /* across the convex ridge (edge along x at z = 0, faces down at 45 degrees): the
+           closest points are on the ridge edge, the normal vertical, depth closed form */
+        ct_capsule across = { { 0, -0.6, 0 }, { 0, 0.6, 0 }, 0.25 };
+        ct_xform x = ms_xf(ms_v(0, 0, 1), 0, ms_v(0.1, 0, 0.2));
+        cr_assert_eq(ct_manifold_capsule_mesh(&across, &x, &ridge, NULL, 0, &c), CT_OK);
+        cr_assert_eq(c.nmanifolds, 1);
+        cr_assert(fabs(c.manifolds[0].normal.z + 1) < MS_TOL, "ridge normal (%g %g %g)", c.manifolds[0].normal.x, c.manifolds[0].normal.y,
+                  c.manifolds[0].normal.z);
+        cr_assert(fabs(c.manifolds[0].points[c.manifolds[0].deepest].separation - (0.2 - 0.25)) < MS_TOL);
+    }
+    {   /* bad input */
+        ct_capsule bad = cap;
+        ct_xform nx = ct_xform_identity();
+        bad.radius = -1;
+        cr_assert_eq(ct_manifold_capsule_mesh(&bad, NULL, &m, NULL, 0, &c), CT_INVALID);
+        cr_assert_eq(c.npoints, 0);
+        bad.radius = 0.2; bad.p0.x = (ct_real)NAN;
+        cr_assert_eq(ct_manifold_capsule_mesh(&bad, NULL, &m, NULL, 0, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_capsule_mesh(NULL, NULL, &m, NULL, 0, &c), CT_INVALID);
+        nx.p.y = (ct_real)INFINITY;
+        cr_assert_eq(ct_manifold_capsule_mesh(&cap, &nx, &m, NULL, 0, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_capsule_mesh(&cap, NULL, &m, &nx, 0, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_sphere_mesh(ms_v(1, 1, 0), (ct_real)NAN, &m, NULL, 0, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_sphere_mesh(ms_v(1, 1, 0), 1, NULL, NULL, 0, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_sphere_mesh(ms_v(1, 1, 0), 1, &m, NULL, -1, &c), CT_INVALID);
+        cr_assert_eq(ct_manifold_sphere_mesh(ms_v(1, 1, 0), 1, &m, NULL, 0, NULL), CT_INVALID);
+    }
+    ct_mesh_contacts_free(&c);
+    ct_mesh_free(&m);
+    ct_mesh_free(&ridge);
+}

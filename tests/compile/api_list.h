@@ -42,7 +42,8 @@
 
 /* mesh part */
 #define CT_API_MESH(X) X(ct_mesh_build) X(ct_mesh_heightfield) X(ct_mesh_free) X(ct_mesh_contacts_init) \
-    X(ct_mesh_contacts_free) X(ct_manifold_hull_mesh) X(ct_ray_cast_mesh)
+    X(ct_mesh_contacts_free) X(ct_manifold_hull_mesh) X(ct_manifold_sphere_mesh) \
+    X(ct_manifold_capsule_mesh) X(ct_ray_cast_mesh)
 
 /* scene part */
 #define CT_API_SCENE(X) X(ct_scene_create) X(ct_scene_destroy) X(ct_scene_add) X(ct_scene_remove) \

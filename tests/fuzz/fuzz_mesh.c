@@ -2,7 +2,7 @@
 /* Fuzz the meshes: ct_mesh_build on up to 8 vertices and 8 triangles (NaN/Inf coordinates,
    indices out of range, repeated and collinear vertices, any sizes), ct_mesh_heightfield on a
    3 x 3 grid, and ct_manifold_hull_mesh of a hull against the mesh with broken transforms and
-   speculative distances, and ct_ray_cast_mesh. Checks: only the documented statuses; a mesh that is built has unit
+   speculative distances, spheres and capsules against the mesh, and ct_ray_cast_mesh. Checks: only the documented statuses; a mesh that is built has unit
    or zero normals, adjacency in range and symmetric; a transform that is not a rotation is
    CT_INVALID; on CT_OK finite points, unit normals, separations <= speculative, points sorted
    by (triangle, id) with valid triangles, manifolds of 1..4 points whose counts match the
@@ -80,6 +80,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FZ_CHECK(rh.face >= 0 && rh.face < m.ntris && !(m.flags[rh.face] & 64u));
         }
     }
+    {   /* a sphere and a capsule */
+        ct_capsule cap;
+        ct_real sspec = flags & 64 ? fz_real(&f, scale) : 0;
+        cap.p0 = fz_vec(&f, scale); cap.p1 = fz_vec(&f, scale); cap.radius = fz_real(&f, scale);
+        x = fz_xform_r(&f, scale, &rigid);
+        st = ct_manifold_sphere_mesh(cap.p0, cap.radius, &m, NULL, sspec, &c);
+        FZ_CHECK(st == CT_OK || st == CT_INVALID);
+        if (st == CT_OK) fz_check_contacts(&m, &c, sspec);
+        else FZ_CHECK(c.npoints == 0 && c.nmanifolds == 0);
+        st = ct_manifold_capsule_mesh(&cap, &x, &m, NULL, sspec, &c);
+        FZ_CHECK(st == CT_OK || st == CT_INVALID);
+        if (!rigid) FZ_CHECK(st == CT_INVALID);
+        if (st == CT_OK) fz_check_contacts(&m, &c, sspec);
+        else FZ_CHECK(c.npoints == 0 && c.nmanifolds == 0);
+    }
     have_hull = fz_safe_hull(&f, &h, scale);
     if (have_hull) {
         x = fz_xform_r(&f, scale, &rigid);
@@ -90,9 +105,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!rigid || (!(flags & 16) && !rigid_m)) FZ_CHECK(st == CT_INVALID);
         if (st == CT_OK) fz_check_contacts(&m, &c, spec);
         else FZ_CHECK(c.npoints == 0 && c.nmanifolds == 0);
-        ct_mesh_contacts_free(&c);
         ct_hull_free(&h);
     }
+    ct_mesh_contacts_free(&c);
     ct_mesh_free(&m);
     return 0;
 }

@@ -303,7 +303,7 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         call(d, ct_manifold_hull_capsule(&in->hc, &in->xc, &ca, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
     }
 
-    {   /* meshes: the shared mesh against hulls, ray casts */
+    {   /* meshes: the shared mesh against hulls, a capsule, a sphere; ray casts */
         ct_mesh_contacts mc;
         ct_ray_hit mh;
         ct_xform xm = ct_xform_from_axis_angle(v3(0, 0, 1), (ct_real)0.3, v3(1.4, 1.3, 0.55));
@@ -315,6 +315,13 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         for (k = 0; k < mc.nmanifolds; ++k) put_manifold(d, &mc.manifolds[k]);
         call(d, ct_manifold_hull_mesh(&in->top, &in->xt, &in->mesh, &in->xa, (ct_real)0.1, &mc));
         put_i(d, mc.npoints); put_i(d, mc.nmanifolds);
+        {
+            ct_capsule cp = { { -0.4, 0, 0 }, { 0.4, 0.1, 0 }, 0.3 };
+            call(d, ct_manifold_capsule_mesh(&cp, &xm, &in->mesh, NULL, (ct_real)0.1, &mc));
+            put_i(d, mc.npoints); for (k = 0; k < mc.npoints; ++k) put_r(d, mc.points[k].separation);
+            call(d, ct_manifold_sphere_mesh(v3(1.5, 1.5, 0.3), (ct_real)0.25, &in->mesh, NULL, (ct_real)0.1, &mc));
+            put_i(d, mc.npoints); for (k = 0; k < mc.npoints; ++k) put_r(d, mc.points[k].separation);
+        }
         ct_mesh_contacts_free(&mc); call(d, 0);
         call(d, ct_ray_cast_mesh(&in->mesh, NULL, v3(1.2, 1.5, 2), v3(0.3, -0.2, -4), &mh));
         put_i(d, mh.hit); put_r(d, mh.fraction); put_v(d, mh.normal); put_i(d, mh.face);
