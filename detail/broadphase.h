@@ -86,6 +86,13 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
 #define CT__BP_SAMPLE 65536    /* quantiles and the sweep axis come from this many evenly spaced boxes */
 #define CT__BP_MAXCELLS 1048576 /* cells per column axis at most */
 #define CT__BP_WIDEN (4 * CT__EPS) /* cell extents widened by these ulps: rounding never drops a pair */
+#define CT__BP_AHEAD 16         /* the assembly prefetches the partner list this many ranks ahead: the lists
+                                   were written in grid order, so reading them by rank misses the cache */
+#if defined(__GNUC__) || defined(__clang__)
+#define CT__BP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CT__BP_PREFETCH(p) ((void)0)
+#endif
 
 CT__INLINE int ct__bp_threads(void) {
 #if CT__BP_OMP
@@ -533,6 +540,8 @@ CT__PRIVATE ct_status ct__bp_assemble(ct_scratch *s, const ct__bpjob *j, const i
         ct_pair *o = res + off[r];
         size_t qe = eoff[r], qend = eoff[r + 1], i = 0, nl = (size_t)j->cnt[r];
         const int *list = nl ? j->buf[j->tid[r]] + j->start[r] : NULL;
+        if (r + CT__BP_AHEAD < m && j->cnt[r + CT__BP_AHEAD])
+            CT__BP_PREFETCH(j->buf[j->tid[r + CT__BP_AHEAD]] + j->start[r + CT__BP_AHEAD]);
         while (i < nl || qe < qend) {
             int b = (qe == qend || (i < nl && list[i] < e[qe].b)) ? list[i++] : e[qe++].b;
             o->a = ids[r];
