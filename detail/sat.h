@@ -277,8 +277,6 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     ct__sat_row row;
     ct__sat_ft ta, tb;
     memset(q, 0, sizeof *q);
-    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
-    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
 
@@ -302,6 +300,10 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             q->se = x; q->ea = hia; q->eb = hib; q->ne = n;
         }
     }
+    /* the bound tables only once the cached axis has not answered (a warm separated pair
+       costs one support) */
+    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
+    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
 
     /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d - m_b, since B holds the ball of
        radius m_b (the smallest depth of its centre below its faces) around its centre.
