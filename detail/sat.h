@@ -276,6 +276,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     int i, j, v, nhe_a = A->face_first[A->nfaces], nhe_b = B->face_first[B->nfaces];
     ct__sat_row row;
     ct__sat_ft ta, tb;
+    ct_vec3 wa = ct__v3(0, 0, 0), wb;
     memset(q, 0, sizeof *q);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
@@ -314,12 +315,18 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
     }
+    /* A second bound: any vertex of B bounds the separation from above, and the deepest one
+       below the best face so far (wb, A's frame) is near-deepest below the faces around it
+       (the ball bound is loose there); s->margin covers the rounding between the two ways of
+       evaluating a vertex. */
+    wb = ct__xf_point(&s->rel, B->verts[q->vb]);
     for (i = 0; i < A->nfaces; ++i) {
         if (i == q->fa) continue;
         if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
+        if (ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin < q->sa) continue;
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
-        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
+        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; wb = ct__xf_point(&s->rel, B->verts[v]); }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
     thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
@@ -332,14 +339,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             q->sb = x; q->fb = j0; q->va = v;
         }
     }
+    /* the same second bound with A's vertex deepest below the best face of B (B's frame) */
+    if (q->fb >= 0) wa = ct__xf_inv_point(&s->rel, A->verts[q->va]);
     for (j = 0; j < B->nfaces; ++j) {
         ct_real ub;
         if (j == q->fb) continue;
         ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
+        if (q->fb >= 0) ub = ct__min(ub, ct__dot(B->planes[j].n, wa) + B->planes[j].d + s->margin);
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
-        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; }
+        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; wa = ct__xf_inv_point(&s->rel, A->verts[v]); }
     }
     q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
     x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
@@ -368,6 +378,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                     if (B->he_twin[c] < c) continue;
                     ct__sat_col_make(B, c, &one);
                 } else col = &cols[c];
+                /* the first half of the arc test inline: most pairs stop here */
+                if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
                 j = col->j;
                 if (i == q->ea && j == q->eb) continue;
                 if (!ct__sat_edge(&row, col, &x, &n) || !(x > thr)) continue;
