@@ -173,6 +173,18 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
     return mx * mx <= tt * tt * ch2;
 }
 
+/* A second bound for the edge pairs of edge k of hull h, from a vertex w of the other hull
+   (h's frame): for n on the edge's Gauss arc the edge holds h's support along n, so the
+   separation along n is at most n.(w - p), p on the edge; at the arc's ends that is the plane
+   value of w for the edge's two faces, and inside the arc (n = (s na + t nb) / |s na + t nb|,
+   s, t >= 0, |s na + t nb| <= 1) it stays below the larger end value when that is negative.
+   Returns that value, or CT__MAXR when it is not negative (no bound). */
+CT__INLINE ct_real ct__sat_arc_witness(const ct_hull *h, int k, ct_vec3 w) {
+    const ct_plane *pa = &h->planes[h->he_face[k]], *pb = &h->planes[h->he_face[h->he_twin[k]]];
+    ct_real m = ct__max(ct__dot(pa->n, w) + pa->d, ct__dot(pb->n, w) + pb->d);
+    return m < 0 ? m : CT__MAXR;
+}
+
 /* Edge k of A in B's frame, for the pair loop. Gauss map (Gregorius): the edge is the arc
    from na to nb (its two face normals); u is parallel to nb x na (taken from the edge vector,
    so it exists for flat hulls whose two faces are opposite); o = e x (na - nb) points to the
@@ -362,14 +374,20 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         ct__sat_col cols[CT__SAT_COLS], one;
         int ncols = 0, all = 0, c;
         ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+        /* witnesses for ct__sat_arc_witness: B's vertex deepest below A's best face (wb, A's
+           frame) and A's deepest below B's best face, else A's support towards B (wa, B's
+           frame); deep inside the other hull, they bound most arcs below the threshold */
+        if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
         for (j = 0; j < nhe_b && !all; ++j) {
-            if (B->he_twin[j] < j || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+            if (B->he_twin[j] < j || ct__sat_arc_witness(B, j, wa) + s->margin <= t0 || ct__sat_arc_skip(&tb, j, ta.m, t0))
+                continue;
             if (ncols == CT__SAT_COLS) all = 1;
             else ct__sat_col_make(B, j, &cols[ncols++]);
         }
         for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
-            if (A->he_twin[i] < i) continue;
-            if (ct__sat_arc_skip(&ta, i, tb.m, (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin)) continue;
+            ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+            if (A->he_twin[i] < i || ct__sat_arc_witness(A, i, wb) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1))
+                continue;
             ct__sat_row_make(s, i, &row);
             for (c = 0; c < (all ? nhe_b : ncols); ++c) {
                 const ct__sat_col *col = &one;
