@@ -131,8 +131,8 @@ typedef struct ct__sat_row {
    CT__SAT_FT faces, computed on demand beyond. m = the smallest d. */
 typedef struct ct__sat_ft {
     const ct_hull *h;
-    ct_vec3 c, dc;
-    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT];
+    ct_vec3 c, dc, wv;
+    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT], w[CT__SAT_FT];   /* w, wv: ct__sat_ft_witness */
 } ct__sat_ft;
 
 CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
@@ -173,15 +173,24 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
     return mx * mx <= tt * tt * ch2;
 }
 
-/* A second bound for the edge pairs of edge k of hull h, from a vertex w of the other hull
-   (h's frame): for n on the edge's Gauss arc the edge holds h's support along n, so the
-   separation along n is at most n.(w - p), p on the edge; at the arc's ends that is the plane
-   value of w for the edge's two faces, and inside the arc (n = (s na + t nb) / |s na + t nb|,
-   s, t >= 0, |s na + t nb| <= 1) it stays below the larger end value when that is negative.
-   Returns that value, or CT__MAXR when it is not negative (no bound). */
-CT__INLINE ct_real ct__sat_arc_witness(const ct_hull *h, int k, ct_vec3 w) {
-    const ct_plane *pa = &h->planes[h->he_face[k]], *pb = &h->planes[h->he_face[h->he_twin[k]]];
-    ct_real m = ct__max(ct__dot(pa->n, w) + pa->d, ct__dot(pb->n, w) + pb->d);
+/* A second bound for the edge pairs of edge k of t's hull, from a vertex w of the other hull
+   (in this hull's frame; ct__sat_ft_witness tabulates its plane values): for n on the edge's
+   Gauss arc the edge holds the hull's support along n, so the separation along n is at most
+   n.(w - p), p on the edge; at the arc's ends that is the plane value of w for the edge's two
+   faces, and inside the arc (n = (s na + t nb) / |s na + t nb|, s, t >= 0, |s na + t nb| <= 1)
+   it stays below the larger end value when that is negative. Returns that value, or CT__MAXR
+   when it is not negative (no bound). */
+CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w) {
+    int f, n = ct__imin(t->h->nfaces, CT__SAT_FT);
+    t->wv = w;
+    for (f = 0; f < n; ++f) t->w[f] = ct__dot(t->h->planes[f].n, w) + t->h->planes[f].d;
+}
+CT__INLINE ct_real ct__sat_ft_w(const ct__sat_ft *t, int f) {
+    return f < CT__SAT_FT ? t->w[f] : ct__dot(t->h->planes[f].n, t->wv) + t->h->planes[f].d;
+}
+CT__INLINE ct_real ct__sat_arc_witness(const ct__sat_ft *t, int k) {
+    const ct_hull *h = t->h;
+    ct_real m = ct__max(ct__sat_ft_w(t, h->he_face[k]), ct__sat_ft_w(t, h->he_face[h->he_twin[k]]));
     return m < 0 ? m : CT__MAXR;
 }
 
@@ -378,15 +387,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
            frame) and A's deepest below B's best face, else A's support towards B (wa, B's
            frame); deep inside the other hull, they bound most arcs below the threshold */
         if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
+        ct__sat_ft_witness(&tb, wa);
         for (j = 0; j < nhe_b && !all; ++j) {
-            if (B->he_twin[j] < j || ct__sat_arc_witness(B, j, wa) + s->margin <= t0 || ct__sat_arc_skip(&tb, j, ta.m, t0))
+            if (B->he_twin[j] < j || ct__sat_arc_witness(&tb, j) + s->margin <= t0 || ct__sat_arc_skip(&tb, j, ta.m, t0))
                 continue;
             if (ncols == CT__SAT_COLS) all = 1;
             else ct__sat_col_make(B, j, &cols[ncols++]);
         }
+        if (ncols > 0 || all) ct__sat_ft_witness(&ta, wb);
         for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
             ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
-            if (A->he_twin[i] < i || ct__sat_arc_witness(A, i, wb) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1))
+            if (A->he_twin[i] < i || ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1))
                 continue;
             ct__sat_row_make(s, i, &row);
             for (c = 0; c < (all ? nhe_b : ncols); ++c) {
