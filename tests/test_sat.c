@@ -736,6 +736,35 @@ Test(sat, random_pairs_against_brute_force_sat) {
     cr_assert(st.contacts > 100 && st.separated > 50);
 }
 
+Test(sat, deep_overlap_pairs_against_brute_force_sat) {
+    /* centres 0.05 to 1.2 apart (hulls of radius about 1): each hull's witness vertex lies deep
+       inside the other, where its bounds skip most face supports and edge arcs; the chosen
+       axis must still be the brute-force SAT's, up to the face preferences, swapped or not */
+    unsigned long long seed = 4048;
+    pair_stats st;
+    int k;
+    memset(&st, 0, sizeof st);
+    for (k = 0; k < 200; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb;
+        ct_vec3 d;
+        double r;
+        cr_assert(random_hull(&a, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+        cr_assert(random_hull(&b, &seed, 8 + (int)(tu_uniform(&seed) * 24), 1));
+        d = tu_random_unit(&seed);
+        r = 0.05 + 1.15 * tu_uniform(&seed);
+        xa = tu_random_xform(&seed, 0);
+        xb = tu_random_xform(&seed, 0);
+        xb.p = tu_vec(xa.p.x + r * d.x, xa.p.y + r * d.y, xa.p.z + r * d.z);
+        check_pair(&a, &xa, &b, &xb, k, &st);
+        check_pair(&b, &xb, &a, &xa, k, &st);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("deep pairs: %d contacts, %d separated", st.contacts, st.separated);
+    cr_assert(st.contacts >= 360, "%d of 400 in contact", st.contacts);
+}
+
 Test(sat, random_box_pairs_against_brute_force_sat) {
     /* two boxes take the closed-form (OBB) query: the same checks against the brute-force SAT
        as the generic hulls, for random sizes and orientations, built both ways (ct_hull_box
