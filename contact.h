@@ -474,7 +474,7 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    skipped by bounds. A cache hit returns exactly what a cold call returns. A cache that holds
    indices of another pair of hulls is harmless (it is range-checked, and only steers the
    search). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
-   ct_hull_build); transforms must be rigid. No allocation (about 11 KB of stack in double),
+   ct_hull_build); transforms must be rigid. No allocation (about 12 KB of stack in double),
    no global state. Hulls of any size work; faces beyond 16 vertices, hulls beyond 64 faces or
    64 listed edges take a slower path for the excess, not a wrong one. */
 #define CT_MANIFOLD_MAX 4

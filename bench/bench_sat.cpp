@@ -437,6 +437,10 @@ void scene_rows(unsigned long long seed) {
 } // namespace
 
 int main() {
+    if (std::getenv("CT_BENCH_ONLY_SCENE")) {   // just the scene-pair table (profiling)
+        scene_rows(12345 + 99);
+        return 0;
+    }
     Scene s;
     unsigned long long seed = 12345;
     s.hulls.resize(2 + 32);

@@ -131,8 +131,8 @@ typedef struct ct__sat_row {
    CT__SAT_FT faces, computed on demand beyond. m = the smallest d. */
 typedef struct ct__sat_ft {
     const ct_hull *h;
-    ct_vec3 c, dc;
-    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT];
+    ct_vec3 c, dc, wv;
+    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT], w[CT__SAT_FT];   /* w, wv: ct__sat_ft_witness */
 } ct__sat_ft;
 
 CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
@@ -171,6 +171,27 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
     if (t->dc2 <= tt * tt) return 1;
     ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
     return mx * mx <= tt * tt * ch2;
+}
+
+/* A second bound for the edge pairs of edge k of t's hull, from a vertex w of the other hull
+   (in this hull's frame; ct__sat_ft_witness tabulates its plane values): for n on the edge's
+   Gauss arc the edge holds the hull's support along n, so the separation along n is at most
+   n.(w - p), p on the edge; at the arc's ends that is the plane value of w for the edge's two
+   faces, and inside the arc (n = (s na + t nb) / |s na + t nb|, s, t >= 0, |s na + t nb| <= 1)
+   it stays below the larger end value when that is negative. Returns that value, or CT__MAXR
+   when it is not negative (no bound). */
+CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w) {
+    int f, n = ct__imin(t->h->nfaces, CT__SAT_FT);
+    t->wv = w;
+    for (f = 0; f < n; ++f) t->w[f] = ct__dot(t->h->planes[f].n, w) + t->h->planes[f].d;
+}
+CT__INLINE ct_real ct__sat_ft_w(const ct__sat_ft *t, int f) {
+    return f < CT__SAT_FT ? t->w[f] : ct__dot(t->h->planes[f].n, t->wv) + t->h->planes[f].d;
+}
+CT__INLINE ct_real ct__sat_arc_witness(const ct__sat_ft *t, int k) {
+    const ct_hull *h = t->h;
+    ct_real m = ct__max(ct__sat_ft_w(t, h->he_face[k]), ct__sat_ft_w(t, h->he_face[h->he_twin[k]]));
+    return m < 0 ? m : CT__MAXR;
 }
 
 /* Edge k of A in B's frame, for the pair loop. Gauss map (Gregorius): the edge is the arc
@@ -276,9 +297,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     int i, j, v, nhe_a = A->face_first[A->nfaces], nhe_b = B->face_first[B->nfaces];
     ct__sat_row row;
     ct__sat_ft ta, tb;
+    ct_vec3 wa = ct__v3(0, 0, 0), wb;
     memset(q, 0, sizeof *q);
-    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
-    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
 
@@ -302,6 +322,10 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             q->se = x; q->ea = hia; q->eb = hib; q->ne = n;
         }
     }
+    /* the bound tables only once the cached axis has not answered (a warm separated pair
+       costs one support) */
+    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
+    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
 
     /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d - m_b, since B holds the ball of
        radius m_b (the smallest depth of its centre below its faces) around its centre.
@@ -312,12 +336,18 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
     }
+    /* A second bound: any vertex of B bounds the separation from above, and the deepest one
+       below the best face so far (wb, A's frame) is near-deepest below the faces around it
+       (the ball bound is loose there); s->margin covers the rounding between the two ways of
+       evaluating a vertex. */
+    wb = ct__xf_point(&s->rel, B->verts[q->vb]);
     for (i = 0; i < A->nfaces; ++i) {
         if (i == q->fa) continue;
         if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
+        if (ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin < q->sa) continue;
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
-        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
+        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; wb = ct__xf_point(&s->rel, B->verts[v]); }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
     thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
@@ -330,14 +360,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             q->sb = x; q->fb = j0; q->va = v;
         }
     }
+    /* the same second bound with A's vertex deepest below the best face of B (B's frame) */
+    if (q->fb >= 0) wa = ct__xf_inv_point(&s->rel, A->verts[q->va]);
     for (j = 0; j < B->nfaces; ++j) {
         ct_real ub;
         if (j == q->fb) continue;
         ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
+        if (q->fb >= 0) ub = ct__min(ub, ct__dot(B->planes[j].n, wa) + B->planes[j].d + s->margin);
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
-        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; }
+        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; wa = ct__xf_inv_point(&s->rel, A->verts[v]); }
     }
     q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
     x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
@@ -350,14 +383,22 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         ct__sat_col cols[CT__SAT_COLS], one;
         int ncols = 0, all = 0, c;
         ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+        /* witnesses for ct__sat_arc_witness: B's vertex deepest below A's best face (wb, A's
+           frame) and A's deepest below B's best face, else A's support towards B (wa, B's
+           frame); deep inside the other hull, they bound most arcs below the threshold */
+        if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
+        ct__sat_ft_witness(&tb, wa);
         for (j = 0; j < nhe_b && !all; ++j) {
-            if (B->he_twin[j] < j || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+            if (B->he_twin[j] < j || ct__sat_arc_witness(&tb, j) + s->margin <= t0 || ct__sat_arc_skip(&tb, j, ta.m, t0))
+                continue;
             if (ncols == CT__SAT_COLS) all = 1;
             else ct__sat_col_make(B, j, &cols[ncols++]);
         }
+        if (ncols > 0 || all) ct__sat_ft_witness(&ta, wb);
         for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
-            if (A->he_twin[i] < i) continue;
-            if (ct__sat_arc_skip(&ta, i, tb.m, (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin)) continue;
+            ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+            if (A->he_twin[i] < i || ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1))
+                continue;
             ct__sat_row_make(s, i, &row);
             for (c = 0; c < (all ? nhe_b : ncols); ++c) {
                 const ct__sat_col *col = &one;
@@ -366,6 +407,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                     if (B->he_twin[c] < c) continue;
                     ct__sat_col_make(B, c, &one);
                 } else col = &cols[c];
+                /* the first half of the arc test inline: most pairs stop here */
+                if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
                 j = col->j;
                 if (i == q->ea && j == q->eb) continue;
                 if (!ct__sat_edge(&row, col, &x, &n) || !(x > thr)) continue;
