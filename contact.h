@@ -257,8 +257,7 @@ typedef struct ct_hull_desc {
    and every face polygon is convex within CT__QH_BOUND tol, for the tolerance the hull was
    built with: desc->eps > 0 is an upper bound (a finer one, down to the default, is used where
    the guarantee needs it); at the default, sets only a few tolerances thick may be built with
-   up to 4096 times the default tolerance. Above 3e7 points x faces (CT__QH_VERIFY_BUDGET) the
-   default-tolerance check covers the hull's vertices only.
+   up to 4096 times the default tolerance.
    CT_INVALID: out NULL, npts < 0, pts NULL, NaN/Inf, desc->eps negative or NaN.
    CT_DEGENERATE: fewer than 4 points, or all points within the tolerance of a plane, a line or
    a point. CT_NO_MEMORY. On error *out is zeroed.

@@ -5,6 +5,8 @@
 // centroid, precomputed), the intersection vertices from its facets, then qhull "FA" on them
 // for the volume. Agreement: the volumes match (relative 1e-9) on every pair before timing.
 // A last row times ct_contact_hulls where B lies inside A, so the gap comes from EPA.
+// The Solfec table: the 249 pairs of the shared Solfec-1.0 cvi regression set (mostly thin
+// overlaps), total time for every pair, ours (ct_contact_hulls) vs the same qhull H + FA.
 #include "contact.h"
 #include "harness.h"
 #include "oracle.h"
@@ -48,6 +50,26 @@ ct_hull sphere_hull(int n, double radius, unsigned long long *seed) {
     return h;
 }
 
+// What the peer is given: the world face planes of A and B (nx ny nz d) and, for free, our
+// overlap centroid as the interior point.
+void set_halfspaces(Pair &p, const ct_contact &c) {
+    p.interior[0] = c.centroid.x; p.interior[1] = c.centroid.y; p.interior[2] = c.centroid.z;
+    p.halfspaces.clear();
+    for (int f = 0; f < p.a.nfaces; ++f) {
+        ct_plane q = p.a.planes[f];
+        double h[4] = { q.n.x, q.n.y, q.n.z, q.d };
+        p.halfspaces.insert(p.halfspaces.end(), h, h + 4);
+    }
+    for (int f = 0; f < p.b.nfaces; ++f) {
+        ct_plane q = p.b.planes[f];
+        double n[3], dd;
+        for (int i = 0; i < 3; ++i) n[i] = p.xb.r[i][0] * q.n.x + p.xb.r[i][1] * q.n.y + p.xb.r[i][2] * q.n.z;
+        dd = q.d - (n[0] * p.xb.p.x + n[1] * p.xb.p.y + n[2] * p.xb.p.z);
+        double h[4] = { n[0], n[1], n[2], dd };
+        p.halfspaces.insert(p.halfspaces.end(), h, h + 4);
+    }
+}
+
 // contained: B (radius 0.25) lies inside A, offset 0-0.3: the chord spans B only and the gap
 // is EPA's depth (the fallback path of ct_contact_hulls)
 void make_work(Work &w, int nv, int count, unsigned long long seed, bool contained) {
@@ -86,20 +108,7 @@ void make_work(Work &w, int nv, int count, unsigned long long seed, bool contain
             }
             p.width_b = hi - lo;
         }
-        p.interior[0] = c.centroid.x; p.interior[1] = c.centroid.y; p.interior[2] = c.centroid.z;
-        for (int f = 0; f < p.a.nfaces; ++f) {
-            ct_plane q = p.a.planes[f];
-            double h[4] = { q.n.x, q.n.y, q.n.z, q.d };
-            p.halfspaces.insert(p.halfspaces.end(), h, h + 4);
-        }
-        for (int f = 0; f < p.b.nfaces; ++f) {
-            ct_plane q = p.b.planes[f];
-            double n[3], dd;
-            for (int i = 0; i < 3; ++i) n[i] = r[3 * i] * q.n.x + r[3 * i + 1] * q.n.y + r[3 * i + 2] * q.n.z;
-            dd = q.d - (n[0] * p.xb.p.x + n[1] * p.xb.p.y + n[2] * p.xb.p.z);
-            double h[4] = { n[0], n[1], n[2], dd };
-            p.halfspaces.insert(p.halfspaces.end(), h, h + 4);
-        }
+        set_halfspaces(p, c);
         w.pairs.push_back(p);
     }
 }
@@ -230,6 +239,140 @@ void rows(int nv, bool contained) {
     free_work(w);
 }
 
+// ---- the Solfec cvi regression set ----------------------------------------------------------
+// One body of a record: na npa, na vertex lines, npa plane lines (the planes are not used: the
+// peer gets our hulls' planes, as in the rows above). Returns false at a bad record.
+bool read_body(FILE *f, std::vector<ct_vec3> &v) {
+    int nv, np;
+    if (std::fscanf(f, "%d %d", &nv, &np) != 2 || nv < 4 || np < 4) return false;
+    v.resize((size_t)nv);
+    for (int i = 0; i < nv; ++i) {
+        double x, y, z;
+        if (std::fscanf(f, "%lf %lf %lf", &x, &y, &z) != 3) return false;
+        v[i].x = x; v[i].y = y; v[i].z = z;
+    }
+    for (int i = 0; i < 6 * np; ++i) {
+        double skip;
+        if (std::fscanf(f, "%lf", &skip) != 1) return false;
+    }
+    return true;
+}
+
+// The directory of the cvi.N files: CT_SOLFEC_CVI, else shared/data/solfec-cvi next to the
+// checkout (or next to the worktree's parent); NULL when absent.
+const char *solfec_dir(char *buf, size_t len) {
+    const char *env = std::getenv("CT_SOLFEC_CVI");
+    const char *tries[] = { env, "../shared/data/solfec-cvi", "../../shared/data/solfec-cvi" };
+    for (int k = 0; k < 3; ++k) {
+        if (!tries[k] || !*tries[k]) continue;
+        std::snprintf(buf, len, "%s/README.md", tries[k]);
+        FILE *f = std::fopen(buf, "r");
+        if (!f) continue;
+        std::fclose(f);
+        std::snprintf(buf, len, "%s", tries[k]);
+        return buf;
+    }
+    return NULL;
+}
+
+// all: every pair; vol: the pairs with an overlap volume (the peer needs an interior point)
+bool load_solfec(const char *dir, Work &all, Work &vol) {
+    const char *names[] = { "cvi.0", "cvi.1", "cvi.2", "cvi.3", "cvi.5", "cvi.6", "cvi.7", "cvi.10", "cvi.12", "cvi.15" };
+    ct_scratch_init(&all.scratch, NULL);
+    ct_scratch_init(&vol.scratch, NULL);
+    all.next = vol.next = 0;
+    all.sink = vol.sink = 0;
+    for (int fi = 0; fi < 10; ++fi) {
+        char path[700];
+        double ge;
+        std::snprintf(path, sizeof path, "%s/%s", dir, names[fi]);
+        FILE *f = std::fopen(path, "r");
+        if (!f) return false;
+        while (std::fscanf(f, "%lf", &ge) == 1) {
+            std::vector<ct_vec3> va, vb;
+            Pair p;
+            ct_contact c;
+            if (!read_body(f, va) || !read_body(f, vb)) { std::fclose(f); return false; }
+            p.xb = ct_xform_identity();
+            if (ct_hull_build(&va[0], (int)va.size(), NULL, NULL, &p.a) != CT_OK) { std::fclose(f); return false; }
+            if (ct_hull_build(&vb[0], (int)vb.size(), NULL, NULL, &p.b) != CT_OK) { ct_hull_free(&p.a); std::fclose(f); return false; }
+            if (ct_contact_hulls(&p.a, NULL, &p.b, NULL, &all.scratch, &c) != CT_OK) { std::fclose(f); return false; }
+            p.volume = c.volume;
+            p.gap = c.gap;
+            p.width_b = 0;
+            set_halfspaces(p, c);
+            all.pairs.push_back(p);
+            if (c.found && c.volume > 0) {   // the same hulls, copied so each Work frees its own
+                Pair q = p;
+                ct_hull_build(&va[0], (int)va.size(), NULL, NULL, &q.a);
+                ct_hull_build(&vb[0], (int)vb.size(), NULL, NULL, &q.b);
+                vol.pairs.push_back(q);
+            }
+        }
+        std::fclose(f);
+    }
+    return true;
+}
+
+// One "call" is the whole set: every pair once.
+void bench_contact_set(void *ctx, long calls) {
+    Work &w = *static_cast<Work *>(ctx);
+    for (long i = 0; i < calls; ++i) bench_contact(ctx, (long)w.pairs.size());
+}
+
+#ifdef CT_HAVE_QHULL
+void bench_qhull_set(void *ctx, long calls) {
+    Work &w = *static_cast<Work *>(ctx);
+    for (long i = 0; i < calls; ++i) bench_qhull(ctx, (long)w.pairs.size());
+}
+#endif
+
+void solfec_rows() {
+    char buf[600], name[160], check[256] = "no peer";
+    const char *dir = solfec_dir(buf, sizeof buf);
+    bench_table("Volumetric contact: the Solfec cvi regression set",
+                "The 249 pairs that once made Solfec-1.0's cvi fail (shared/data/solfec-cvi; finite-element and "
+                "polyhedron contacts, mostly overlaps of the order of Solfec's geometric epsilon), hulls built "
+                "from the files' vertices; time per pass over the whole set; double; warm scratch. Peer as "
+                "above (qhull H on both hulls' face planes with our overlap centroid as the interior point, then "
+                "FA), on the pairs with an overlap volume (qhull H needs an interior point).");
+    if (!dir) {
+        bench_note("skipped: the Solfec cvi set is absent (set CT_SOLFEC_CVI or put it in ../shared/data/solfec-cvi)");
+        return;
+    }
+    Work all, vol;
+    if (!load_solfec(dir, all, vol)) {
+        bench_note("skipped: a file of %s could not be read", dir);
+        free_work(all);
+        free_work(vol);
+        return;
+    }
+    std::snprintf(name, sizeof name, "ct_contact_hulls, all %d pairs", (int)all.pairs.size());
+    bench_row_ours(name, bench_contact_set, &all, "one pass over the set; no peer row (see the next row)");
+#ifdef CT_HAVE_QHULL
+    int bad = 0, failed = 0;
+    double worst = 0;
+    for (size_t i = 0; i < vol.pairs.size(); ++i) {
+        double vq = qhull_one(vol, vol.pairs[i]), vo = vol.pairs[i].volume;
+        if (!(vq > 0)) { ++failed; continue; }
+        double rel = std::fabs(vo - vq) / vq;
+        if (rel > worst) worst = rel;
+        if (!(rel <= 1e-6)) ++bad;
+    }
+    if (bad || failed)
+        std::snprintf(check, sizeof check, "DISAGREE on %d/%d pairs (vol rel %.1e), qhull no volume on %d", bad,
+                      (int)vol.pairs.size(), worst, failed);
+    else std::snprintf(check, sizeof check, "agree: %d pairs, vol rel <= %.1e", (int)vol.pairs.size(), worst);
+    std::snprintf(name, sizeof name, "ct_contact_hulls, the %d pairs with a volume", (int)vol.pairs.size());
+    bench_row(name, bench_contact_set, &vol, "qhull H + FA", bench_qhull_set, &vol, check);
+#else
+    std::snprintf(name, sizeof name, "ct_contact_hulls, the %d pairs with a volume", (int)vol.pairs.size());
+    bench_row(name, bench_contact_set, &vol, "qhull (not installed)", NULL, NULL, check);
+#endif
+    free_work(all);
+    free_work(vol);
+}
+
 } // namespace
 
 int main() {
@@ -242,5 +385,6 @@ int main() {
     rows(20, false);
     rows(100, false);
     rows(20, true);
+    solfec_rows();
     return 0;
 }

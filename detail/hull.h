@@ -42,15 +42,17 @@
    to the default tolerance (below CT__QH_EPS_FLOOR). Default tolerance: when the build made a
    tolerance decision (a merge of near-coplanar faces, a fold, a point within tol of a plane)
    or the set may be thin (its first tetrahedron under CT__QH_THIN tol high), the hull is
-   checked the same way (ct__qh_face_ok on the hull's vertices always; ct__qh_verify on every
-   point unless points x faces exceed CT__QH_VERIFY_BUDGET), and while it fails it is rebuilt:
+   checked the same way (ct__qh_face_ok on the hull's vertices, then ct__qh_verify on every
+   point), and while it fails it is rebuilt:
    at the default tolerance with the points in two other orders (reversed; reversed and
    rotated by half), then with a tolerance 16, 256, then 4096 times the default
    (CT__QH_COARSEN_LOG2); a set flat within the coarser tolerance, or failing at 4096, is
    CT_DEGENERATE. Cost: the check is O(n) plus O(n) per face that some point is farther from
-   the vertex mean than (0 for a round set, few for a flat one; O(n F) at worst) plus the
-   squared vertex count of each face; a rebuild costs a build. Sets in general position make
-   no tolerance decision and pay nothing.
+   the vertex mean than (0 for a round set, few for a flat one; O(n F) at worst) while n F is
+   at most CT__QH_VERIFY_PAIRS, and above that a walk over the face graph per point (from the
+   face the previous point ended on; ct__qh_contained), plus the squared vertex count of each
+   face; a rebuild costs a build. Sets in general position make no tolerance decision and pay
+   nothing.
 
    Memory: every temporary array lives in a ct_scratch and deleted faces and half-edges are
    recycled, so working memory stays proportional to the live hull.
@@ -149,6 +151,10 @@ typedef ct_vec3 ct__qv;
 #define CT__QH_BOUND 8
 /* A user eps (relative) shrunk below this by the rebuild ladder becomes the default tolerance. */
 #define CT__QH_EPS_FLOOR (10 * CT__EPS)
+/* A merge files the coplanar sets of the faces it changes again while they hold at most this
+   many points (as much work as the merge's own geometry pass, about); larger sets wait for the
+   last sweep, so merging into a big face stays O(1) amortised in its coplanar points. */
+#define CT__QH_REFILE_MAX 64
 /* The default-tolerance ladder's coarser rebuilds: tol times 2^(4 k), k = 1, 2, 3 (16, 256, 4096). */
 #define CT__QH_COARSEN_LOG2 4
 
@@ -170,6 +176,8 @@ typedef struct ct__qface {
     int outside;      /* first point of the outside set, -1 if none */
     int outside_tail; /* last point of the outside set (valid when outside >= 0) */
     int coplanar;     /* first point of the coplanar set (within tol of the plane), -1 if none */
+    int coplanar_tail; /* its last point (valid when coplanar >= 0): merges splice sets in O(1) */
+    int ncoplanar;    /* points in the coplanar set */
     int far_point;    /* farthest outside point, -1 when unknown (the plane moved since) */
     ct__qreal far_dist; /* its distance */
     int queued;       /* in the pending stack */
@@ -261,6 +269,7 @@ CT__INLINE int ct__qh_new_face(ct__qh_state *q) {
     q->f[i].mark = CT__QF_VISIBLE;
     q->f[i].outside = -1;
     q->f[i].coplanar = -1;
+    q->f[i].ncoplanar = 0;
     q->f[i].far_point = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
@@ -369,6 +378,7 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qh_state *q, int f) {
         q->unclaimed = i;
     }
     F->coplanar = -1;
+    F->ncoplanar = 0;
     if (F->outside < 0) return;
     q->pnext[F->outside_tail] = q->unclaimed;
     q->unclaimed = F->outside;
@@ -380,7 +390,13 @@ CT__INLINE void ct__qh_release_unclaimed(ct__qh_state *q, int f) {
    Returns 0 when out of memory. */
 CT__INLINE int ct__qh_file(ct__qh_state *q, int f, int i, ct__qreal d) {
     if (d > q->tol) return ct__qh_claim(q, f, i, d);
-    if (d > -q->tol) { q->pnext[i] = q->f[f].coplanar; q->f[f].coplanar = i; q->fuzzy = 1; }
+    if (d > -q->tol) {
+        if (q->f[f].coplanar < 0) q->f[f].coplanar_tail = i;
+        q->pnext[i] = q->f[f].coplanar;
+        q->f[f].coplanar = i;
+        q->f[f].ncoplanar++;
+        q->fuzzy = 1;
+    }
     return 1;
 }
 
@@ -423,6 +439,7 @@ CT__PRIVATE int ct__qh_refile(ct__qh_state *q, int i, int from) {
 CT__PRIVATE int ct__qh_release_points(ct__qh_state *q, int f, int absorb) {
     int out = q->f[f].outside, coplanar_first = q->f[f].coplanar;
     q->f[f].outside = q->f[f].coplanar = -1;
+    q->f[f].ncoplanar = 0;
     return ct__qh_refile(q, out, absorb) && ct__qh_refile(q, coplanar_first, absorb);
 }
 
@@ -674,13 +691,23 @@ CT__PRIVATE int ct__qh_connect(ct__qh_state *q, int f, int prev, int e, int *mov
     return gone;
 }
 
+/* Files the coplanar set of face f again (its plane moved), by climbing from f, when it holds
+   at most CT__QH_REFILE_MAX points; a larger set is left to the last sweep. 0: out of memory. */
+CT__PRIVATE int ct__qh_refile_coplanar(ct__qh_state *q, int f) {
+    int first = q->f[f].coplanar;
+    if (q->f[f].ncoplanar > CT__QH_REFILE_MAX) return 1;
+    q->f[f].coplanar = -1;
+    q->f[f].ncoplanar = 0;
+    return ct__qh_refile(q, first, f);
+}
+
 /* Merges the face across half-edge `adj` into face f. Faces that disappear are deleted and
    their outside points handed to f. Returns 0 when out of memory. */
 CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, coplanar_first;
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 };
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     q->fuzzy = 1;
@@ -700,18 +727,26 @@ CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
     k = ct__qh_connect(q, f, aprev, q->e[aprev].next, &moved[1]);   /* onext, unless just removed */
     if (k >= 0) gone[ng++] = k;
     ct__qh_face_geometry(q, f);
-    /* coplanar points of faces whose plane moved are filed again (outside points are
-       rescanned when the face is next taken: far_point was reset) */
-    coplanar_first = q->f[f].coplanar;
-    q->f[f].coplanar = -1;
-    if (!ct__qh_refile(q, coplanar_first, f)) return 0;
+    /* Coplanar points of faces whose plane moved, and of the faces that disappear, are
+       filed again by climbing (outside points are rescanned when the face is next taken:
+       far_point was reset) - unless the set is large (CT__QH_REFILE_MAX): then it stays
+       where it is, or joins f's set whole (spliced, O(1)), and the last sweep
+       (ct__qh_sweep) climbs each point to the face it is farthest above and claims any left
+       outside. Filing large sets again cost O(m) per merge into a big face, O(m^2) in all
+       for a face holding m coplanar points (1e5 points on a cube's surface). */
+    if (!ct__qh_refile_coplanar(q, f)) return 0;
     for (k = 0; k < 2; ++k)
-        if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX) {
-            coplanar_first = q->f[moved[k]].coplanar;
-            q->f[moved[k]].coplanar = -1;
-            if (!ct__qh_refile(q, coplanar_first, moved[k])) return 0;
-        }
+        if (moved[k] >= 0 && q->f[moved[k]].mark <= CT__QF_NONCONVEX && !ct__qh_refile_coplanar(q, moved[k])) return 0;
     for (k = 0; k < ng; ++k) {
+        ct__qface *G = &q->f[gone[k]], *F = &q->f[f];
+        if (G->ncoplanar > CT__QH_REFILE_MAX) {
+            q->pnext[G->coplanar_tail] = F->coplanar;
+            if (F->coplanar < 0) F->coplanar_tail = G->coplanar_tail;
+            F->coplanar = G->coplanar;
+            F->ncoplanar += G->ncoplanar;
+            G->coplanar = -1;
+            G->ncoplanar = 0;
+        }
         if (!ct__qh_release_points(q, gone[k], f)) return 0;
         if (!ct__qh_push(q, &q->dead, gone[k])) return 0; /* recycled at the end of this step */
         q->f[gone[k]].he0 = -1;               /* its edges were freed or moved */
@@ -884,6 +919,7 @@ CT__PRIVATE int ct__qh_sweep(ct__qh_state *q) {
         if (q->f[f].mark != CT__QF_VISIBLE && q->f[f].mark != CT__QF_NONCONVEX) continue;
         i = q->f[f].coplanar;
         q->f[f].coplanar = -1;
+        q->f[f].ncoplanar = 0;
         for (; i >= 0; i = nx) {
             ct__qreal d;
             nx = q->pnext[i];
@@ -1338,14 +1374,78 @@ CTDEF void ct_hull_free(ct_hull *h) {
     memset(h, 0, sizeof *h);
 }
 
+/* Points x faces up to which ct__qh_verify checks every pair (about a millisecond); above it
+   each point walks to the faces it could pass (ct__qh_contained). */
+#define CT__QH_VERIFY_PAIRS 1.0e6
+
+/* The containment part of ct__qh_verify for large sets: 1 when every point has n.p + d <= bound
+   on every plane, found per point by climbing the face graph, 0 when one fails, -1 out of
+   memory, 2 when the hull does not hold c strictly inside (the caller checks every pair then).
+   With r_f = -(n_f.c + d_f) > 0 the depth of c below face f, the point x is inside every plane
+   iff max_f n_f.(x - c) / r_f <= 1: a linear function maximised over the vertices n_f / r_f of
+   the polar polytope, whose edges join adjacent faces, so an uphill walk over adjacent faces
+   finds the maximum (the simplex method's argument; exact for a convex hull, and for ours up to
+   its tolerance-level folds). A point above 1 is outside the hull; the faces it sees form a
+   connected patch around that face, searched whole for one more than bound above. Each walk
+   starts at the face the previous point ended on (inputs are usually coherent), so a point
+   costs the faces around a short path. */
+CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int n, ct__qv c,
+                                 ct__qreal bound) {
+    int nf = q->nfaces, nhe = q->face_first[nf], f, k, i, cur = 0;
+    int *sface = CT__SALLOC(s, int, nhe), *seen = CT__SALLOC(s, int, nf), *stack = CT__SALLOC(s, int, nf);
+    ct__qv *nrm = CT__SALLOC(s, ct__qv, nf);
+    ct__qreal *inv = CT__SALLOC(s, ct__qreal, nf), *depth = CT__SALLOC(s, ct__qreal, nf);
+    if (!sface || !seen || !stack || !nrm || !inv || !depth) return -1;
+    for (f = 0; f < nf; ++f) {
+        nrm[f] = ct__q_of(q->planes[f].n);
+        depth[f] = -(ct__q_dot(nrm[f], c) + (ct__qreal)q->planes[f].d);
+        if (!(depth[f] > 0)) return 2;
+        inv[f] = 1 / depth[f];
+        seen[f] = -1;
+        for (k = q->face_first[f]; k < q->face_first[f + 1]; ++k) sface[k] = f;
+    }
+    for (i = 0; i < n; ++i) {
+        ct__qv x = ct__q_sub(ct__q_of(pts[i]), c);
+        ct__qreal best = ct__q_dot(nrm[cur], x) * inv[cur];
+        int sp = 0;
+        for (;;) {   /* strictly uphill, so it ends */
+            int up = -1;
+            for (k = q->face_first[cur]; k < q->face_first[cur + 1]; ++k) {
+                int g = sface[q->he_twin[k]];
+                ct__qreal v = ct__q_dot(nrm[g], x) * inv[g];
+                if (v > best) { best = v; up = g; }
+            }
+            if (up < 0) break;
+            cur = up;
+        }
+        if (best <= 1) continue;
+        /* outside: every face it sees, from the one it sees best */
+        seen[cur] = i;
+        stack[sp++] = cur;
+        while (sp > 0) {
+            int g = stack[--sp];
+            if (ct__q_dot(nrm[g], x) - depth[g] > bound) return 0;
+            for (k = q->face_first[g]; k < q->face_first[g + 1]; ++k) {
+                int h = sface[q->he_twin[k]];
+                if (seen[h] == i || !(ct__q_dot(nrm[h], x) > depth[h])) continue;
+                seen[h] = i;
+                stack[sp++] = h;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Verification of a built hull: 1 when every vertex has 3 or more faces, every point has
-   n.p + d <= bound on every plane and every face polygon is convex (each vertex left of each edge), to within bound (working
-   precision); the first failure exits. -1: out of memory. */
+   n.p + d <= bound on every plane and every face polygon is convex (each vertex left of each
+   edge), to within bound (working precision); the first failure exits. -1: out of memory.
+   Containment: every point against every face that it could pass while points x faces is at
+   most CT__QH_VERIFY_PAIRS, else by ct__qh_contained (a walk per point). */
 CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int n, ct__qreal bound) {
     ct__qv c = ct__q_v3(0, 0, 0);
-    ct__qreal r = 0, *dist = CT__SALLOC(s, ct__qreal, n);
+    ct__qreal r = 0, *dist;
     int f, i, k, *deg = CT__SALLOC(s, int, q->nverts);
-    if (!deg || !dist) return -1;
+    if (!deg) return -1;
     for (i = 0; i < q->nverts; ++i) deg[i] = 0;
     for (k = 0; k < q->face_first[q->nfaces]; ++k) deg[q->face_local[k]]++;
     for (i = 0; i < q->nverts; ++i)
@@ -1361,11 +1461,17 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
                 if (ct__q_dot(in, ct__q_sub(ct__q_of(pts[q->face_verts[a + j]]), u)) < lim) return 0;
         }
     }
+    for (i = 0; i < q->nverts; ++i) c = ct__q_add(c, ct__q_of(pts[q->verts[i]]));
+    c = ct__q_scale(c, 1 / (ct__qreal)q->nverts);
+    if ((double)n * q->nfaces > CT__QH_VERIFY_PAIRS) {
+        int ok = ct__qh_contained(s, q, pts, n, c, bound);
+        if (ok != 2) return ok;
+    }
     /* point i can pass face f only if its distance from c exceeds f's distance from c plus
        bound: a face beyond every point costs nothing, and the others skip the points
        nearer c */
-    for (i = 0; i < q->nverts; ++i) c = ct__q_add(c, ct__q_of(pts[q->verts[i]]));
-    c = ct__q_scale(c, 1 / (ct__qreal)q->nverts);
+    dist = CT__SALLOC(s, ct__qreal, n);
+    if (!dist) return -1;
     for (i = 0; i < n; ++i) {
         dist[i] = ct__q_len(ct__q_sub(ct__q_of(pts[i]), c));
         r = dist[i] > r ? dist[i] : r;
@@ -1379,9 +1485,6 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
     }
     return 1;
 }
-
-/* Largest points x faces for which a default-tolerance hull gets the full check (about 30 ms). */
-#define CT__QH_VERIFY_BUDGET 3.0e7
 
 CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *desc, const ct_allocator *a,
                               ct_hull *out) {
@@ -1419,8 +1522,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
         /* the default tolerance: when a tolerance decision was made during the build (a
            merge, a fold, a point filed within tol of a plane) or the simplex says the set may
            be thin, the hull is checked: cheaply (ct__qh_face_ok: hull vertices only, already
-           done by ct__quickhull), then in full (every point, ct__qh_verify) unless points
-           times faces exceed CT__QH_VERIFY_BUDGET. A hull that fails (sets only a few
+           done by ct__quickhull), then in full (every point, ct__qh_verify). A hull that fails (sets only a few
            tolerances thick, where rounding decides which near-coplanar faces exist, and in
            which order) is built again at the default tolerance with the points in reverse
            order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096
@@ -1429,7 +1531,6 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
         ct__qreal tol0 = q.tol;
         int ok, step;
         for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
-                                           (double)npts * q.nfaces > CT__QH_VERIFY_BUDGET ? 1 :
                                            ct__qh_verify(s, &q, pts, npts, CT__QH_BOUND * q.tol)) <= 0;
              ++step) {
             if (ok < 0) { st = CT_NO_MEMORY; break; }
