@@ -43,7 +43,7 @@ CT__PRIVATE ct_status ct__pair_finish(ct_manifold *out) {
     int i, ok = ct__finite3(out->normal);
     for (i = 0; i < out->count; ++i)
         ok = ok && ct__finite3(out->points[i].point) && ct__finite(out->points[i].separation);
-    if (ok) return CT_OK;
+    if (ok) { ct__manifold_deepest(out); return CT_OK; }
     memset(out, 0, sizeof *out);
     return CT_INVALID;
 }

@@ -824,10 +824,16 @@ static void check_swap(const ct_manifold *m, const ct_manifold *w, double tol) {
         cr_assert(found, "point %d (id %x) has no swapped twin", i, m->points[i].id);
     }
 }
+/* The least separation of a manifold, checking on the way that m->deepest indexes it (the
+   first on ties), as every manifold routine promises. */
 static double min_sep(const ct_manifold *m) {
     double s = 1e300;
-    int i;
-    for (i = 0; i < m->count; ++i) s = fmin(s, m->points[i].separation);
+    int i, first = 0;
+    for (i = 0; i < m->count; ++i) {
+        if (m->points[i].separation < m->points[first].separation) first = i;
+        s = fmin(s, m->points[i].separation);
+    }
+    if (m->count) cr_assert_eq(m->deepest, first, "deepest is point %d, the least separation is point %d", m->deepest, first);
     return s;
 }
 static double signed_dist(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb) {
