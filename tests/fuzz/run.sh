@@ -8,7 +8,7 @@
 #   25 min on 2 cores):
 #       sh tests/fuzz/run.sh 120
 #   CT_FUZZ_REALS picks the precisions (default "double float"); CT_FUZZ_ONLY=fuzz_gjk runs
-#   one harness.
+#   one harness; CT_FUZZ_JOBS harnesses run at once (default 2).
 #   CT_FUZZ_RUNS=N replaces the time limit by N executions with a fixed seed (-seed=1) from the
 #   seed corpus alone (a fresh work directory): a deterministic, reproducible run.
 #   CT_FUZZ_RUNS=ci is that with each harness's own count, the "fuzz-ci-runs:" line of its
@@ -73,19 +73,11 @@ if ! clang -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null; then
 fi
 cflags="-g -O1 -std=c99 -Wall -Wextra -Werror -fopenmp -I. -Itests/fuzz -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 status=0
-for real in ${CT_FUZZ_REALS:-double float}; do
-  # the library once per precision (instrumented for coverage), linked into every harness
-  impl="$out/impl_$real.o"
-  if ! clang $cflags -DCT_REAL=$real -c tests/fuzz/impl.c -o "$impl"; then
-    echo "FUZZ BUILD FAILED: impl ($real)"; status=1; continue
-  fi
-  for src in tests/fuzz/fuzz_*.c; do
-    name=$(basename "$src" .c)
-    if [ -n "${CT_FUZZ_ONLY:-}" ] && [ "$name" != "$CT_FUZZ_ONLY" ]; then continue; fi
-    bin="$out/${name}_$real"
-    if ! clang $cflags -DCT_REAL=$real "$src" "$impl" -o "$bin" -lm; then
-      echo "FUZZ BUILD FAILED: $name ($real)"; status=1; continue
-    fi
+queue=""
+running=0
+# One harness's run (src name real bin): prints its executions, exits 1 on a finding.
+fuzz_one() {
+    src=$1; name=$2; real=$3; bin=$4
     corpus="tests/fuzz/corpus/$name"
     work="$out/corpus_${name}_$real"
     runs=${CT_FUZZ_RUNS:-}
@@ -109,13 +101,45 @@ for real in ${CT_FUZZ_REALS:-double float}; do
     mkdir -p "$corpus" "$work"
     log="$out/${name}_$real.log"
     t0=$(date +%s)
+    st=0
     if ! $norand "$bin" $limit -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
          -artifact_prefix="$out/${name}_${real}_" "$work" "$corpus" > "$log" 2>&1; then
-      echo "FUZZ FAILURE: $name ($real)"; tail -30 "$log"; status=1
+      echo "FUZZ FAILURE: $name ($real)"; tail -30 "$log"; st=1
     fi
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
     [ -z "$execs" ] && execs=$(grep -oE '(Done|#)[ ]*[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')
     echo "fuzz $name ($real): ${execs:-?} executions in $(( $(date +%s) - t0 )) s"
+    return $st
+}
+# Waits for the oldest background run, prints its summary and takes its status.
+fuzz_reap() {
+    first=${queue# }; first=${first%% *}; queue=${queue# }; queue=${queue#"$first"}
+    pid=${first%%:*}; tag=${first#*:}
+    if ! wait "$pid"; then status=1; fi
+    cat "$out/$tag.summary"
+    running=$((running - 1))
+}
+for real in ${CT_FUZZ_REALS:-double float}; do
+  # the library once per precision (instrumented for coverage), linked into every harness
+  impl="$out/impl_$real.o"
+  if ! clang $cflags -DCT_REAL=$real -c tests/fuzz/impl.c -o "$impl"; then
+    echo "FUZZ BUILD FAILED: impl ($real)"; status=1; continue
+  fi
+  for src in tests/fuzz/fuzz_*.c; do
+    name=$(basename "$src" .c)
+    if [ -n "${CT_FUZZ_ONLY:-}" ] && [ "$name" != "$CT_FUZZ_ONLY" ]; then continue; fi
+    bin="$out/${name}_$real"
+    if ! clang $cflags -DCT_REAL=$real "$src" "$impl" -o "$bin" -lm; then
+      echo "FUZZ BUILD FAILED: $name ($real)"; status=1; continue
+    fi
+    # the run in the background, CT_FUZZ_JOBS (default 2) at a time: each harness is one
+    # single-threaded process with a fixed seed, so running two at once changes nothing but the
+    # wall time; the oldest is waited for (and its summary printed) when the slots are full
+    fuzz_one "$src" "$name" "$real" "$bin" > "$out/${name}_$real.summary" 2>&1 &
+    queue="$queue $!:${name}_$real"
+    running=$((running + 1))
+    if [ "$running" -ge "${CT_FUZZ_JOBS:-2}" ]; then fuzz_reap; fi
   done
 done
+while [ "$running" -gt 0 ]; do fuzz_reap; done
 exit $status
