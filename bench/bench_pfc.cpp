@@ -8,6 +8,7 @@
 // before timing.
 #include "contact.h"
 #include "harness.h"
+#include "bench_hulls.h"
 #include "workload.h"
 #include <cmath>
 #include <cstdio>
@@ -33,16 +34,6 @@ struct Work {
     double sink;
 };
 
-ct_hull sphere_hull(int n, double radius, unsigned long long *seed) {
-    std::vector<double> xyz((size_t)3 * n);
-    std::vector<ct_vec3> p((size_t)n);
-    wl_sphere(&xyz[0], n, radius, seed);
-    for (int i = 0; i < n; ++i) { p[i].x = xyz[3 * i]; p[i].y = xyz[3 * i + 1]; p[i].z = xyz[3 * i + 2]; }
-    ct_hull h;
-    if (ct_hull_build(&p[0], n, NULL, NULL, &h) != CT_OK) { std::fprintf(stderr, "hull build failed\n"); std::exit(1); }
-    return h;
-}
-
 // r = m * r0, p = p0 + dp
 ct_xform compose(const ct_xform &m, const ct_xform &x0) {
     ct_xform x;
@@ -67,8 +58,8 @@ void make_work(Work &w, int nv, int count, unsigned long long seed) {
     while ((int)w.pairs.size() < count) {
         Pair p;
         double r[9], d[3], ax[2][3], dir[2][3];
-        p.a = sphere_hull(nv, 1, &seed);
-        p.b = sphere_hull(nv, 1, &seed);
+        p.a = bench_sphere_hull(nv, 1, &seed);
+        p.b = bench_sphere_hull(nv, 1, &seed);
         wl_rotation(r, &seed);
         wl_direction(d, &seed);
         for (int k = 0; k < 2; ++k) { wl_direction(ax[k], &seed); wl_direction(dir[k], &seed); }
@@ -189,7 +180,7 @@ void erode_rows() {
     unsigned long long seed = 777;
     w.next = 0;
     w.sink = 0;
-    for (int i = 0; i < 64; ++i) w.blocks.push_back(sphere_hull(20, 1, &seed));
+    for (int i = 0; i < 64; ++i) w.blocks.push_back(bench_sphere_hull(20, 1, &seed));
     bench_row_ours("ct_hull_erode, 20-vertex blocks, radius 0.1 (core hull allocated per call)", bench_erode, &w,
                    "no peer (qhull H on the moved planes would need its interior point given)");
     for (size_t i = 0; i < w.blocks.size(); ++i) ct_hull_free(&w.blocks[i]);
@@ -249,7 +240,7 @@ void wall_rows() {
     for (int i = 0; i < 1000; ++i) {
         double r[9];
         ct_xform x;
-        w.blocks.push_back(sphere_hull(20, 0.15, &seed));
+        w.blocks.push_back(bench_sphere_hull(20, 0.15, &seed));
         wl_rotation(r, &seed);
         for (int a = 0; a < 3; ++a)
             for (int b = 0; b < 3; ++b) x.r[a][b] = r[3 * a + b];

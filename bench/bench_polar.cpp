@@ -9,6 +9,7 @@
 // overlaps), total time for every pair, ours (ct_contact_hulls) vs the same qhull H + FA.
 #include "contact.h"
 #include "harness.h"
+#include "bench_hulls.h"
 #include "oracle.h"
 #include "workload.h"
 #include <cmath>
@@ -40,16 +41,6 @@ struct Work {
     double sink;
 };
 
-ct_hull sphere_hull(int n, double radius, unsigned long long *seed) {
-    std::vector<double> xyz((size_t)3 * n);
-    std::vector<ct_vec3> p((size_t)n);
-    wl_sphere(&xyz[0], n, radius, seed);
-    for (int i = 0; i < n; ++i) { p[i].x = xyz[3 * i]; p[i].y = xyz[3 * i + 1]; p[i].z = xyz[3 * i + 2]; }
-    ct_hull h;
-    if (ct_hull_build(&p[0], n, NULL, NULL, &h) != CT_OK) { std::fprintf(stderr, "hull build failed\n"); std::exit(1); }
-    return h;
-}
-
 // What the peer is given: the world face planes of A and B (nx ny nz d) and, for free, our
 // overlap centroid as the interior point.
 void set_halfspaces(Pair &p, const ct_contact &c) {
@@ -79,8 +70,8 @@ void make_work(Work &w, int nv, int count, unsigned long long seed, bool contain
     while ((int)w.pairs.size() < count) {
         Pair p;
         double r[9], d[3];
-        p.a = sphere_hull(nv, 1, &seed);
-        p.b = sphere_hull(nv, contained ? 0.25 : 1, &seed);
+        p.a = bench_sphere_hull(nv, 1, &seed);
+        p.b = bench_sphere_hull(nv, contained ? 0.25 : 1, &seed);
         wl_rotation(r, &seed);
         wl_direction(d, &seed);
         double off = contained ? 0.3 * bench_uniform(&seed) : 0.4 + 0.8 * bench_uniform(&seed);
