@@ -112,14 +112,29 @@ local function peerlinks(list)
     end
 end
 
--- The Criterion suites: C test files linked with the implementation compiled as C (tests)
--- or as C++ (tests_cpp), so the header is exercised by both compilers.
+-- The Criterion suites: the C test files, compiled once per configuration into a static
+-- library, linked whole (Criterion finds its tests by their registration sections) with the
+-- implementation compiled as C (tests) or as C++ (tests_cpp), so the header is exercised by
+-- both compilers.
+project "testsuite"
+    kind "StaticLib"
+    language "C"
+    dirs("testsuite")
+    files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", "bench/meshread.c", "bench/oracle.c" }
+    peerlinks { "qhull", "ccd" }
+
 local function testproject(name, lang, impl)
     project(name)
         kind "ConsoleApp"
         language(lang)
         dirs(name)
-        files { "tests/test_*.c", "tests/support/testutil.c", "bench/workload.c", "bench/harness.c", "bench/meshread.c", "bench/oracle.c", impl }
+        files { impl }
+        for _, cfg in ipairs(CONFIGS) do
+            filter("configurations:" .. cfg)
+                linkoptions { "-Wl,--whole-archive", cfg .. "/libtestsuite.a", "-Wl,--no-whole-archive" }
+        end
+        filter {}
+        links { "testsuite" }
         peerlinks { "qhull", "ccd" }
         links { "criterion", "m", "pthread" }
 end
@@ -225,8 +240,24 @@ local function compile_checks(failed)
         end
         table.insert(checks, "mpicc -std=c99 " .. W .. " -DCT_TEST_MPI -DCT_USE_AMALGAMATED -Ibuild tests/compile/api_c.c")
     end
-    for _, c in ipairs(checks) do
-        if not run(c) then table.insert(failed, "compile: " .. c) end
+    -- CT_JOBS (default 2) checks at a time, each one's output kept and shown after it
+    os.mkdir(ROOT .. "/build/checks")
+    local i = 1
+    while i <= #checks do
+        local batch, script = {}, ""
+        for k = i, math.min(i + tonumber(jobs()) - 1, #checks) do
+            table.insert(batch, k)
+            print("$ " .. checks[k])
+            script = script .. "(" .. checks[k] .. ") > build/checks/" .. k .. ".log 2>&1; echo $? > build/checks/" .. k .. ".rc & "
+        end
+        io.stdout:flush()
+        os.execute(script .. "wait")
+        for _, k in ipairs(batch) do
+            local out, rc = slurp(ROOT .. "/build/checks/" .. k .. ".log") or "", slurp(ROOT .. "/build/checks/" .. k .. ".rc")
+            io.write(out)
+            if not rc or tonumber(rc) ~= 0 then table.insert(failed, "compile: " .. checks[k]) end
+        end
+        i = i + #batch
     end
     if not run("sh tests/compile/no_statics.sh") then table.insert(failed, "no writable statics") end
     -- libFuzzer harnesses, deterministic (fixed seed, each harness's fuzz-ci-runs count, about
@@ -347,6 +378,8 @@ newaction {
         mpi_tests(failed)
         print("\n==== summary ====")
         if #failed > 0 then
+            local fz = slurp(ROOT .. "/build/fuzz/failures.txt")
+            if fz and fz ~= "" then io.write(fz) end
             for _, f in ipairs(failed) do print("FAILED: " .. f) end
             os.exit(1)
         end

@@ -74,6 +74,7 @@ fi
 cflags="-g -O1 -std=c99 -Wall -Wextra -Werror -fopenmp -I. -Itests/fuzz -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 status=0
 queue=""
+: > "$out/failures.txt"
 running=0
 # One harness's run (src name real bin): prints its executions, exits 1 on a finding.
 fuzz_one() {
@@ -105,6 +106,9 @@ fuzz_one() {
     if ! $norand "$bin" $limit -max_len=1024 -timeout=10 -rss_limit_mb=2048 \
          -artifact_prefix="$out/${name}_${real}_" "$work" "$corpus" > "$log" 2>&1; then
       echo "FUZZ FAILURE: $name ($real)"; tail -30 "$log"; st=1
+      # kept for the end of `premake4 test`'s output (CI shows its tail)
+      { echo "FUZZ FAILURE: $name ($real), $limit"; grep -m 12 -E 'ERROR|SUMMARY|FZ_|Test unit written|Base64' "$log"
+        tail -12 "$log"; } >> "$out/failures.txt"
     fi
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
     [ -z "$execs" ] && execs=$(grep -oE '(Done|#)[ ]*[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')
