@@ -262,11 +262,13 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
    are out of range) its six axis supports: 1 (results
    bit for bit as unscaled) while they lie within 2^+-20 (float) / 2^+-200 (double), else the
    power of two nearest their size, so that sizes from the smallest to the largest finite
-   numbers keep the solver's quartic products in range. The first vertices are rescaled. */
+   numbers keep the solver's quartic products in range. The first vertices are rescaled.
+   The scale never lifts the bodies' own points out of range: where A - B is far smaller
+   than A and B (cores that coincide), its size is below their rounding anyway. */
 CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
     const int lim = CT__FLOAT ? 20 : 200, maxe = CT__FLOAT ? 128 : 1024; /* FLT/DBL_MAX_EXP */
-    ct_real M = ct__maxabs(r->m.ab);
-    int i, e;
+    ct_real M = ct__maxabs(r->m.ab), P = 0;
+    int i, e, ep;
     for (i = 0; i < r->s->n; ++i) M = ct__max(M, ct__maxabs(r->s->v[i].w));
     if (!(M > 0) || !ct__finite(M)) return;
     (void)frexp((double)M, &e);
@@ -279,6 +281,7 @@ CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
         ct_real u = (i & 1) ? -1 : 1;
         ct__mink_support(&r->m, ct__v3(i < 2 ? u : 0, (i >> 1) == 1 ? u : 0, i >= 4 ? u : 0), &w);
         M = ct__max(M, ct__maxabs(w.w));
+        P = ct__max(P, ct__max(ct__maxabs(w.a), ct__maxabs(w.b)));   /* A's and B's boxes */
     }
     if (!(M > 0) || !ct__finite(M)) return;
     (void)frexp((double)M, &e);
@@ -286,6 +289,11 @@ CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
     /* both 2^e and 2^-e must be finite: a subnormal size (e below the least normal exponent)
        takes the largest finite inverse, which still lifts it to within a factor 2^-maxe */
     if (e < 1 - maxe) e = 1 - maxe;
+    /* A's and B's points (bounded by their six axis supports) stay 2^8 below overflow */
+    if (P > 0 && ct__finite(P)) {
+        (void)frexp((double)P, &ep);
+        if (e < ep - (maxe - 8)) e = ep - (maxe - 8);
+    }
     if (e > maxe - 1) e = maxe - 1;
     r->m.scale = (ct_real)ldexp(1.0, e);
     r->m.inv = (ct_real)ldexp(1.0, -e);

@@ -469,3 +469,35 @@ Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
         cr_assert(fabs((double)d1.distance + 19.112088938825764) <= 1e-6, "A,B %.17g, not -19.11209 (the hull of A - B)",
                   (double)d1.distance);
 }
+
+/* fuzz_gjk (time-limited run), regress_gjk_coincident_rescale: two rounded 7-point clouds
+   (all 7 points at (3e6, 3e6, 3e6), radius 3e6), A rotated about the (1, 1, 1) axis and moved
+   by a subnormal 1e-310, B in place. The cores coincide, so A - B spans 1e-310: GJK's rescale
+   lifted that by 2^1023 and the bodies' own points overflowed, giving CT_OK with NaN
+   witnesses. The scale now keeps A's and B's points in range: contact, finite witnesses on
+   the cores, the same both ways. */
+Test(fuzz_regress, gjk_coincident_cores_keep_finite_witnesses) {
+    static const double rot[3][3] = { { 0.016592746249278645, -0.016321848572051711, 0.99972910232277301 },
+                                      { 0.99972910232277301, 0.016592746249278645, -0.016321848572051711 },
+                                      { -0.016321848572051711, 0.99972910232277301, 0.016592746249278645 } };
+    ct_vec3 p[7];
+    ct_xform xa = ct_xform_identity();
+    ct_shape sa;
+    ct_distance d1, d2;
+    int i, k;
+    for (i = 0; i < 7; ++i) p[i] = tu_vec(3e6, 3e6, 3e6);
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xa.r[i][k] = (ct_real)rot[i][k];
+    xa.p = tu_vec(1e-310, 1e-310, 1e-310);   /* 0 in float */
+    sa = ct_shape_rounded(ct_shape_points(p, 7), (ct_real)3e6);
+    cr_assert_eq(ct_gjk(&sa, &xa, &sa, NULL, NULL, &d1), CT_OK);
+    cr_assert_eq(ct_gjk(&sa, NULL, &sa, &xa, NULL, &d2), CT_OK);
+    cr_assert(d1.distance == 0 && d2.distance == 0, "%g %g", (double)d1.distance, (double)d2.distance);
+    for (i = 0; i < 3; ++i) {
+        const ct_real *w[4] = { &d1.pa.x, &d1.pb.x, &d2.pa.x, &d2.pb.x };
+        for (k = 0; k < 4; ++k) /* on the cores: within rounding of the 5.2e6 point */
+            cr_assert(fabs((double)w[k][i] - 3e6) <= 1e3 * (double)TU_EPS * 3e6, "witness %d: %g", k, (double)w[k][i]);
+    }
+    cr_assert_eq(ct_signed_distance(&sa, &xa, &sa, NULL, NULL, NULL, &d1), CT_OK);
+    cr_assert(d1.distance < 0 && fabs((double)d1.distance + 6e6) <= 1e3 * (double)TU_EPS * 6e6, "%g", (double)d1.distance);
+}
