@@ -852,7 +852,8 @@ CTDEF ct_status ct_shape_aabb(const ct_shape *s, const ct_xform *x, ct_aabb *out
 
 /* Ray cast: the first point of the shape (core plus radius, under x; NULL: identity) on the
    segment origin + t * translation, t in [0, 1]. hit = 1 and fraction = that t, point = the
-   world point, normal = the unit outward surface normal there (world), face = the face hit
+   world point, normal = the unit outward surface normal there (world; on a sphere of radius 0,
+   a point, the ray's reverse direction), face = the face hit
    for hulls (index into planes) and boxes (0..5: +x, -x, +y, -y, +z, -z), rounded or not,
    else -1 (also on a rounded edge or corner).
    A segment that starts inside the shape reports no hit (Box2D's convention); one that starts

@@ -194,8 +194,10 @@ CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin
     o = ct__xf_inv_point(x, origin);
     dir = ct__xf_inv_dir(x, translation);
     if (s->type == CT_SHAPE_SPHERE) {
+        int ok = 1;
         hit = ct__ray_sphere(o, dir, s->radius, &f);
-        if (hit) n = ct__normalize(ct__madd(o, dir, f), NULL);
+        if (hit) n = ct__normalize(ct__madd(o, dir, f), &ok);
+        if (hit && !ok) n = ct__normalize(ct__neg(dir), NULL); /* a point (radius 0) faces the ray */
     } else if (s->type == CT_SHAPE_ELLIPSOID && s->radius == 0 && s->ct__v[0].x > 0 && s->ct__v[0].y > 0 &&
                s->ct__v[0].z > 0) {
         ct_vec3 a = s->ct__v[0], ia = ct__v3(1 / a.x, 1 / a.y, 1 / a.z);

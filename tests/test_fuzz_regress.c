@@ -501,3 +501,26 @@ Test(fuzz_regress, gjk_coincident_cores_keep_finite_witnesses) {
     cr_assert_eq(ct_signed_distance(&sa, &xa, &sa, NULL, NULL, NULL, &d1), CT_OK);
     cr_assert(d1.distance < 0 && fabs((double)d1.distance + 6e6) <= 1e3 * (double)TU_EPS * 6e6, "%g", (double)d1.distance);
 }
+
+/* fuzz_query (float, time-limited run), regress_query_point_sphere_normal: a ray from the
+   centre of a sphere of radius 0 (a point) hit it at fraction 0 with a zero normal, and one
+   along an axis through the point from afar did the same. A point's normal is now the ray's reverse
+   direction: unit, finite, facing the ray. */
+Test(fuzz_regress, ray_cast_point_sphere_has_a_unit_normal) {
+    ct_shape s = ct_shape_sphere(0);
+    ct_xform x = ct_xform_identity();
+    ct_ray_hit h;
+    int k;
+    x.r[0][0] = 0; x.r[0][2] = 1; x.r[1][1] = 0; x.r[1][0] = 1; x.r[2][2] = 0; x.r[2][1] = 1;
+    for (k = 0; k < 2; ++k) {
+        ct_vec3 o = k == 0 ? tu_vec(0, 0, 0) : tu_vec(3, 0, 0), d = k == 0 ? tu_vec(0, -5020.75195, 0) : tu_vec(-6, 0, 0);
+        ct_xform *xs = k == 0 ? &x : NULL;
+        cr_assert_eq(ct_ray_cast(&s, xs, o, d, &h), CT_OK);
+        cr_assert(h.hit == 1 && fabs((double)h.fraction - (k == 0 ? 0.0 : 0.5)) <= 8 * (double)TU_EPS, "hit %d at %g", h.hit,
+                  (double)h.fraction);
+        cr_assert(fabs((double)ct__len(h.normal) - 1) <= 8 * (double)TU_EPS && ct__dot(h.normal, d) < 0, "normal %g %g %g",
+                  (double)h.normal.x, (double)h.normal.y, (double)h.normal.z);
+        cr_assert(ct__len(h.point) <= 8 * (double)TU_EPS * ct__len(d), "point %g %g %g", (double)h.point.x,
+                  (double)h.point.y, (double)h.point.z);
+    }
+}
