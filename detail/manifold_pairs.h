@@ -139,19 +139,13 @@ CT__PRIVATE ct_vec3 ct__pair_touch_normal(ct_vec3 u, ct_vec3 v, ct_vec3 ab) {
     return ct__dot(n, ab) < 0 ? ct__neg(n) : n;
 }
 
-CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, const ct_capsule *b,
-                                     const ct_xform *xb, ct_real speculative, ct_manifold *out) {
-    ct_vec3 a0, a1, b0, b1, u, v, pa, pb, n;
-    ct_real s, t, d, ra, rb, size, lu, lv;
+/* The capsule pair in world coordinates (segments a0-a1 and b0-b1, radii ra and rb). */
+CT__PRIVATE ct_status ct__pair_capsules(ct_vec3 a0, ct_vec3 a1, ct_real ra, ct_vec3 b0, ct_vec3 b1, ct_real rb,
+                                        ct_real speculative, ct_manifold *out) {
+    ct_vec3 u, v, pa, pb, n;
+    ct_real s, t, d, size, lu, lv;
     ct__cand pts[2];
     int np = 0;
-    if (out) memset(out, 0, sizeof *out);
-    if (!out || !ct__pair_capsule_ok(a) || !ct__pair_capsule_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
-        !ct__finite(speculative) || speculative < 0)
-        return CT_INVALID;
-    a0 = ct__xf_point(xa, a->p0); a1 = ct__xf_point(xa, a->p1);
-    b0 = ct__xf_point(xb, b->p0); b1 = ct__xf_point(xb, b->p1);
-    ra = a->radius; rb = b->radius;
     u = ct__sub(a1, a0); v = ct__sub(b1, b0);
     lu = ct__len(u); lv = ct__len(v);
     size = lu + lv + ra + rb;
@@ -187,6 +181,41 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
     pts[0].s = d - ra - rb;
     pts[0].id = ct__sat_id(CT__PAIR_SEG_KEY(s), CT__PAIR_SEG_KEY(t));
     ct__sat_emit(pts, 1, NULL, n, out);
+    return ct__pair_finish(out);
+}
+
+/* Coordinates within 2^+-20 (float) / 2^+-200 (double) are used as they are; beyond, the pair
+   is solved scaled by a power of two (exactly) so that the closest-point solver's quartic
+   products stay in range, and the answer scaled back: the same answer either way round. */
+CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, const ct_capsule *b,
+                                     const ct_xform *xb, ct_real speculative, ct_manifold *out) {
+    const int lim = CT__FLOAT ? 20 : 200, maxe = CT__FLOAT ? 128 : 1024; /* FLT/DBL_MAX_EXP */
+    ct_vec3 a0, a1, b0, b1;
+    ct_real M, up, down;
+    ct_status st;
+    int e, i;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__pair_capsule_ok(a) || !ct__pair_capsule_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
+        !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    a0 = ct__xf_point(xa, a->p0); a1 = ct__xf_point(xa, a->p1);
+    b0 = ct__xf_point(xb, b->p0); b1 = ct__xf_point(xb, b->p1);
+    M = ct__max(ct__max(ct__maxabs(a0), ct__maxabs(a1)), ct__max(ct__maxabs(b0), ct__maxabs(b1)));
+    M = ct__max(M, ct__max(a->radius, b->radius));
+    if (!ct__finite(M)) return ct__pair_finish(out);
+    (void)frexp((double)M, &e);
+    if (!(M > 0) || (e >= -lim && e <= lim))
+        return ct__pair_capsules(a0, a1, a->radius, b0, b1, b->radius, speculative, out);
+    if (e < 1 - maxe) e = 1 - maxe;
+    down = (ct_real)ldexp(1.0, -e);
+    up = (ct_real)ldexp(1.0, e);
+    st = ct__pair_capsules(ct__scale(a0, down), ct__scale(a1, down), a->radius * down, ct__scale(b0, down),
+                           ct__scale(b1, down), b->radius * down, speculative * down, out);
+    if (st != CT_OK) return st;
+    for (i = 0; i < out->count; ++i) {
+        out->points[i].point = ct__scale(out->points[i].point, up);
+        out->points[i].separation *= up;
+    }
     return ct__pair_finish(out);
 }
 

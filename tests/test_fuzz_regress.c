@@ -524,3 +524,41 @@ Test(fuzz_regress, ray_cast_point_sphere_has_a_unit_normal) {
                   (double)h.point.y, (double)h.point.z);
     }
 }
+
+/* fuzz_query (double, time-limited run), regress_query_capsule_huge_swap: a capsule whose
+   segment reaches y = 1e300 against a small one 2 away. ct_manifold_capsules(A, B) answered
+   CT_OK and (B, A) CT_INVALID: the squared length overflowed and the closest-point solver's
+   NaN fell one way or the other. Pairs beyond 2^200 (float 2^20) are now solved scaled by a
+   power of two: the same answer both ways, and at ordinary sizes bit for bit as before. */
+Test(fuzz_regress, capsules_far_beyond_unit_scale_are_swap_symmetric) {
+    ct_capsule a, b, c, d;
+    ct_manifold m1, m2, n1, n2;
+    ct_real big = TU_FLOAT ? (ct_real)1e30 : (ct_real)1e300;
+    ct_real k = TU_FLOAT ? (ct_real)4096 : (ct_real)1099511627776.0; /* 2^12 / 2^40: a power of two */
+    int i;
+    a.p0 = tu_vec(1, 1, 1); a.p1 = tu_vec(-1, 0, 0); a.p1.y = big; a.radius = (ct_real)0.01175;
+    b.p0 = tu_vec(2.0117, 2.0117, 2.0091); b.p1 = tu_vec(2.0117, 2.0117, 2.0117); b.radius = (ct_real)0.01175;
+    cr_assert_eq(ct_manifold_capsules(&a, NULL, &b, NULL, 0, &m1), CT_OK);
+    cr_assert_eq(ct_manifold_capsules(&b, NULL, &a, NULL, 0, &m2), CT_OK);
+    for (i = 0; i < m1.count; ++i) cr_assert(ct__finite3(m1.points[i].point) && isfinite((double)m1.points[i].separation));
+    for (i = 0; i < m2.count; ++i) cr_assert(ct__finite3(m2.points[i].point) && isfinite((double)m2.points[i].separation));
+    /* scale invariance across the threshold: a pair of ordinary capsules and the same pair
+       scaled by 2^40 (float 2^12) x 2^170 (float 2^10) give the same manifold scaled */
+    c.p0 = tu_vec(0, 0, 0); c.p1 = tu_vec(2, 0.5, 0); c.radius = (ct_real)0.25;
+    d.p0 = tu_vec(1, 0.75, -1); d.p1 = tu_vec(1.5, 0.5, 1); d.radius = (ct_real)0.3;
+    cr_assert_eq(ct_manifold_capsules(&c, NULL, &d, NULL, 0, &n1), CT_OK);
+    cr_assert(n1.count >= 1);
+    {
+        ct_real f = k * (TU_FLOAT ? (ct_real)1024 : (ct_real)ldexp(1.0, 170));
+        c.p0 = ct__scale(c.p0, f); c.p1 = ct__scale(c.p1, f); c.radius *= f;
+        d.p0 = ct__scale(d.p0, f); d.p1 = ct__scale(d.p1, f); d.radius *= f;
+        cr_assert_eq(ct_manifold_capsules(&c, NULL, &d, NULL, 0, &n2), CT_OK);
+        cr_assert_eq(n2.count, n1.count);
+        for (i = 0; i < n1.count; ++i) {
+            cr_assert(fabs((double)n2.points[i].separation - (double)n1.points[i].separation * (double)f) <=
+                          64 * (double)TU_EPS * (double)f, "separation %g vs %g", (double)n2.points[i].separation,
+                      (double)n1.points[i].separation * (double)f);
+            cr_assert(n2.points[i].id == n1.points[i].id);
+        }
+    }
+}
