@@ -342,6 +342,8 @@ typedef struct ct_gjk_cache {
     int ct__ia[4], ct__ib[4];  /* private: simplex vertex ids on A and B */
     int ct__hint_a, ct__hint_b;/* private: last support vertex of A and B */
     ct_real ct__dir[3];        /* private: last closest point of A - B, in A's frame */
+    int ct__sat[3];            /* private: ct_contact_hulls_reduced's SAT axis (kind, ids) */
+    int ct__cut[2];            /* private: its last cut's starting half-edges on A and B */
 } ct_gjk_cache;
 
 typedef struct ct_distance {
