@@ -855,3 +855,45 @@ Test(pfc, reduced_boxes_touching_and_turned) {
     ct_hull_free(&a);
     ct_hull_free(&b);
 }
+
+/* Every scratch allocation of the reduced resolution failing in turn (plain hulls, and rounded
+   cores apart by less than the radii: the GJK branch): CT_NO_MEMORY with *out zeroed and
+   nothing leaked, or the cold answer. */
+Test(pfc, reduced_allocation_failure_sweep) {
+    unsigned long long seed = 12;
+    ct_hull a = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, 40, 1, 1, tu_vec(0, 0, 0));
+    ct_xform xb = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)0.2, tu_vec(0.6, 0.1, 0));
+    ct_xform xr = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)0.2, tu_vec(2.1, 0.1, 0));
+    int mode;
+    for (mode = 0; mode < 2; ++mode) {
+        const ct_xform *x = mode ? &xr : &xb;
+        ct_real r = mode ? (ct_real)0.2 : 0;
+        ct_contact cold;
+        long k;
+        cr_assert_eq(ct_contact_rounded_hulls(&a, NULL, r, &b, x, r, 1, NULL, NULL, &cold), CT_OK);
+        cr_assert_eq(cold.found, 1, "mode %d", mode);
+        for (k = 1; k < 50; ++k) {
+            tu_alloc t;
+            ct_gjk_cache cache;
+            ct_scratch s;
+            ct_contact out;
+            ct_status st;
+            memset(&cache, 0, sizeof cache);
+            tu_alloc_init(&t, k);
+            ct_scratch_init(&s, &t.a);
+            st = ct_contact_rounded_hulls(&a, NULL, r, &b, x, r, 1, &cache, &s, &out);
+            if (st == CT_OK) {
+                cr_expect_leq(pfc_contact_diff(&out, &cold, 1), TU_FLOAT ? 1e-5 : 1e-12);
+            } else {
+                cr_expect_eq(st, CT_NO_MEMORY, "mode %d, failing allocation %ld gave %s", mode, k, ct_status_string(st));
+                cr_expect_eq(out.found, 0);
+            }
+            ct_scratch_release(&s);
+            cr_expect_eq(t.outstanding, 0, "mode %d, failing allocation %ld: %ld blocks leaked", mode, k, t.outstanding);
+            if (st == CT_OK && t.calls < k) break;
+        }
+        cr_expect_lt(k, 50);
+    }
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
