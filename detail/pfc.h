@@ -444,16 +444,20 @@ CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__p
 }
 
 /* Sutherland-Hodgman: the convex polygon p (k >= 3 points, CCW) clipped by every edge of the
-   convex CCW polygon q (kq >= 3): their intersection, CCW, into out. out and buf hold k + kq
-   points each (a convex clip adds at most one point per edge). Returns the count. */
-CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf) {
+   convex CCW polygon q (kq >= 3): their intersection, CCW, into out. out and buf hold cap
+   points each (k + kq suffice: a convex clip adds at most one point per edge; a polygon that
+   rounding made non-convex could add more: then 0, and the caller takes the candidates' hull).
+   Returns the count. */
+CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf, int cap) {
     ct__v2 *cur = out, *nxt = buf, *t;
     int i, j, n = k;
+    if (k > cap) return 0;
     for (i = 0; i < k; ++i) cur[i] = p[i];
     for (j = 0; j < kq && n > 0; ++j) {
         ct__v2 a = q[j], e = ct__v2_sub(q[j + 1 < kq ? j + 1 : 0], a);
         int m = 0;
         ct_real cs = ct__v2_cross(e, ct__v2_sub(cur[0], a));
+        if (2 * n > cap) return 0;
         for (i = 0; i < n; ++i) {
             ct__v2 s0 = cur[i], s1 = cur[i + 1 < n ? i + 1 : 0];
             ct_real ce = ct__v2_cross(e, ct__v2_sub(s1, a));
@@ -511,7 +515,7 @@ CT__PRIVATE ct_status ct__pfc_cut(ct_scratch *s, const ct_hull *a, const ct_hull
     if (!cand || !work) return CT_NO_MEMORY;
     area = 0;
     if (ka >= 3 && kb >= 3) {   /* two polygons: clipped in linear time per edge */
-        nc = ct__pfc_clip2d(fa, ka, fb, kb, cand, work);
+        nc = ct__pfc_clip2d(fa, ka, fb, kb, cand, work, 2 * (ka + kb) + 2);   /* <= the buffers (ka, kb >= 3) */
         area = nc >= 3 ? ct__poly2d_centroid(cand, nc, &cen) : 0;
     }
     if (!(area > CT__PFC_SLIVER)) {   /* a point, a segment or a sliver: the candidates' hull */
