@@ -335,13 +335,16 @@ CTDEF ct_shape ct_shape_cylinder(ct_real radius, ct_real half_height);
 /* Opt-in temporal coherence (Box2D style): zero it before the first call for a pair, then pass
    the same cache for the same (a, b) pair every frame. It remembers the last simplex (support
    vertex ids for point/hull/box/triangle shapes), the last separating direction and the last
-   support vertex of each shape (hill-climbing starts). A cache from another pair is harmless
+   support vertex of each shape (hill-climbing starts); ct_contact_hulls_reduced also keeps
+   its SAT axis and the cut's starting edges there. A cache from another pair is harmless
    (ids are range-checked) but useless. count is the size of the cached simplex, 0 = cold. */
 typedef struct ct_gjk_cache {
     int count;
     int ct__ia[4], ct__ib[4];  /* private: simplex vertex ids on A and B */
     int ct__hint_a, ct__hint_b;/* private: last support vertex of A and B */
     ct_real ct__dir[3];        /* private: last closest point of A - B, in A's frame */
+    int ct__sat[3];            /* private: ct_contact_hulls_reduced's SAT axis (kind, ids) */
+    int ct__cut[2];            /* private: its last cut's starting half-edges on A and B */
 } ct_gjk_cache;
 
 typedef struct ct_distance {
@@ -1274,25 +1277,33 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
                                       const ct_xform *xb, ct_contact_cache *cache, ct_scratch *s,
                                       ct_contact *out);
 
-/* Reduced resolution (no overlap volume): the penetration vector of A and B (ct_signed_distance
-   on the hulls: normal, depth and the deepest points pa, pb) gives the mid-plane through
-   (pa + pb) / 2 normal to it; both bodies are cut by that plane and point = centroid of the
-   intersection of the two cross-section polygons (their vertices: the bodies' edges crossing
-   the plane and vertices within CT__PFC_ON_PLANE, 64 ulps of the extent, of it), area = its
-   area, normal = EPA's (A -> B), gap = minus the penetration depth, centroid = point,
-   volume = 0, face_a/face_b = the face of A / B whose plane is nearest to point. Apart
-   (signed distance > 0): found = 0. cache: the ct_gjk_cache of the pair (may be NULL). Hulls as
-   ct_contact_hulls (face lists required). Statuses as ct_signed_distance (CT_NO_CONVERGENCE
-   with EPA's best estimate used); CT_INVALID (and *out zeroed) for bad hulls or transforms. */
+/* Reduced resolution (no overlap volume): the penetration vector of A and B (normal, depth
+   and the deepest points pa, pb) gives the mid-plane through (pa + pb) / 2 normal to it; both
+   bodies are cut by that plane and point = centroid of the intersection of the two
+   cross-section polygons, area = its area, normal = the penetration normal (A -> B), gap =
+   minus the penetration depth, centroid = point, volume = 0, face_a/face_b = the face of A / B
+   whose plane is nearest to point. The penetration is the SAT's axis of least penetration (face
+   normals of A and B, crossing edge pairs: the faces of the Minkowski difference), which is
+   ct_signed_distance's (EPA's) depth and normal up to rounding (ties between axes aside); hulls
+   without adjacency use ct_signed_distance. The sections are walked face to face from a
+   crossing edge; a vertex within CT__PFC_ON_PLANE (64 ulps of the extent) of the plane makes
+   them a scan with such vertices on the plane. Apart: found = 0. cache: the pair's ct_gjk_cache
+   (may be NULL): it keeps the last SAT axis and the cut's starting edges; the answer does not
+   depend on it (a cached call equals a cold one). Hulls as ct_contact_hulls (face lists
+   required). CT_INVALID (and *out zeroed) for bad hulls or transforms; CT_NO_MEMORY; with the
+   ct_signed_distance fallback its statuses (CT_NO_CONVERGENCE with EPA's best estimate used).
+   Not thread-safe on one cache; temporaries from s (NULL: a temporary scratch). */
 /* Rounded blocks: A = the core hull a grown by a ball of radius ra (ct_shape_rounded), B
    likewise. gap = the signed distance of the rounded blocks (the cores' GJK distance minus
-   ra + rb while the cores are apart: no EPA below the summed radii; EPA on the cores once
-   they overlap). When gap <= 0 the cores are moved towards each other by (ra + rb) / 2 each
+   ra + rb while the cores are apart: no EPA below the summed radii; once the cores overlap,
+   EPA on them (reduced == 0) or the SAT's least axis (reduced == 1, as
+   ct_contact_hulls_reduced)). When gap <= 0 the cores are moved towards each other by (ra + rb) / 2 each
    along the distance's normal, so that they overlap by -gap, and the full (reduced == 0:
    ct_contact_hulls) or reduced (reduced == 1: ct_contact_hulls_reduced) resolution on the
    moved cores gives point, centroid, normal, area, volume and faces (moving both cores by
    the same amount keeps their midpoint, hence the point, in place); gap stays the signed
-   distance. Apart: found = 0. radii 0 give the resolution's answer with EPA's gap.
+   distance. Apart: found = 0. radii 0 give the resolution's answer (ct_contact_hulls_reduced
+   is this call with radii 0). cache: as ct_contact_hulls_reduced (reduced == 1) or GJK's.
    CT_INVALID for bad hulls, transforms, radii (negative, NaN) or reduced not 0/1; otherwise
    statuses as ct_signed_distance and the resolution. */
 CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,

@@ -290,29 +290,105 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
 }
 
 /* ---- reduced resolution ------------------------------------------------------------------
-   PFC's reduced resolution needs no overlap volume: the penetration vector (EPA's witness
-   points pa on A and pb on B, the deepest points) gives a mid-plane through (pa + pb) / 2
-   normal to it; both bodies are cut by that plane and the contact point is the centroid of
-   the intersection of the two cross-section polygons. A section is the hull (ct__hull2d) of
-   the crossings of the body's edges with the plane and of its vertices on it. */
+   PFC's reduced resolution needs no overlap volume: the penetration vector (normal n, depth)
+   and the deepest points pa on A and pb on B give a mid-plane through (pa + pb) / 2 normal to
+   n; both bodies are cut by that plane and the contact point is the centroid of the
+   intersection of the two cross-section polygons.
 
-/* Vertices within this (relative to the extent) of the mid-plane lie on it. */
+   Penetration. For polytopes the least separating translation is the SAT's axis of least
+   penetration (ct__sat_least_axis: faces of A and B, edge pairs that build a face of the
+   Minkowski difference), EPA's answer without the Minkowski polytope; the SAT hint kept in
+   the ct_gjk_cache makes a coherent step cost a few supports. Hulls without adjacency go
+   through ct_signed_distance (EPA) instead.
+
+   Section. As PFC does, the cut starts from the cached edge of the last step and walks the
+   section by facet connectivity: from a half-edge crossing the plane (tail above, head below)
+   along its face to the face's other crossing, over it (he_twin) into the next face, around
+   to the start. When the cached edge no longer crosses, a descent from the support vertex
+   along the steepest edges finds one. A vertex of a walked face within CT__PFC_ON_PLANE of the
+   plane (a plane through a vertex or along a face: rounding would decide the combinatorics)
+   makes the cut scan every vertex and edge instead, vertices that near counting as on the
+   plane. Either way the section is the 2D hull of its points (ct__hull2d, a canonical order),
+   so the answer does not depend on where the walk started: a cached call equals a cold one. */
+
+/* Vertices within this (relative to the hull's extent) of the mid-plane lie on it. */
 #define CT__PFC_ON_PLANE (64 * CT__EPS)
+/* A clipped intersection of area below this (in units of the larger extent squared) is a
+   sliver whose fan centroid would be rounding: the candidates' hull (ct__poly2d_clip) instead. */
+#define CT__PFC_SLIVER (64 * CT__EPS)
 
-/* The section of h (placed by x) by the plane n.y = hm (world), in the plane's basis (u, w)
-   about o, in units of `unit`. Writes at most nverts + nedges points to out; hv holds
-   nverts heights. Returns the count. */
-CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, ct_vec3 n, ct_real hm, ct_vec3 o, ct_vec3 u,
-                                ct_vec3 w, ct_real unit, ct_real *hv, ct__v2 *out) {
-    ct_vec3 nl = ct__xf_inv_dir(x, n);
-    ct_real hl = hm - (x ? ct__dot(n, x->p) : 0), tol = CT__PFC_ON_PLANE * h->extent, inv = 1 / unit;
+/* The cut's plane in one hull's frame: height(x) = d.x - c (> 0: above, towards the other
+   body's deepest point) and its tolerance. */
+typedef struct ct__pfc_plane { ct_vec3 d; ct_real c, tol; } ct__pfc_plane;
+/* The section's 2D basis (u, w) about o, in A's frame, lengths in units of 1 / inv. */
+typedef struct ct__pfc_frame { ct_vec3 o, u, w; ct_real inv; } ct__pfc_frame;
+
+CT__INLINE ct_real ct__pfc_h(const ct_hull *h, const ct__pfc_plane *pl, int v) { return ct__dot(pl->d, h->verts[v]) - pl->c; }
+CT__INLINE int ct__pfc_head(const ct_hull *h, int e) { return h->face_verts[h->he_next[e]]; }
+
+/* A half-edge of h crossing the plane from above (tail, height > 0) to below (head, <= 0):
+   the cached one (either direction) when it still crosses, else by descent from the vertex top
+   along the steepest edge (heights are linear: on a convex polytope a vertex without a lower
+   neighbour is the lowest). -1 when there is none (h does not reach below the plane). */
+CT__PRIVATE int ct__pfc_crossing(const ct_hull *h, const ct__pfc_plane *pl, int cached, int top) {
+    int nhe = h->face_first[h->nfaces], u = top, steps;
+    ct_real hu;
+    if (cached >= 0 && cached < nhe) {
+        ct_real h0 = ct__pfc_h(h, pl, h->face_verts[cached]), h1 = ct__pfc_h(h, pl, ct__pfc_head(h, cached));
+        if (h0 > 0 && !(h1 > 0)) return cached;
+        if (h1 > 0 && !(h0 > 0)) return h->he_twin[cached];
+    }
+    hu = ct__pfc_h(h, pl, u);
+    if (!(hu > 0)) return -1;
+    for (steps = 0; steps < h->nverts; ++steps) {
+        int g = h->vert_edge[u], best = -1, k;
+        ct_real hb = hu;
+        for (k = 0; k < h->nverts; ++k) {   /* the half-edges leaving u */
+            ct_real t = ct__pfc_h(h, pl, ct__pfc_head(h, g));
+            if (t < hb) { hb = t; best = g; }
+            g = h->he_next[h->he_twin[g]];
+            if (g == h->vert_edge[u]) break;
+        }
+        if (best < 0) return -1;
+        if (!(hb > 0)) return best;
+        u = ct__pfc_head(h, best);
+        hu = hb;
+    }
+    return -1;
+}
+
+/* The section walked from the crossing half-edge e0: its crossings in order (h's frame) into
+   pts (room for nedges). Returns the count, or -1 when a vertex of a walked face lies within
+   the tolerance of the plane or the walk does not close (the caller scans). */
+CT__PRIVATE int ct__pfc_walk(const ct_hull *h, const ct__pfc_plane *pl, int e0, ct_vec3 *pts) {
+    int e = e0, k = 0, nhe = h->face_first[h->nfaces];
+    ct_real ht = ct__pfc_h(h, pl, h->face_verts[e0]);
+    while (k < h->nedges) {
+        int g = h->he_next[e], guard = 0, head = ct__pfc_head(h, e);
+        ct_real hh = ct__pfc_h(h, pl, head), hg;
+        if (ct__abs(ht) <= pl->tol || ct__abs(hh) <= pl->tol) return -1;
+        pts[k++] = ct__lerp(h->verts[h->face_verts[e]], h->verts[head], ht / (ht - hh));
+        for (;;) {   /* along the face to the half-edge whose head is above again */
+            hg = ct__pfc_h(h, pl, ct__pfc_head(h, g));
+            if (ct__abs(hg) <= pl->tol) return -1;
+            if (hg > 0) break;
+            g = h->he_next[g];
+            if (g == e || ++guard > nhe) return -1;
+        }
+        e = h->he_twin[g];   /* tail above (g's head), head below, on the next face */
+        if (e == e0) return k;
+        ht = hg;
+    }
+    return -1;
+}
+
+/* The section by a scan: vertices within the tolerance of the plane and the edges crossing it
+   beyond (pts: room for nverts + nedges; hv: nverts heights). Returns the count. */
+CT__PRIVATE int ct__pfc_scan(const ct_hull *h, const ct__pfc_plane *pl, ct_real *hv, ct_vec3 *pts) {
     int i, f, k = 0;
     for (i = 0; i < h->nverts; ++i) {
-        hv[i] = ct__dot(nl, h->verts[i]) - hl;
-        if (ct__abs(hv[i]) <= tol) {
-            ct_vec3 q = ct__sub(ct__xf_point(x, h->verts[i]), o);
-            out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
-        }
+        hv[i] = ct__pfc_h(h, pl, i);
+        if (ct__abs(hv[i]) <= pl->tol) pts[k++] = h->verts[i];
     }
     for (f = 0; f < h->nfaces; ++f) {
         int e0 = h->face_first[f], e1 = h->face_first[f + 1], e;
@@ -320,17 +396,87 @@ CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, ct_vec3 n, 
             int v0 = h->face_verts[e], v1 = h->face_verts[e + 1 < e1 ? e + 1 : e0];
             ct_real h0 = hv[v0], h1 = hv[v1];
             if (h->he_twin && h->he_twin[e] < e) continue;   /* each edge once */
-            if ((h0 < -tol && h1 > tol) || (h0 > tol && h1 < -tol)) {
-                ct_vec3 q = ct__lerp(h->verts[v0], h->verts[v1], h0 / (h0 - h1));
-                q = ct__sub(ct__xf_point(x, q), o);
-                out[k++] = ct__v2_make(ct__dot(q, u) * inv, ct__dot(q, w) * inv);
-            }
+            if ((h0 < -pl->tol && h1 > pl->tol) || (h0 > pl->tol && h1 < -pl->tol))
+                pts[k++] = ct__lerp(h->verts[v0], h->verts[v1], h0 / (h0 - h1));
         }
     }
     return k;
 }
 
-/* The face of h (placed by x) whose plane is nearest to the world point y. */
+/* The walked section (k points in order, 2D) as a CCW polygon in a canonical order: points
+   within tol of the last one kept dropped (a clip edge that short would have a direction made of
+   rounding), counter-clockwise, starting at the lowest (x, then y) point. Returns the count. */
+CT__PRIVATE int ct__pfc_canon(ct__v2 *p, int k, ct__v2 *work, ct_real tol) {
+    int i, m = 0, lo = 0;
+    ct_real ar = 0;
+    for (i = 0; i < k; ++i)
+        if (m == 0 || ct__v2_len(ct__v2_sub(p[i], p[m - 1])) > tol) p[m++] = p[i];
+    while (m > 1 && ct__v2_len(ct__v2_sub(p[m - 1], p[0])) <= tol) --m;
+    for (i = 0; i < m; ++i) ar += ct__v2_cross(p[i], p[(i + 1) % m]);
+    if (ar < 0)
+        for (i = 0; i < m / 2; ++i) { ct__v2 t = p[i]; p[i] = p[m - 1 - i]; p[m - 1 - i] = t; }
+    for (i = 1; i < m; ++i)
+        if (p[i].x < p[lo].x || (p[i].x == p[lo].x && p[i].y < p[lo].y)) lo = i;
+    for (i = 0; i < m; ++i) work[i] = p[(lo + i) % m];
+    for (i = 0; i < m; ++i) p[i] = work[i];
+    return m;
+}
+
+/* The section of h (its frame mapped to A's by x; NULL: h is A) as a CCW convex polygon in the
+   frame f: walked from *start (the cached crossing; out: the one used) when top >= 0 (the vertex
+   of h deepest across the plane), else scanned (then its 2D hull, ct__hull2d). Returns the
+   count (1 or 2: a point or a segment). */
+CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__pfc_plane *pl, int top, int *start,
+                                const ct__pfc_frame *f, ct_vec3 *pts, ct_real *hv, ct__v2 *out, ct__v2 *work) {
+    int k = -1, i, walked;
+    if (top >= 0) {
+        int e = ct__pfc_crossing(h, pl, *start, top);
+        if (e >= 0) { k = ct__pfc_walk(h, pl, e, pts); *start = e; }
+    }
+    walked = k >= 0;
+    if (!walked) k = ct__pfc_scan(h, pl, hv, pts);
+    for (i = 0; i < k; ++i) {
+        ct_vec3 q = ct__sub(ct__xf_point(x, pts[i]), f->o);
+        out[i] = ct__v2_make(ct__dot(q, f->u) * f->inv, ct__dot(q, f->w) * f->inv);
+    }
+    k = walked ? ct__pfc_canon(out, k, work, CT__VC_TOL2D) : ct__hull2d(out, k, work, CT__VC_TOL2D);
+    return k;
+}
+
+/* Sutherland-Hodgman: the convex polygon p (k >= 3 points, CCW) clipped by every edge of the
+   convex CCW polygon q (kq >= 3): their intersection, CCW, into out. out and buf hold cap
+   points each (k + kq suffice: a convex clip adds at most one point per edge; a polygon that
+   rounding made non-convex could add more: then 0, and the caller takes the candidates' hull).
+   Returns the count. */
+CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf, int cap) {
+    ct__v2 *cur = out, *nxt = buf, *t;
+    int i, j, n = k;
+    if (k > cap) return 0;
+    for (i = 0; i < k; ++i) cur[i] = p[i];
+    for (j = 0; j < kq && n > 0; ++j) {
+        ct__v2 a = q[j], e = ct__v2_sub(q[j + 1 < kq ? j + 1 : 0], a);
+        int m = 0;
+        ct_real cs = ct__v2_cross(e, ct__v2_sub(cur[0], a));
+        if (2 * n > cap) return 0;
+        for (i = 0; i < n; ++i) {
+            ct__v2 s0 = cur[i], s1 = cur[i + 1 < n ? i + 1 : 0];
+            ct_real ce = ct__v2_cross(e, ct__v2_sub(s1, a));
+            if (cs >= 0) nxt[m++] = s0;
+            if ((cs >= 0) != (ce >= 0)) {
+                ct_real t0 = cs / (cs - ce);
+                nxt[m++] = ct__v2_make(s0.x + t0 * (s1.x - s0.x), s0.y + t0 * (s1.y - s0.y));
+            }
+            cs = ce;
+        }
+        t = cur; cur = nxt; nxt = t;
+        n = m;
+    }
+    if (cur != out)
+        for (i = 0; i < n; ++i) out[i] = cur[i];
+    return n;
+}
+
+/* The face of h (placed by x) whose plane is nearest to the point y (x's target frame). */
 CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec3 y) {
     ct_vec3 l = ct__xf_inv_point(x, y);
     ct_real best = CT__MAXR;
@@ -342,35 +488,50 @@ CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec
     return arg;
 }
 
-/* The cut of a and b (placed) by the plane through m normal to n (unit, A -> B) into *out
-   (found, point = centroid, normal, area, faces; the caller sets gap). */
-CT__PRIVATE ct_status ct__pfc_cut(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                  const ct_xform *xb, ct_vec3 n, ct_vec3 m, ct_contact *out) {
-    ct_vec3 u, w;
+/* The cut of a and b (B placed in A's frame by rel) by the plane through m normal to n (unit,
+   A -> B; both in A's frame) into *out, in A's frame (found, point = centroid, normal, area,
+   faces; the caller sets gap and goes to world). ta, tb: the vertices of A along n and of B
+   along -n to walk from (-1: scan); start[2]: the cached crossing half-edges, updated. */
+CT__PRIVATE ct_status ct__pfc_cut(ct_scratch *s, const ct_hull *a, const ct_hull *b, const ct_xform *rel, ct_vec3 n,
+                                  ct_vec3 m, int ta, int tb, int start[2], ct_contact *out) {
+    ct__pfc_frame f;
+    ct__pfc_plane pa, pb;
     ct_real unit = ct__max(a->extent, b->extent), hm = ct__dot(n, m), area;
     int na = a->nverts + a->nedges, nb = b->nverts + b->nedges, ka, kb, nc;
     ct_real *hv = CT__SALLOC(s, ct_real, ct__imax(a->nverts, b->nverts));
+    ct_vec3 *pts = CT__SALLOC(s, ct_vec3, ct__imax(na, nb));
     ct__v2 *fa = CT__SALLOC(s, ct__v2, na), *fb = CT__SALLOC(s, ct__v2, nb), *work = CT__SALLOC(s, ct__v2, ct__imax(na, nb) + 1);
     ct__v2 *cand, cen;
-    if (!hv || !fa || !fb || !work) return CT_NO_MEMORY;
-    ct__basis(n, &u, &w);
-    ka = ct__hull2d(fa, ct__pfc_section(a, xa, n, hm, m, u, w, unit, hv, fa), work, CT__VC_TOL2D);
-    kb = ct__hull2d(fb, ct__pfc_section(b, xb, n, hm, m, u, w, unit, hv, fb), work, CT__VC_TOL2D);
+    if (!hv || !pts || !fa || !fb || !work) return CT_NO_MEMORY;
+    f.o = m;
+    f.inv = 1 / unit;
+    ct__basis(n, &f.u, &f.w);
+    pa.d = n; pa.c = hm; pa.tol = CT__PFC_ON_PLANE * a->extent;
+    pb.d = ct__neg(ct__xf_inv_dir(rel, n)); pb.c = ct__dot(n, rel->p) - hm; pb.tol = CT__PFC_ON_PLANE * b->extent;
+    ka = ct__pfc_section(a, NULL, &pa, ta, &start[0], &f, pts, hv, fa, work);
+    kb = ct__pfc_section(b, rel, &pb, tb, &start[1], &f, pts, hv, fb, work);
     cand = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 1);
     work = CT__SALLOC(s, ct__v2, (long long)ka * kb + ka + kb + 2);
     if (!cand || !work) return CT_NO_MEMORY;
-    nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
-    if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
-    nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
-    area = ct__poly2d_centroid(cand, nc, &cen);
+    area = 0;
+    if (ka >= 3 && kb >= 3) {   /* two polygons: clipped in linear time per edge */
+        nc = ct__pfc_clip2d(fa, ka, fb, kb, cand, work, 2 * (ka + kb) + 2);   /* <= the buffers (ka, kb >= 3) */
+        area = nc >= 3 ? ct__poly2d_centroid(cand, nc, &cen) : 0;
+    }
+    if (!(area > CT__PFC_SLIVER)) {   /* a point, a segment or a sliver: the candidates' hull */
+        nc = ka > 0 && kb > 0 ? ct__poly2d_clip(fa, ka, fb, kb, cand, CT__VC_TOL2D) : 0;
+        if (nc == 0) cand[nc++] = ct__v2_make(0, 0);   /* sections apart by rounding: the midpoint */
+        nc = ct__hull2d(cand, nc, work, CT__VC_TOL2D);
+        area = ct__poly2d_centroid(cand, nc, &cen);
+    }
     out->found = 1;
-    out->point = ct__madd(ct__madd(m, u, cen.x * unit), w, cen.y * unit);
+    out->point = ct__madd(ct__madd(m, f.u, cen.x * unit), f.w, cen.y * unit);
     out->centroid = out->point;
     out->normal = n;
     out->area = area * unit * unit;
     out->volume = 0;
-    out->face_a = ct__pfc_nearest_face(a, xa, out->point);
-    out->face_b = ct__pfc_nearest_face(b, xb, out->point);
+    out->face_a = ct__pfc_nearest_face(a, NULL, out->point);
+    out->face_b = ct__pfc_nearest_face(b, rel, out->point);
     return CT_OK;
 }
 
@@ -378,21 +539,70 @@ CT__INLINE int ct__pfc_hulls_ok(const ct_hull *a, const ct_xform *xa, const ct_h
     return ct__polar_args_ok(a, xa, b, xb) && a->face_first && a->face_verts && b->face_first && b->face_verts;
 }
 
+/* The reduced resolution of the cores a, b grown by ra, rb (0: plain hulls); see the rounded
+   blocks below for the moved cores. Cores that the SAT separates need GJK only when r > 0. */
+CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
+                                      const ct_xform *xb, ct_real rb, ct_gjk_cache *cache, ct_contact *out) {
+    ct_real r = ra + rb, sep = 0;
+    ct_xform rel = ct__xf_rel(xa, xb);
+    ct_vec3 n = ct__v3(0, 0, 1), m = n;
+    int hint[3] = { 0, 0, 0 }, start[2] = { -1, -1 }, walk = ct__sat_hull_ok(a) && ct__sat_hull_ok(b);
+    int ta = -1, tb = -1, apart = 1, k;
+    ct_status st = CT_OK;
+    if (cache)
+        for (k = 0; k < 3; ++k) hint[k] = cache->ct__sat[k];
+    if (cache) { start[0] = cache->ct__cut[0]; start[1] = cache->ct__cut[1]; }
+    if (walk) {
+        ct__sat q;
+        ct__sat_setup(&q, a, xa, b, xb, 0);
+        apart = ct__sat_least_axis(&q, hint, &sep, &n, &ta, &tb);
+        if (!apart) m = ct__scale(ct__add(a->verts[ta], ct__xf_point(&rel, b->verts[tb])), (ct_real)0.5);
+    }
+    if (!walk || (apart && r > 0)) {   /* EPA (no adjacency), or GJK on cores apart by < r */
+        ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+        ct_distance d;
+        st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+        if (st != CT_OK && st != CT_NO_CONVERGENCE) return st;
+        sep = d.distance;
+        n = ct__xf_inv_dir(xa, d.normal);
+        m = ct__xf_inv_point(xa, ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5));
+        if (walk) { ta = ct__sat_support(a, n); tb = ct__sat_support(b, ct__xf_inv_dir(&rel, ct__neg(n))); }
+        apart = 0;
+    }
+    if (!apart && sep - r <= 0) {
+        /* the cores moved towards each other by r / 2 each: in A's moved frame B moves by -r n
+           and the mid-plane by -r / 2 n; the point goes back by +r / 2 n */
+        ct_xform relm = rel;
+        ct_status s2;
+        relm.p = ct__madd(rel.p, n, -r);
+        s2 = ct__pfc_cut(s, a, b, &relm, n, ct__madd(m, n, -r / 2), ta, tb, start, out);
+        if (s2 != CT_OK) return s2;
+        out->point = out->centroid = ct__xf_point(xa, ct__madd(out->point, n, r / 2));
+        out->normal = ct__xf_dir(xa, n);
+        out->gap = sep - r;
+    }
+    if (cache && walk) {
+        for (k = 0; k < 3; ++k) cache->ct__sat[k] = hint[k];
+        cache->ct__cut[0] = start[0]; cache->ct__cut[1] = start[1];
+    }
+    return st;
+}
+
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                          const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *user,
                                          ct_contact *out) {
-    /* the rounded-block routine with radii 0: EPA's deepest points, then the cut */
+    /* the rounded-block routine with radii 0 */
     return ct_contact_rounded_hulls(a, xa, 0, b, xb, 0, 1, cache, user, out);
 }
 
 /* ---- rounded blocks ---------------------------------------------------------------------
    A rounded block is a core hull grown by a ball (ct_shape_rounded). The signed distance of
    the rounded blocks is that of the cores minus ra + rb: GJK alone while the cores are apart
-   (the overlap of the rounded blocks is below the summed radii), EPA only once the cores
-   overlap. The cores, moved towards each other by (ra + rb) / 2 each along that normal,
-   overlap by exactly the rounded blocks' penetration; the full or reduced resolution on the
-   moved cores gives point, normal, area and volume (the midpoint between the cores does not
-   move, so the point is in place). */
+   (the overlap of the rounded blocks is below the summed radii), EPA (full resolution) or the
+   SAT's least axis (reduced) only once the cores overlap. The cores, moved towards each other
+   by (ra + rb) / 2 each along that normal, overlap by exactly the rounded blocks' penetration;
+   the full or reduced resolution on the moved cores gives point, normal, area and volume (the
+   midpoint between the cores does not move, so the point is in place). */
 CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
                                          const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
                                          ct_scratch *user, ct_contact *out) {
@@ -408,30 +618,32 @@ CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, c
         return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    sa = ct_shape_hull(a);
-    sb = ct_shape_hull(b);
-    st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
-    if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance - ra - rb <= 0) {
-        ct_xform ma = xa ? *xa : ct__xf_identity(), mb = xb ? *xb : ct__xf_identity();
-        ct_real half = (ra + rb) / 2, gap = d.distance - ra - rb;
-        ct_status s2;
-        ma.p = ct__madd(ma.p, d.normal, half);
-        mb.p = ct__madd(mb.p, d.normal, -half);
-        s2 = reduced ? ct__pfc_cut(s, a, &ma, b, &mb, d.normal, ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5), out)
-                     : ct_contact_hulls(a, &ma, b, &mb, s, out);
-        if (s2 != CT_OK && s2 != CT_NO_CONVERGENCE) st = s2;
-        else if (!out->found) {   /* the moved cores only touch (rounding): the midpoint */
-            out->found = 1;
-            out->point = out->centroid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
-            out->normal = d.normal;
+    if (reduced) {
+        st = ct__pfc_reduced(s, a, xa, ra, b, xb, rb, cache, out);
+    } else {
+        sa = ct_shape_hull(a);
+        sb = ct_shape_hull(b);
+        st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+        if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance - ra - rb <= 0) {
+            ct_xform ma = xa ? *xa : ct__xf_identity(), mb = xb ? *xb : ct__xf_identity();
+            ct_real half = (ra + rb) / 2, gap = d.distance - ra - rb;
+            ct_status s2;
+            ma.p = ct__madd(ma.p, d.normal, half);
+            mb.p = ct__madd(mb.p, d.normal, -half);
+            s2 = ct_contact_hulls(a, &ma, b, &mb, s, out);
+            if (s2 != CT_OK && s2 != CT_NO_CONVERGENCE) st = s2;
+            else if (!out->found) {   /* the moved cores only touch (rounding): the midpoint */
+                out->found = 1;
+                out->point = out->centroid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
+                out->normal = d.normal;
+            }
+            out->gap = gap;
         }
-        out->gap = gap;
     }
     if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
     return st;
 }
-
 /* ---- balls and pebbles against blocks: the DEM contact struct ---------------------------- */
 CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_vec3 center, ct_real radius,
                                        ct_contact *out) {

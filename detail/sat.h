@@ -95,6 +95,7 @@ typedef struct ct__sat {
     ct_real L;             /* scale: extent_a + extent_b */
     ct_real margin;        /* absolute slack of the pruning bounds */
     ct_real spec;          /* speculative distance */
+    int exact;             /* 1: no bias between axis kinds (ct__sat_least_axis) */
 } ct__sat;
 
 /* Face i of A: the deepest vertex of B below its plane. Returns the separation. */
@@ -275,8 +276,8 @@ typedef struct ct__satq {
     int ctype, cia, cib;   /* what goes back into the cache */
 } ct__satq;
 
-CT__INLINE ct_real ct__sat_face_tol(const ct__sat *s, ct_real x) { return CT__SAT_FACE_REL * ct__abs(x) + CT__SAT_FACE_ABS * s->L; }
-CT__INLINE ct_real ct__sat_edge_tol(const ct__sat *s, ct_real x) { return CT__SAT_EDGE_REL * ct__abs(x) + CT__SAT_EDGE_ABS * s->L; }
+CT__INLINE ct_real ct__sat_face_tol(const ct__sat *s, ct_real x) { return s->exact ? 0 : CT__SAT_FACE_REL * ct__abs(x) + CT__SAT_FACE_ABS * s->L; }
+CT__INLINE ct_real ct__sat_edge_tol(const ct__sat *s, ct_real x) { return s->exact ? 0 : CT__SAT_EDGE_REL * ct__abs(x) + CT__SAT_EDGE_ABS * s->L; }
 
 /* (x, i) beats (best, bi) in the total order: larger value, then smaller index. */
 CT__INLINE int ct__sat_better(ct_real x, int i, ct_real best, int bi) {
@@ -943,6 +944,7 @@ CT__PRIVATE void ct__sat_setup(ct__sat *s, const ct_hull *a, const ct_xform *xa,
     s->L = a->extent + b->extent;
     s->margin = CT__SAT_MARGIN * CT__EPS * (s->L + ct__len(s->rel.p));
     s->spec = spec;
+    s->exact = 0;
 }
 
 /* Runs the query with the cache's hint (range-checked) and stores the outcome back. */
@@ -1015,6 +1017,46 @@ CT__PRIVATE void ct__sat_manifold(const ct__sat *s, ct__satq *q, const ct_xform 
         ct__sat_face_contact(s, q, ref_a, xa, xb, out);
         if (q->type == CT_SAT_EDGES) { q->ctype = ref_a ? CT_SAT_FACE_A : CT_SAT_FACE_B; q->cia = q->fa; q->cib = q->fb; }
     }
+}
+
+/* ---- the axis of least penetration (PFC's reduced resolution) ------------------------------
+   For two convex polytopes the penetration depth (the least translation that separates them,
+   EPA's answer) is minus the largest separation over the face normals of the Minkowski
+   difference A - B: the face normals of A and of B and the cross products of the edge pairs
+   whose Gauss arcs cross (Gregorius 2013; the same candidates as the manifold's query). With
+   s->exact set the query keeps its pruning (bounds only skip candidates that cannot win) but
+   drops the face/edge biases the manifold needs for stable reference faces, so it returns that
+   exact argmax. hint[3] (type, index_a, index_b; range-checked, any values) seeds it and gets
+   the winner back: the work changes with it, never the answer. Returns 1 when an axis separates
+   by more than spec; else 0 with *sep the largest separation (<= spec), *n the axis (unit,
+   A -> B, A's frame) and *ia, *ib support vertices of A along n and of B along -n (ids):
+   their heights along n differ by -sep up to rounding. */
+CT__PRIVATE int ct__sat_least_axis(ct__sat *s, int hint[3], ct_real *sep, ct_vec3 *n, int *ia, int *ib) {
+    const ct_hull *A = s->a, *B = s->b;
+    ct_sat_cache c;
+    ct__satq q;
+    s->exact = 1;
+    c.type = (ct_sat_feature)hint[0]; c.index_a = hint[1]; c.index_b = hint[2];
+    ct__sat_cached_query(s, &c, &q);
+    hint[0] = q.ctype; hint[1] = q.cia; hint[2] = q.cib;
+    if (q.separated) return 1;
+    if (q.type == CT_SAT_FACE_A) {
+        *n = A->planes[q.fa].n;
+        *sep = q.sa;
+        *ia = A->face_verts[A->face_first[q.fa]];
+        *ib = q.vb;
+    } else if (q.type == CT_SAT_FACE_B) {
+        *n = ct__neg(ct__xf_dir(&s->rel, B->planes[q.fb].n));
+        *sep = q.sb;
+        *ia = q.va;
+        *ib = B->face_verts[B->face_first[q.fb]];
+    } else {   /* edge pair: the supports (the edges are, unless ct__sat_edge_check lowered sep) */
+        *n = q.ne;
+        *sep = q.se;
+        *ia = ct__sat_support(A, q.ne);
+        *ib = ct__sat_support(B, ct__xf_inv_dir(&s->rel, ct__neg(q.ne)));
+    }
+    return 0;
 }
 
 /* ---- rounded hulls ------------------------------------------------------------------------- */

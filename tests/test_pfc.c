@@ -404,7 +404,8 @@ Test(pfc, reduced_against_brute_force_sections) {
             worst = fmax(worst, pfc_vdist(p3, c.point));
             cr_expect_leq(pfc_vdist(p3, c.point), 1e-9, "pair %d: point off by %g", pair, pfc_vdist(p3, c.point));
             cr_expect_leq(fabs(area - c.area), 1e-9 * area, "pair %d: area %g vs %g", pair, c.area, area);
-            cr_expect_leq(fabs(c.gap - d.distance), 0);
+            /* the SAT's least axis and EPA: the same depth up to rounding */
+            cr_expect_leq(fabs(c.gap - d.distance), 1e-12, "pair %d: gap %.17g vs EPA %.17g", pair, c.gap, d.distance);
             cr_expect_leq(fabs(ct_vec3_dot(c.normal, c.point) - hm), 1e-12);   /* on the mid-plane */
             ++checked;
         }
@@ -742,4 +743,157 @@ Test(pfc, facet_against_box_closed_forms) {
     cr_expect_eq(ct_contact_facet_hull(NULL, &box, &xb, 0, NULL, &c), CT_INVALID);
     cr_expect_eq(c.found, 0);
     ct_hull_free(&box);
+}
+
+/* ---- reduced resolution: the SAT's least axis and the walked cut --------------------------- */
+/* The cache (ct_gjk_cache: the SAT axis and the cut's starting edges) changes the work, never the
+   answer: cached == cold on every step of 1000-step random small-motion sequences. */
+Test(pfc, reduced_cached_equals_cold_over_1000_step_random_motion) {
+    unsigned long long seed = 77;
+    int pair, steps = 0, found = 0, cached = 0, disagree = 0;
+    double worst = 0;
+    ct_scratch s;
+    ct_scratch_init(&s, NULL);
+    for (pair = 0; pair < 4; ++pair) {
+        int nv = pair < 3 ? 20 : 40, t;
+        ct_hull a = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0));
+        ct_xform xa = tu_random_xform(&seed, 0), xb = tu_random_xform(&seed, 0);
+        ct_gjk_cache cache;
+        memset(&cache, 0, sizeof cache);
+        xb.p = ct_vec3_scale(tu_random_unit(&seed), (ct_real)(0.5 + 0.8 * tu_uniform(&seed)));
+        for (t = 0; t < 1000; ++t) {
+            ct_xform na = pfc_step(&xa, &seed, 2e-3, 2e-3), nb = pfc_step(&xb, &seed, 2e-3, 2e-3);
+            ct_contact cw, cc;
+            double e;
+            cached += cache.ct__sat[0] != 0;
+            cr_assert_eq(ct_contact_hulls_reduced(&a, &na, &b, &nb, &cache, &s, &cw), CT_OK);
+            cr_assert_eq(ct_contact_hulls_reduced(&a, &na, &b, &nb, NULL, &s, &cc), CT_OK);
+            e = pfc_contact_diff(&cw, &cc, 1);
+            disagree += !(e <= (TU_FLOAT ? 1e-5 : 1e-12));
+            if (e > worst || e != e) worst = e;
+            found += cc.found;
+            ++steps;
+            if (!cc.found) nb.p = ct_vec3_add(nb.p, ct_vec3_scale(ct_vec3_sub(na.p, nb.p), (ct_real)0.05));
+            xa = na;
+            xb = nb;
+        }
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    ct_scratch_release(&s);
+    cr_expect_eq(disagree, 0, "%d of %d steps disagree (worst %.3g of the size)", disagree, steps, worst);
+    cr_expect_gt(cached, steps * 9 / 10, "cache held an axis on %d of %d steps", cached, steps);
+    cr_expect_gt(found, steps / 2);
+    printf("pfc: reduced cached == cold on %d steps (%d found), worst %.3g of the size\n", steps, found, worst);
+}
+
+/* The SAT's least axis is the penetration: the reduced gap equals ct_signed_distance's (EPA on
+   the hulls) within 1e-9 of the size on random overlapping pairs at several scales and far
+   translations; pairs apart are not found. */
+Test(pfc, reduced_depth_equals_epa_on_random_pairs) {
+    unsigned long long seed = 4711;
+    int pair, over = 0, same_normal = 0;
+    double worst = 0, tol = TU_FLOAT ? 2e-4 : 1e-9;
+    for (pair = 0; pair < 300; ++pair) {
+        int nv = pair % 3 == 0 ? 8 : (pair % 3 == 1 ? 20 : 40);
+        double scale = pow(10, 4 * tu_uniform(&seed) - 2);
+        ct_hull a = pfc_sphere_hull(&seed, nv, 1, scale, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, nv, 0.7, scale, tu_vec(0, 0, 0));
+        ct_xform xa = tu_random_xform(&seed, TU_FLOAT ? 0 : 10 * scale), xb = tu_random_xform(&seed, 0);
+        ct_shape sa = ct_shape_hull(&a), sb = ct_shape_hull(&b);
+        ct_distance d;
+        ct_contact c;
+        double size = scale;
+        xb.p = ct_vec3_add(xa.p, ct_vec3_scale(tu_random_unit(&seed), (ct_real)(scale * 1.9 * tu_uniform(&seed))));
+        cr_assert_eq(ct_contact_hulls_reduced(&a, &xa, &b, &xb, NULL, NULL, &c), CT_OK);
+        cr_assert_eq(ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d), CT_OK);
+        if (d.distance > tol * size) cr_expect_eq(c.found, 0, "pair %d: apart by %g, found", pair, (double)d.distance);
+        if (d.distance < -tol * size) {
+            double e = fabs((double)(c.gap - d.distance)) / size;
+            cr_expect_eq(c.found, 1, "pair %d: overlap %g not found", pair, (double)d.distance);
+            cr_expect_leq(e, tol, "pair %d: gap %.17g vs EPA %.17g (scale %g)", pair, (double)c.gap, (double)d.distance, scale);
+            worst = fmax(worst, e);
+            same_normal += ct_vec3_dot(c.normal, d.normal) > 1 - 1e-6;
+            ++over;
+        }
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_expect_geq(over, 150, "only %d overlapping pairs", over);
+    /* the normal is the same axis unless two axes tie within rounding */
+    cr_expect_geq(same_normal, over - over / 50, "normals agree on %d of %d", same_normal, over);
+    printf("pfc: reduced depth == EPA on %d overlapping pairs, worst %.3g of the size, normal agrees on %d\n", over, worst, same_normal);
+}
+
+/* Degenerate cuts: boxes exactly touching (the mid-plane through both faces: every vertex of
+   the faces on it, the scan path) and a box turned 45 degrees sunk into another. */
+Test(pfc, reduced_boxes_touching_and_turned) {
+    ct_hull a = pfc_box(2, 2, 1, 1), b = pfc_box(0.5, 0.5, 0.5, 1);
+    ct_xform xb = ct_xform_identity();
+    ct_gjk_cache cache;
+    ct_contact c, w;
+    int k;
+    double tol = TU_FLOAT ? 1e-5 : 1e-12;
+    memset(&cache, 0, sizeof cache);
+    xb.p = tu_vec(0.3, -0.4, 1.5);   /* resting exactly */
+    for (k = 0; k < 2; ++k) {
+        cr_assert_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, &cache, NULL, &c), CT_OK);
+        cr_assert_eq(c.found, 1);
+        cr_expect_leq(fabs(c.gap), tol);
+        cr_expect_leq(fabs(c.area - 1), tol);
+        cr_expect_leq(pfc_vdist(c.point, tu_vec(0.3, -0.4, 1)), tol);
+        cr_expect_leq(pfc_vdist(c.normal, tu_vec(0, 0, 1)), tol);
+    }
+    xb = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)(M_PI / 4), tu_vec(-0.2, 0.1, 1.3));   /* sunk 0.2 */
+    for (k = 0; k < 2; ++k) {
+        cr_assert_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, &cache, NULL, &c), CT_OK);
+        cr_assert_eq(ct_contact_hulls_reduced(&a, NULL, &b, &xb, NULL, NULL, &w), CT_OK);
+        cr_expect_leq(fabs(c.gap + 0.2), tol);
+        cr_expect_leq(fabs(c.area - 1), tol);
+        cr_expect_leq(pfc_vdist(c.point, tu_vec(-0.2, 0.1, 0.9)), tol);
+        cr_expect_leq(pfc_contact_diff(&c, &w, 1), tol);
+    }
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
+
+/* Every scratch allocation of the reduced resolution failing in turn (plain hulls, and rounded
+   cores apart by less than the radii: the GJK branch): CT_NO_MEMORY with *out zeroed and
+   nothing leaked, or the cold answer. */
+Test(pfc, reduced_allocation_failure_sweep) {
+    unsigned long long seed = 12;
+    ct_hull a = pfc_sphere_hull(&seed, 20, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, 40, 1, 1, tu_vec(0, 0, 0));
+    ct_xform xb = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)0.2, tu_vec(0.6, 0.1, 0));
+    ct_xform xr = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)0.2, tu_vec(2.1, 0.1, 0));
+    int mode;
+    for (mode = 0; mode < 2; ++mode) {
+        const ct_xform *x = mode ? &xr : &xb;
+        ct_real r = mode ? (ct_real)0.2 : 0;
+        ct_contact cold;
+        long k;
+        cr_assert_eq(ct_contact_rounded_hulls(&a, NULL, r, &b, x, r, 1, NULL, NULL, &cold), CT_OK);
+        cr_assert_eq(cold.found, 1, "mode %d", mode);
+        for (k = 1; k < 50; ++k) {
+            tu_alloc t;
+            ct_gjk_cache cache;
+            ct_scratch s;
+            ct_contact out;
+            ct_status st;
+            memset(&cache, 0, sizeof cache);
+            tu_alloc_init(&t, k);
+            ct_scratch_init(&s, &t.a);
+            st = ct_contact_rounded_hulls(&a, NULL, r, &b, x, r, 1, &cache, &s, &out);
+            if (st == CT_OK) {
+                cr_expect_leq(pfc_contact_diff(&out, &cold, 1), TU_FLOAT ? 1e-5 : 1e-12);
+            } else {
+                cr_expect_eq(st, CT_NO_MEMORY, "mode %d, failing allocation %ld gave %s", mode, k, ct_status_string(st));
+                cr_expect_eq(out.found, 0);
+            }
+            ct_scratch_release(&s);
+            cr_expect_eq(t.outstanding, 0, "mode %d, failing allocation %ld: %ld blocks leaked", mode, k, t.outstanding);
+            if (st == CT_OK && t.calls < k) break;
+        }
+        cr_expect_lt(k, 50);
+    }
+    ct_hull_free(&a);
+    ct_hull_free(&b);
 }
