@@ -317,7 +317,8 @@ CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
 CT__INLINE ct_vec3 ct__points_support(const ct_shape *s, ct_vec3 d, int *id) {
     ct_real sum;
     *id = ct__argmax_dot_sum(s->ct__pts, s->ct__n, d, &sum);
-    if (!ct__finite(sum) && !ct__points_finite(s->ct__pts, s->ct__n)) return ct__v3(NAN, NAN, NAN);
+    if (!ct__finite(sum) && !ct__points_finite(s->ct__pts, s->ct__n))
+        return ct__v3((ct_real)NAN, (ct_real)NAN, (ct_real)NAN);
     return s->ct__pts[*id];
 }
 
