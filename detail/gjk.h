@@ -42,6 +42,7 @@ typedef struct ct__mink {
     ct_vec3 ab;            /* from A's centre to B's centre: a first guess of the normal */
     int hint_a, hint_b;    /* hill-climbing starts, updated by every support call */
     int bad;               /* a support point was not finite */
+    int scanned;           /* a support was taken: the points of a cloud are certified */
     ct_real scale, inv;    /* A - B is worked on multiplied by inv = 1 / scale, a power of two
                               (exact) chosen by ct__gjk_rescale: the solver forms products of
                               up to four coordinates, which must neither overflow nor underflow */
@@ -50,11 +51,14 @@ typedef struct ct__mink {
 /* Support point of A - B in direction d (A's frame). */
 CT__PRIVATE void ct__mink_support(ct__mink *m, ct_vec3 d, ct__sv *out) {
     int ia = m->hint_a, ib = m->hint_b;
-    ct_vec3 pa = ct__shape_support(m->a, d, &ia);
+    ct_vec3 pa = ct__shape_support_fast(m->a, d, &ia);
     const ct_xform *rel = &m->rel;
-    ct_vec3 pb = ct__xf_point(rel, ct__shape_support(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib));
-    pa = ct__scale(pa, m->inv);
-    pb = ct__scale(pb, m->inv);
+    ct_vec3 pb = ct__xf_point(rel, ct__shape_support_fast(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib));
+    if (m->inv != 1) { /* a power of two: skipping the product by 1 changes no bit */
+        pa = ct__scale(pa, m->inv);
+        pb = ct__scale(pb, m->inv);
+    }
+    m->scanned = 1;
     if (ia >= 0) m->hint_a = ia;
     if (ib >= 0) m->hint_b = ib;
     out->a = pa;
@@ -315,10 +319,12 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->s->n = 0;
     r->wmax = 0;
     r->overlap = r->iters = 0;
-    r->m.bad = 0;
+    r->m.bad = r->m.scanned = 0;
     r->m.scale = r->m.inv = 1;
     r->v = ct__v3(0, 0, 0);
-    if (!ct__shape_valid(a) || !ct__shape_valid(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb))
+    /* the points of a cloud are certified by the first support (ct__shape_support), not by a
+       pass of their own; a warm call that takes no support checks them at the end */
+    if (!ct__shape_params_valid(a) || !ct__shape_params_valid(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb))
         return CT_INVALID;
     r->m.a = a;
     r->m.b = b;
@@ -356,6 +362,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->v = ct__simplex_solve(r->s, r->s);
     st = ct__gjk_iterate(r);
     if (st == CT_INVALID) return st;
+    if (!r->m.scanned && !(ct__shape_valid(a) && ct__shape_valid(b))) return CT_INVALID;
     if (cache) {
         cache->count = r->s->n;
         for (i = 0; i < 4; ++i) {

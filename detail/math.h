@@ -78,7 +78,8 @@ CT__INLINE ct_real ct__maxabs(ct_vec3 a) { return ct__max(ct__abs(a.x), ct__max(
 CT__INLINE ct_vec3 ct__vmin(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__min(a.x, b.x), ct__min(a.y, b.y), ct__min(a.z, b.z)); }
 CT__INLINE ct_vec3 ct__vmax(ct_vec3 a, ct_vec3 b) { return ct__v3(ct__max(a.x, b.x), ct__max(a.y, b.y), ct__max(a.z, b.z)); }
 CT__INLINE ct_real ct__vget(ct_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
-CT__INLINE int ct__finite3(ct_vec3 a) { return ct__finite(a.x) && ct__finite(a.y) && ct__finite(a.z); }
+/* v - v is 0 for a finite v and NaN otherwise; a NaN sticks in the sum: one test, no branch */
+CT__INLINE int ct__finite3(ct_vec3 a) { return (a.x - a.x) + (a.y - a.y) + (a.z - a.z) == 0; }
 /* a / m for m > 0: by the reciprocal, unless m is so small (subnormal) that 1 / m overflows. */
 CT__INLINE ct_vec3 ct__unscale(ct_vec3 a, ct_real m) {
     return m >= 1 / CT__MAXR ? ct__scale(a, 1 / m) : ct__v3(a.x / m, a.y / m, a.z / m);

@@ -96,15 +96,15 @@ CT__INLINE int ct__points_finite(const ct_vec3 *p, int n) {
     return z == 0;
 }
 
-/* 1 when the shape can be queried. The points of a point cloud are checked by a branch-free
-   pass (ct__points_finite: a test per coordinate cost 16% of a 20-point GJK call); hulls are
-   trusted to satisfy ct_hull_build's invariants (an O(n) check per query would defeat hill climbing), and every
+/* 1 when the shape's parameters can be queried: everything but the points of a point cloud,
+   which the caller checks by ct__points_finite, or through its supports (GJK: every support of
+   a cloud scans all its points, see ct__shape_support). Hulls are trusted to satisfy
+   ct_hull_build's invariants (an O(n) check per query would defeat hill climbing), and every
    support point is checked finite by the caller. */
-CT__PRIVATE int ct__shape_valid(const ct_shape *s) {
+CT__PRIVATE int ct__shape_params_valid(const ct_shape *s) {
     if (!s || !ct__finite(s->radius) || s->radius < 0) return 0;
     switch (s->type) {
-    case CT_SHAPE_POINTS:
-        return s->ct__pts && s->ct__n >= 1 && ct__points_finite(s->ct__pts, s->ct__n);
+    case CT_SHAPE_POINTS: return s->ct__pts && s->ct__n >= 1;
     case CT_SHAPE_HULL:
         return s->ct__hull && s->ct__hull->nverts >= 1 && s->ct__hull->verts &&
                (s->ct__hull->nverts <= CT_HULL_SCAN_MAX ||
@@ -118,6 +118,12 @@ CT__PRIVATE int ct__shape_valid(const ct_shape *s) {
     case CT_SHAPE_SUPPORT: return s->ct__fn != NULL;
     }
     return 0;
+}
+
+/* 1 when the shape can be queried: its parameters, and every point of a point cloud finite. */
+CT__PRIVATE int ct__shape_valid(const ct_shape *s) {
+    return ct__shape_params_valid(s) &&
+           (s->type != CT_SHAPE_POINTS || ct__points_finite(s->ct__pts, s->ct__n));
 }
 
 /* Number of support vertex ids of a shape (0: ids are not meaningful). */
@@ -149,42 +155,117 @@ CT__INLINE ct_vec3 ct__shape_vertex(const ct_shape *s, int k) {
    independent lanes (point i in lane i & 3) break the compare-and-select dependency chain of a
    plain scan; the selects are written as conditional moves, so the loop has no data-dependent
    branch. The lanes keep the first maximum each, and the merge takes the smallest index among
-   equal maxima, so ties resolve to the first index as in a plain scan. */
-CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) {
+   equal maxima, so ties resolve to the first index as in a plain scan. *sum (may be NULL) gets
+   the sum of all the dots: finite when every point and d are finite and nothing overflows (a
+   NaN or infinite coordinate makes its dot NaN or infinite: inf * 0 is NaN, and no finite term
+   cancels an infinity), so a finite sum certifies the points at one add per point.
+   With SSE2 and double, blocks of four points go two lanes per register (ct__argmax4_sse2):
+   the same dots, rounded in the same order, and the same lanes, so the same index. */
+#if defined(__SSE2__) && !defined(CT_NO_SIMD)
+#include <emmintrin.h>
+#define CT__SSE2 1
+/* Lanes m[4] / b[4] (index i + k in lane k) over the blocks p[i..i+4), i = 4, 8, ... < n4,
+   for double only (q is p as 3n doubles; the caller never runs this for float). The two dots
+   of points (x0 y0 z0 x1 y1 z1) come from three loads: a = (x0 dx, y0 dy), b = (z0 dz, x1 dx),
+   c = (y1 dy, z1 dz), then ((a0 + a1) + b0, (b1 + c0) + c1), the scalar (x dx + y dy) + z dz. */
+CT__INLINE void ct__argmax4_sse2(const double *q, int n4, const double *d, double *m, int *b, double *sum) {
+    const __m128d d0 = _mm_set_pd(d[1], d[0]), d1 = _mm_set_pd(d[0], d[2]), d2 = _mm_set_pd(d[2], d[1]);
+    const __m128d four = _mm_set1_pd(4);
+    __m128d m01 = _mm_loadu_pd(m), m23 = _mm_loadu_pd(m + 2), s = _mm_setzero_pd();
+    __m128d i01 = _mm_set_pd(5, 4), i23 = _mm_set_pd(7, 6);
+    __m128d b01 = _mm_set_pd(1, 0), b23 = _mm_set_pd(3, 2);
+    double bb[4];
+    int i, k;
+    for (i = 4; i + 4 <= n4; i += 4) {
+        const double *r = q + 3 * i;
+        __m128d a = _mm_mul_pd(_mm_loadu_pd(r), d0), bv = _mm_mul_pd(_mm_loadu_pd(r + 2), d1);
+        __m128d c = _mm_mul_pd(_mm_loadu_pd(r + 4), d2);
+        __m128d t01 = _mm_add_pd(_mm_add_pd(_mm_shuffle_pd(a, bv, 2), _mm_shuffle_pd(a, c, 1)), _mm_shuffle_pd(bv, c, 2));
+        __m128d g01, g23, t23;
+        a = _mm_mul_pd(_mm_loadu_pd(r + 6), d0);
+        bv = _mm_mul_pd(_mm_loadu_pd(r + 8), d1);
+        c = _mm_mul_pd(_mm_loadu_pd(r + 10), d2);
+        t23 = _mm_add_pd(_mm_add_pd(_mm_shuffle_pd(a, bv, 2), _mm_shuffle_pd(a, c, 1)), _mm_shuffle_pd(bv, c, 2));
+        g01 = _mm_cmpgt_pd(t01, m01);
+        g23 = _mm_cmpgt_pd(t23, m23);
+        m01 = _mm_max_pd(t01, m01);   /* t > m ? t : m, lane by lane (a NaN t keeps m) */
+        m23 = _mm_max_pd(t23, m23);
+        b01 = _mm_or_pd(_mm_and_pd(g01, i01), _mm_andnot_pd(g01, b01));
+        b23 = _mm_or_pd(_mm_and_pd(g23, i23), _mm_andnot_pd(g23, b23));
+        s = _mm_add_pd(s, _mm_add_pd(t01, t23));
+        i01 = _mm_add_pd(i01, four);
+        i23 = _mm_add_pd(i23, four);
+    }
+    _mm_storeu_pd(m, m01);
+    _mm_storeu_pd(m + 2, m23);
+    _mm_storeu_pd(bb, b01);
+    _mm_storeu_pd(bb + 2, b23);
+    for (k = 0; k < 4; ++k) b[k] = (int)bb[k];
+    _mm_storeu_pd(bb, s);
+    *sum = bb[0] + bb[1];
+}
+#else
+#define CT__SSE2 0
+#endif
+
+CT__INLINE int ct__argmax_dot_sum(const ct_vec3 *p, int n, ct_vec3 d, ct_real *sum) {
     int i, k, b0 = 0, b1 = 1, b2 = 2, b3 = 3, bi[4];
-    ct_real m0, m1, m2, m3, bd[4], t;
+    ct_real m0, m1, m2, m3, bd[4], t, s0, s1;
     if (n < 8) {
         int best = 0;
-        m0 = ct__dot(p[0], d);
+        m0 = s0 = ct__dot(p[0], d);
         for (i = 1; i < n; ++i) {
             t = ct__dot(p[i], d);
+            s0 += t;
             best = t > m0 ? i : best;
             m0 = t > m0 ? t : m0;
         }
+        if (sum) *sum = s0;
         return best;
     }
     m0 = ct__dot(p[0], d); m1 = ct__dot(p[1], d); m2 = ct__dot(p[2], d); m3 = ct__dot(p[3], d);
-    for (i = 4; i + 4 <= n; i += 4) {
-        ct_real t0 = p[i].x * d.x + p[i].y * d.y + p[i].z * d.z;
-        ct_real t1 = p[i + 1].x * d.x + p[i + 1].y * d.y + p[i + 1].z * d.z;
-        ct_real t2 = p[i + 2].x * d.x + p[i + 2].y * d.y + p[i + 2].z * d.z;
-        ct_real t3 = p[i + 3].x * d.x + p[i + 3].y * d.y + p[i + 3].z * d.z;
-        b0 = t0 > m0 ? i : b0;         m0 = t0 > m0 ? t0 : m0;
-        b1 = t1 > m1 ? i + 1 : b1;     m1 = t1 > m1 ? t1 : m1;
-        b2 = t2 > m2 ? i + 2 : b2;     m2 = t2 > m2 ? t2 : m2;
-        b3 = t3 > m3 ? i + 3 : b3;     m3 = t3 > m3 ? t3 : m3;
+    s0 = m0 + m1;
+    s1 = m2 + m3;
+#if CT__SSE2
+    if (!CT__FLOAT) { /* ct_real is double here: the casts only name it so */
+        double dd[3], md[4], sd;
+        dd[0] = (double)d.x; dd[1] = (double)d.y; dd[2] = (double)d.z;
+        md[0] = (double)m0; md[1] = (double)m1; md[2] = (double)m2; md[3] = (double)m3;
+        i = 4 + ((n - 4) & ~3);
+        ct__argmax4_sse2((const double *)(const void *)p, i, dd, md, bi, &sd);
+        for (k = 0; k < 4; ++k) bd[k] = (ct_real)md[k];
+        s1 += (ct_real)sd;
+    } else
+#endif
+    {
+        for (i = 4; i + 4 <= n; i += 4) {
+            ct_real t0 = p[i].x * d.x + p[i].y * d.y + p[i].z * d.z;
+            ct_real t1 = p[i + 1].x * d.x + p[i + 1].y * d.y + p[i + 1].z * d.z;
+            ct_real t2 = p[i + 2].x * d.x + p[i + 2].y * d.y + p[i + 2].z * d.z;
+            ct_real t3 = p[i + 3].x * d.x + p[i + 3].y * d.y + p[i + 3].z * d.z;
+            b0 = t0 > m0 ? i : b0;         m0 = t0 > m0 ? t0 : m0;
+            b1 = t1 > m1 ? i + 1 : b1;     m1 = t1 > m1 ? t1 : m1;
+            b2 = t2 > m2 ? i + 2 : b2;     m2 = t2 > m2 ? t2 : m2;
+            b3 = t3 > m3 ? i + 3 : b3;     m3 = t3 > m3 ? t3 : m3;
+            s0 += t0 + t1;
+            s1 += t2 + t3;
+        }
+        bd[0] = m0; bd[1] = m1; bd[2] = m2; bd[3] = m3;
+        bi[0] = b0; bi[1] = b1; bi[2] = b2; bi[3] = b3;
     }
-    bd[0] = m0; bd[1] = m1; bd[2] = m2; bd[3] = m3;
-    bi[0] = b0; bi[1] = b1; bi[2] = b2; bi[3] = b3;
     for (; i < n; ++i) {
         t = ct__dot(p[i], d);
+        s0 += t;
         if (t > bd[i & 3]) { bd[i & 3] = t; bi[i & 3] = i; }
     }
     k = 0;
     for (i = 1; i < 4; ++i)
         if (bd[i] > bd[k] || (bd[i] == bd[k] && bi[i] < bi[k])) k = i;
+    if (sum) *sum = s0 + s1;
     return bi[k];
 }
+
+CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) { return ct__argmax_dot_sum(p, n, d, NULL); }
 
 /* Steepest ascent over h's vertex adjacency along d from vertex v, stopping early once a
    vertex reaches goal (pass CT__MAXR for none); *best gets the last vertex's dot with d. On a
@@ -230,13 +311,22 @@ CT__PRIVATE int ct__hull_climb(const ct_hull *h, ct_vec3 d, int start) {
     return ct__hull_ascend(h, d, v, CT__MAXR, &best);
 }
 
+/* Support of a point cloud. The scan certifies the points (ct__argmax_dot_sum): only a
+   non-finite sum (a bad point, or an overflow of finite ones) costs the exact check, and a bad
+   point makes the support point NaN, which the caller reports. */
+CT__INLINE ct_vec3 ct__points_support(const ct_shape *s, ct_vec3 d, int *id) {
+    ct_real sum;
+    *id = ct__argmax_dot_sum(s->ct__pts, s->ct__n, d, &sum);
+    if (!ct__finite(sum) && !ct__points_finite(s->ct__pts, s->ct__n))
+        return ct__v3((ct_real)NAN, (ct_real)NAN, (ct_real)NAN);
+    return s->ct__pts[*id];
+}
+
 /* Support point of the core of s (local frame) in direction d (any length, finite). *id: in,
    the hill-climbing start (hulls; -1: none); out, the support vertex id or -1. */
 CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
     switch (s->type) {
-    case CT_SHAPE_POINTS:
-        *id = ct__argmax_dot(s->ct__pts, s->ct__n, d);
-        return s->ct__pts[*id];
+    case CT_SHAPE_POINTS: return ct__points_support(s, d, id);
     case CT_SHAPE_HULL: {
         const ct_hull *h = s->ct__hull;
         *id = h->nverts <= CT_HULL_SCAN_MAX ? ct__argmax_dot(h->verts, h->nverts, d)
@@ -286,6 +376,17 @@ CT__PRIVATE ct_vec3 ct__shape_support(const ct_shape *s, ct_vec3 d, int *id) {
         *id = -1;
         return ct__v3(0, 0, 0);
     }
+}
+
+/* ct__shape_support with the point-set cores (clouds, hulls scanned whole) inline: GJK's
+   supports on small polytopes spent a fifth of their time in the call and the dispatch. */
+CT__INLINE ct_vec3 ct__shape_support_fast(const ct_shape *s, ct_vec3 d, int *id) {
+    if (s->type == CT_SHAPE_POINTS) return ct__points_support(s, d, id);
+    if (s->type == CT_SHAPE_HULL && s->ct__hull->nverts <= CT_HULL_SCAN_MAX) {
+        *id = ct__argmax_dot(s->ct__hull->verts, s->ct__hull->nverts, d);
+        return s->ct__hull->verts[*id];
+    }
+    return ct__shape_support(s, d, id);
 }
 
 /* A point inside the core (local frame), for a first search direction: the hull's vertex

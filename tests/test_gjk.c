@@ -171,8 +171,8 @@ static void check_witnesses(const ct_vec3 *a, int na, const ct_xform *xa, const 
 static void qhull_pairs(unsigned long long seed, int count, int maxn, double translation) {
     int k, agree = 0;
     for (k = 0; k < count; ++k) {
-        ct_vec3 a[24], b[24];
-        dv wa[24], wb[24], on;
+        ct_vec3 a[48], b[48];
+        dv wa[48], wb[48], on;
         int na = 4 + (int)(tu_uniform(&seed) * (maxn - 3)), nb = 4 + (int)(tu_uniform(&seed) * (maxn - 3)), i;
         ct_xform xa = tu_random_xform(&seed, translation), xb = tu_random_xform(&seed, 0);
         ct_shape sa, sb;
@@ -202,6 +202,9 @@ static void qhull_pairs(unsigned long long seed, int count, int maxn, double tra
 
 Test(gjk_qhull, random_polytopes_signed_distance) { qhull_pairs(11, 1500, 20, 0); }
 Test(gjk_qhull, random_polytopes_far_from_origin) { qhull_pairs(12, 300, 12, 20); }
+/* clouds of 4..44 points: every block count and remainder of the support scan's four lanes
+   (the SSE2 blocks included), the witnesses checked extreme against a plain scan */
+Test(gjk_qhull, clouds_of_every_scan_length) { qhull_pairs(13, 600, 44, 0); }
 
 Test(gjk_qhull, point_cloud_with_duplicates) {
     unsigned long long seed = 5;
@@ -601,6 +604,96 @@ Test(gjk_invalid, nan_inf_null_negative) {
     cr_assert_eq(ct_gjk(&ok, NULL, &ok, NULL, NULL, NULL), CT_INVALID);
     cr_assert_eq(ct_signed_distance(&ok, NULL, &ok, NULL, NULL, NULL, NULL), CT_INVALID);
     cr_assert_eq(ct_gjk(&ok, NULL, &ok, NULL, NULL, &d), CT_OK);
+}
+
+/* A point cloud's points are certified by GJK's first support (every support scans them all)
+   instead of a pass of their own: a NaN or infinite coordinate anywhere, in either shape, at
+   any scan length, still gives CT_INVALID, cold, warm, and warm with a cached tetrahedron that
+   takes no support at all. */
+Test(gjk_invalid, bad_point_anywhere_in_a_cloud) {
+    static const int sizes[4] = { 5, 8, 20, 23 };
+    static const double bad[3] = { NAN, INFINITY, -INFINITY };
+    unsigned long long seed = 77;
+    ct_vec3 p[23], q[23];
+    int z, i, c, k;
+    for (z = 0; z < 4; ++z) {
+        int n = sizes[z];
+        random_cloud(p, n, 1, &seed);
+        random_cloud(q, n, 1, &seed);
+        for (i = 0; i < n; ++i)
+            for (c = 0; c < 3; ++c)
+                for (k = 0; k < 3; ++k) {
+                    ct_vec3 keep = p[i];
+                    ct_shape sp = ct_shape_points(p, n), sq = ct_shape_points(q, n);
+                    ct_xform xq = ct_xform_identity();
+                    xq.p = tu_vec(3, 0.5, 0);
+                    if (c == 0) p[i].x = (ct_real)bad[k]; else if (c == 1) p[i].y = (ct_real)bad[k]; else p[i].z = (ct_real)bad[k];
+                    expect_invalid(&sp, NULL, &sq, &xq);
+                    expect_invalid(&sq, &xq, &sp, NULL);
+                    p[i] = keep;
+                }
+    }
+}
+
+Test(gjk_invalid, bad_point_with_a_warm_cache) {
+    unsigned long long seed = 78;
+    ct_vec3 p[20], q[20];
+    ct_shape sp, sq;
+    ct_gjk_cache cache;
+    ct_distance d;
+    int i, hit = 0;
+    random_cloud(p, 20, 1, &seed);
+    random_cloud(q, 20, 1, &seed);
+    sp = ct_shape_points(p, 20);
+    sq = ct_shape_points(q, 20);
+    for (i = 0; i < 20; ++i) {
+        ct_vec3 keep = q[i];
+        memset(&cache, 0, sizeof cache);
+        /* deep overlap: the cache ends as a tetrahedron around the origin */
+        cr_assert_eq(ct_gjk(&sp, NULL, &sq, NULL, &cache, &d), CT_OK);
+        hit += cache.count == 4;
+        q[i].y = (ct_real)NAN;
+        cr_assert_eq(ct_gjk(&sp, NULL, &sq, NULL, &cache, &d), CT_INVALID, "point %d", i);
+        q[i] = keep;
+        cr_assert_eq(ct_gjk(&sp, NULL, &sq, NULL, &cache, &d), CT_OK);
+        q[i].z = (ct_real)INFINITY;
+        cr_assert_eq(ct_signed_distance(&sp, NULL, &sq, NULL, &cache, NULL, &d), CT_INVALID, "point %d", i);
+        q[i] = keep;
+    }
+    cr_assert_gt(hit, 0, "no call ended with a cached tetrahedron");
+}
+
+/* Finite points whose dots with the first search direction overflow (the scan's certificate
+   is then not finite) are valid: the exact check clears them, and the answer scales exactly
+   (a power of two) with the input. */
+Test(gjk_invalid, huge_finite_clouds_are_valid) {
+    unsigned long long seed = 79;
+    const double big = ldexp(1, TU_FLOAT ? 100 : 1000);
+    ct_vec3 p[20], q[20], P[20], Q[20];
+    int k, i;
+    for (k = 0; k < 50; ++k) {
+        ct_shape sp, sq, sP, sQ;
+        ct_xform xq = tu_random_xform(&seed, 0), xQ;
+        ct_distance d, D;
+        ct_vec3 dir = tu_random_unit(&seed);
+        double sep = uni(&seed, -0.5, 1);
+        random_cloud(p, 20, 1, &seed);
+        random_cloud(q, 20, 1, &seed);
+        xq.p = tu_vec(dir.x * (1.5 + sep), dir.y * (1.5 + sep), dir.z * (1.5 + sep));
+        xQ = xq;
+        xQ.p = tu_vec(xq.p.x * big, xq.p.y * big, xq.p.z * big);
+        for (i = 0; i < 20; ++i) {
+            P[i] = tu_vec(p[i].x * big, p[i].y * big, p[i].z * big);
+            Q[i] = tu_vec(q[i].x * big, q[i].y * big, q[i].z * big);
+        }
+        sp = ct_shape_points(p, 20); sq = ct_shape_points(q, 20);
+        sP = ct_shape_points(P, 20); sQ = ct_shape_points(Q, 20);
+        cr_assert_eq(ct_signed_distance(&sp, NULL, &sq, &xq, NULL, NULL, &d), CT_OK);
+        cr_assert_eq(ct_signed_distance(&sP, NULL, &sQ, &xQ, NULL, NULL, &D), CT_OK, "case %d", k);
+        cr_assert(fabs(D.distance / big - d.distance) < TOL_POLY * 4, "case %d: %.17g vs %.17g", k,
+                  (double)(D.distance / big), (double)d.distance);
+        cr_assert_eq(ct_gjk(&sP, NULL, &sQ, &xQ, NULL, &D), CT_OK, "case %d", k);
+    }
 }
 
 /* ---- invariants ---------------------------------------------------------------------------- */
