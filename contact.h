@@ -894,7 +894,8 @@ CTDEF ct_status ct_ray_cast(const ct_shape *s, const ct_xform *x, ct_vec3 origin
    convex distance (a few GJK calls); rotations by the bound (dp_a - dp_b).n + angle_a r_a +
    angle_b r_b on the approach rate (r: the largest distance of a core point from the body's
    origin), which takes more steps the more the rotation dominates. Starting within target:
-   hit = 1, fraction = 0 (overlapping cores: normal zero). No contact in the sweep: hit = 0,
+   hit = 1, fraction = 0 (overlapping cores: normal zero; cores that meet
+   exactly later in the sweep get the approach direction). No contact in the sweep: hit = 0,
    fraction = 1, the rest zero. cache (may be NULL) warm-starts each GJK call.
    CT_INVALID (output zeroed, fraction 1) for NULL shapes or out, invalid shapes or
    transforms, a NaN, infinite or negative target, or a hit beyond the range of ct_real;

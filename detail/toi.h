@@ -104,7 +104,7 @@ CT__PRIVATE ct_status ct__toi_run(const ct_shape *a, const ct_xform *xa0, const 
     ct_distance d;
     ct_real ra_max, rb_max, size_a, size_b, tol, aim, lambda = 0, motion;
     ct_real T = target + a->radius + b->radius; /* core distance at which the surfaces reach target */
-    ct_vec3 dv;
+    ct_vec3 dv, last = ct__v3(0, 0, 0); /* last: the normal of the last step apart */
     int it;
     ca.radius = cb.radius = 0;
     ct__sweep_init(&sa, xa0, xa1);
@@ -129,6 +129,13 @@ CT__PRIVATE ct_status ct__toi_run(const ct_shape *a, const ct_xform *xa0, const 
             out->hit = 1;
             out->fraction = lambda;
             out->distance = d.distance - a->radius - b->radius;
+            if (!(ct__len2(d.normal) > 0) && lambda > 0) {
+                /* the cores met exactly (a point reaching a point): the approach direction,
+                   the last step's normal, else the relative motion */
+                int ok = 1;
+                d.normal = ct__len2(last) > 0 ? last : ct__normalize(dv, &ok);
+                if (!ok) d.normal = ct__v3(0, 0, 0);
+            }
             out->normal = d.normal;
             if (!(ct__len2(d.normal) > 0)) { /* cores overlap at the start: no direction */
                 out->pa = d.pa;
@@ -143,6 +150,7 @@ CT__PRIVATE ct_status ct__toi_run(const ct_shape *a, const ct_xform *xa0, const 
             }
             return CT_OK;
         }
+        last = d.normal;
         mu = ct__dot(dv, d.normal) + sa.angle * ra_max + sb.angle * rb_max;
         if (mu <= CT__TOI_RATE * motion) return CT_OK; /* not approaching along n: never closer */
         lambda += (d.distance - aim) / mu;

@@ -562,3 +562,36 @@ Test(fuzz_regress, capsules_far_beyond_unit_scale_are_swap_symmetric) {
         }
     }
 }
+
+/* fuzz_query (float, time-limited run), regress_query_toi_point_meets_point: a point (a sphere
+   of radius 0) swept 1000 along +z onto a sphere of radius 1e-40 at its end: the advancement
+   stepped to fraction 1, where the cores coincide, and reported the hit with a zero normal
+   (allowed only when the sweep starts overlapping). Cores that meet exactly later in the sweep
+   now get the approach direction: +z, A -> B. */
+Test(fuzz_regress, toi_cores_meeting_exactly_get_the_approach_normal) {
+    /* the harness's rotations (float-rounded: rotations only in float; double sweeps the
+       same point unrotated) */
+    static const double r1[3][3] = { { 5.96046448e-08, 0.168986022, 0.985618353 }, { 0.99999994, 5.96046448e-08, 0 },
+                                     { 0, 0.985618353, -0.168985963 } };
+    static const double rb[3][3] = { { 0.00184607506, -0.00184932351, 0.999996424 },
+                                     { 0.999996424, -0.00184571743, -0.00184932351 },
+                                     { 0.00184932351, 0.999996424, 0.00184607506 } };
+    ct_shape a = ct_shape_sphere(0), b = ct_shape_sphere(TU_FLOAT ? (ct_real)1e-40 : (ct_real)1e-300);
+    ct_xform x0 = ct_xform_identity(), x1 = ct_xform_identity(), xb = ct_xform_identity();
+    ct_toi t;
+    int i, k;
+    x0.r[0][0] = 0; x0.r[0][2] = 1; x0.r[1][1] = 0; x0.r[1][0] = 1; x0.r[2][2] = 0; x0.r[2][1] = 1;
+    x0.p = tu_vec(0, 0, -1000);
+    if (TU_FLOAT)
+        for (i = 0; i < 3; ++i)
+            for (k = 0; k < 3; ++k) {
+                x1.r[i][k] = (ct_real)r1[i][k];
+                xb.r[i][k] = (ct_real)rb[i][k];
+            }
+    cr_assert_eq(ct_time_of_impact(&a, &x0, &x1, &b, &xb, NULL, 0, NULL, &t), CT_OK);
+    cr_assert(t.hit == 1 && t.fraction > 0 && t.fraction <= 1, "hit %d at %g", t.hit, (double)t.fraction);
+    cr_assert(fabs((double)t.normal.z - 1) <= 8 * (double)TU_EPS && fabs((double)t.normal.x) <= 8 * (double)TU_EPS &&
+                  fabs((double)t.normal.y) <= 8 * (double)TU_EPS,
+              "normal %g %g %g", (double)t.normal.x, (double)t.normal.y, (double)t.normal.z);
+    cr_assert(ct__finite3(t.pa) && ct__finite3(t.pb) && fabs((double)t.pa.z) <= 1e3 * (double)TU_EPS);
+}
