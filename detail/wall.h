@@ -37,12 +37,24 @@ typedef struct ct__wpiece {
 } ct__wpiece;
 
 /* Clips the closed convex face set in by {x : n.x <= off} into out (capacities checked by the
-   caller), the cut face keyed key. Returns 1 when something is left, 0 when empty (the set
-   lies on or above the plane within tol). cut2/work2 hold 2 x in->npoly + 1 points. */
+   caller), the cut face keyed key. Returns 0 when nothing is left (the set lies on or above
+   the plane within tol), 1 when out holds the cut set, 2 when the plane cuts nothing (out
+   untouched: in is the answer). dist holds in->npt heights; cut2/work2 2 x in->npoly + in->npt
+   + 1 points. */
 CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_real tol, int key, ct__wset *out,
-                              ct__v2 *cut2, ct__v2 *work2) {
+                              ct_real *dist, ct__v2 *cut2, ct__v2 *work2) {
     ct_vec3 u, w;
-    int i, k, ncut = 0, below = 0;
+    ct_real lo = CT__MAXR, hi = -CT__MAXR;
+    int i, k, ncut = 0;
+    for (i = 0; i < in->npt; ++i) {
+        ct_real d = ct__dot(n, in->pt[i]) - off;
+        if (ct__abs(d) <= tol) d = 0;
+        dist[i] = d;
+        lo = ct__min(lo, d);
+        hi = ct__max(hi, d);
+    }
+    if (!(lo < 0)) return 0;
+    if (hi <= 0) return 2;
     ct__basis(n, &u, &w);
     out->npt = out->npoly = 0;
     for (i = 0; i < in->npoly; ++i) {
@@ -51,26 +63,24 @@ CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_rea
         q->first = out->npt;
         q->key = pg->key;
         for (k = 0; k < pg->count; ++k) {
-            ct_vec3 a = in->pt[pg->first + k], b = in->pt[pg->first + (k + 1) % pg->count];
-            ct_real da = ct__dot(n, a) - off, db = ct__dot(n, b) - off;
-            if (ct__abs(da) <= tol) da = 0;
-            if (ct__abs(db) <= tol) db = 0;
+            int ia = pg->first + k, ib = pg->first + (k + 1 < pg->count ? k + 1 : 0);
+            ct_real da = dist[ia], db = dist[ib];
             if (da <= 0) {
-                out->pt[out->npt++] = a;
-                if (da == 0) cut2[ncut++] = ct__v2_make(ct__dot(a, u), ct__dot(a, w));
-                below |= da < 0;
+                out->pt[out->npt++] = in->pt[ia];
+                if (da == 0) cut2[ncut++] = ct__v2_make(ct__dot(in->pt[ia], u), ct__dot(in->pt[ia], w));
             }
             if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
-                ct_vec3 x = ct__lerp(a, b, da / (da - db));
+                ct_vec3 x = ct__lerp(in->pt[ia], in->pt[ib], da / (da - db));
                 out->pt[out->npt++] = x;
-                cut2[ncut++] = ct__v2_make(ct__dot(x, u), ct__dot(x, w));
+                /* each crossing once: where the polygon leaves (its neighbour across the edge
+                   enters there) */
+                if (da < 0) cut2[ncut++] = ct__v2_make(ct__dot(x, u), ct__dot(x, w));
             }
         }
         q->count = out->npt - q->first;
         if (q->count >= 3) ++out->npoly;
         else out->npt = q->first;
     }
-    if (!below) { out->npt = out->npoly = 0; return 0; }
     ncut = ncut > 0 ? ct__hull2d(cut2, ncut, work2, CT__VC_TOL2D) : 0;
     if (ncut >= 3) {   /* the cut face, counter-clockwise seen along +n (u x w = n) */
         ct__wpoly *q = &out->poly[out->npoly++];
@@ -171,29 +181,25 @@ CT__PRIVATE int ct__wall_grow(ct_wall_contacts *c, int need) {
     return 1;
 }
 
-/* The block's overlap with the prism of triangle t (mesh frame relative to o): clip the block's
-   face set (blk) by the facet's plane and side planes. Fills the piece's records (rec) and
-   volume; returns the clipped set (s0 or s1), NULL when it has no volume. */
-CT__PRIVATE const ct__wset *ct__wall_piece(const ct_mesh *m, int t, ct_vec3 o, ct_real tol, const ct__wset *blk,
-                                           ct__wset *s0, ct__wset *s1, ct__v2 *cut2, ct__v2 *work2, const ct_vec3 *bn,
-                                           ct__wrec *rec, ct__wpiece *pc) {
-    ct_vec3 v[3], cn[1 + CT__WALL_CUTS], f = m->normals[t];
-    ct_real off[1 + CT__WALL_CUTS], lo = CT__MAXR;
-    const ct__wset *cur = blk;
-    int k, i;
+/* The block's overlap with the prism of triangle t (mesh frame relative to o): the block's face
+   set already cut by the facet's plane (top, plane f.x <= toff), cut by the three side planes.
+   Fills the piece's records (rec) and volume; returns the clipped set (top, s0 or s1), NULL
+   when it has no volume. */
+CT__PRIVATE const ct__wset *ct__wall_piece(const ct_mesh *m, int t, ct_vec3 o, ct_real tol, const ct__wset *top,
+                                           ct_vec3 f, ct__wset *s0, ct__wset *s1, ct_real *dist, ct__v2 *cut2,
+                                           ct__v2 *work2, const ct_vec3 *bn, ct__wrec *rec, ct__wpiece *pc) {
+    ct_vec3 v[3], cn[1 + CT__WALL_CUTS];
+    const ct__wset *cur = top;
+    int k;
     for (k = 0; k < 3; ++k) v[k] = ct__sub(ct__mesh_vert(m, t, k), o);
-    for (i = 0; i < blk->npt; ++i) lo = ct__min(lo, ct__dot(f, blk->pt[i]));
-    if (!(lo < ct__dot(f, v[0]) - tol)) return NULL;   /* the block does not reach below the plane */
     cn[0] = f;
-    off[0] = ct__dot(f, v[0]);
     for (k = 0; k < 3; ++k) {
-        cn[1 + k] = ct__normalize(ct__cross(ct__sub(v[(k + 1) % 3], v[k]), f), NULL);
-        off[1 + k] = ct__dot(cn[1 + k], v[k]);
-    }
-    for (k = 0; k <= CT__WALL_CUTS; ++k) {
         ct__wset *dst = cur == s0 ? s1 : s0;
-        if (!ct__wall_clip(cur, cn[k], off[k], tol, -1 - k, dst, cut2, work2)) return NULL;
-        cur = dst;
+        int r;
+        cn[1 + k] = ct__normalize(ct__cross(ct__sub(v[(k + 1) % 3], v[k]), f), NULL);
+        r = ct__wall_clip(cur, cn[1 + k], ct__dot(cn[1 + k], v[k]), tol, -2 - k, dst, dist, cut2, work2);
+        if (r == 0) return NULL;
+        if (r == 1) cur = dst;
     }
     pc->tri = t;
     pc->nrec = ct__wall_records(cur, bn, cn, rec, pc);
@@ -329,10 +335,13 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     ct_xform rel;
     ct_aabb box;
     ct__wall_job job;
-    ct__wset blk, s0, s1;
+    ct__wset blk, s0, s1, top;
+    ct_vec3 tn = ct__v3(0, 0, 0);
+    ct_real toff = 0, *dist;
+    int tstate = -1;   /* top: -1 none yet, 0 empty, 1 cut, 2 the whole block */
     ct__wpiece *pc;
     ct__wrec *rec, *side;
-    ct_vec3 o, *bn, *pts, *agg_g;
+    ct_vec3 o, *bn, *bv, *pts, *agg_g;
     ct_plane *bpl;
     ct__v2 *cut2, *work2;
     ct_real tol, *agg_a;
@@ -366,17 +375,21 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     blk.pt = CT__SALLOC(s, ct_vec3, maxpt);
     s0.pt = CT__SALLOC(s, ct_vec3, maxpt);
     s1.pt = CT__SALLOC(s, ct_vec3, maxpt);
+    top.pt = CT__SALLOC(s, ct_vec3, maxpt);
+    top.poly = CT__SALLOC(s, ct__wpoly, maxpoly);
+    dist = CT__SALLOC(s, ct_real, maxpt);
     blk.poly = CT__SALLOC(s, ct__wpoly, maxpoly);
     s0.poly = CT__SALLOC(s, ct__wpoly, maxpoly);
     s1.poly = CT__SALLOC(s, ct__wpoly, maxpoly);
     cut2 = CT__SALLOC(s, ct__v2, 2 * maxpoly + maxpt + 1);
     work2 = CT__SALLOC(s, ct__v2, 2 * maxpoly + maxpt + 2);
     bn = CT__SALLOC(s, ct_vec3, nbf);
+    bv = CT__SALLOC(s, ct_vec3, b->nverts);
     bpl = CT__SALLOC(s, ct_plane, nbf);
     agg_a = CT__SALLOC(s, ct_real, nbf);
     agg_g = CT__SALLOC(s, ct_vec3, nbf);
     if (!job.tri || !pc || !parent || !rec || !prec || !pts || !blk.pt || !s0.pt || !s1.pt || !blk.poly || !s0.poly ||
-        !s1.poly || !cut2 || !work2 || !bn || !bpl || !agg_a || !agg_g) {
+        !s1.poly || !top.pt || !top.poly || !dist || !cut2 || !work2 || !bn || !bv || !bpl || !agg_a || !agg_g) {
         st = CT_NO_MEMORY;
         goto done;
     }
@@ -384,6 +397,7 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     ct__mesh_query(m, box, ct__wall_visit, &job);
     qsort(job.tri, (size_t)job.n, sizeof(int), ct__wall_int_cmp);
     /* the block's faces in the mesh frame, relative to o */
+    for (i = 0; i < b->nverts; ++i) bv[i] = ct__sub(ct__xf_point(&rel, b->verts[i]), o);
     blk.npt = 0;
     blk.npoly = nbf;
     for (i = 0; i < nbf; ++i) {
@@ -395,15 +409,24 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
         blk.poly[i].first = blk.npt;
         blk.poly[i].key = i;
         blk.poly[i].count = b->face_first[i + 1] - b->face_first[i];
-        for (k = b->face_first[i]; k < b->face_first[i + 1]; ++k)
-            blk.pt[blk.npt++] = ct__sub(ct__xf_point(&rel, b->verts[b->face_verts[k]]), o);
+        for (k = b->face_first[i]; k < b->face_first[i + 1]; ++k) blk.pt[blk.npt++] = bv[b->face_verts[k]];
     }
     for (i = 0; i < job.n; ++i) {
         int t = job.tri[i];
         ct__wpiece *p = &pc[np];
         const ct__wset *set;
+        ct_vec3 f = m->normals[t];
+        ct_real off;
         if (m->flags[t] & CT__MESH_F_DEGEN) continue;
-        set = ct__wall_piece(m, t, o, tol, &blk, &s0, &s1, cut2, work2, bn, prec, p);
+        off = ct__dot(f, ct__sub(ct__mesh_vert(m, t, 0), o));
+        /* the cut by the facet's plane, shared by the run of coplanar facets (a flat wall) */
+        if (tstate < 0 || ct__dot(f, tn) < CT__MESH_MERGE_COS || ct__abs(off - toff) > tol) {
+            tn = f;
+            toff = off;
+            tstate = ct__wall_clip(&blk, f, off, tol, -1, &top, dist, cut2, work2);
+        }
+        if (tstate == 0) continue;
+        set = ct__wall_piece(m, t, o, tol, tstate == 2 ? &blk : &top, tn, &s0, &s1, dist, cut2, work2, bn, prec, p);
         if (!set) continue;
         if (!ct__wall_room(s, (void **)&rec, nrec, &caprec, p->nrec, sizeof *rec) ||
             !ct__wall_room(s, (void **)&pts, npts, &cappts, p->npt, sizeof *pts)) {
