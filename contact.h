@@ -38,7 +38,7 @@
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>mesh        meshes, heightfields: hull/sphere/capsule contacts, ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
-     >>pfc         PFC rigid blocks: warm/reduced contact, erosion (detail/pfc.h, erode.h)
+     >>pfc         PFC rigid blocks: warm/reduced contact, erosion, walls (detail/pfc.h, erode.h, wall.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -116,7 +116,8 @@
                      Optional MPI broad phase (CONTACT_MPI).
                      PFC rigid blocks: warm-started full resolution (ct_contact_hulls_warm,
                      ct_contact_cache), reduced resolution (ct_contact_hulls_reduced), erosion
-                     (ct_hull_erode, ct_hull_rounded_volume).
+                     (ct_hull_erode, ct_hull_rounded_volume, ct_hull_rounded_mass), whole walls
+                     (ct_contact_mesh_hull).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -1327,7 +1328,9 @@ CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, co
    wall as A (normal wall -> block); gap = minus the chord when it enters through the block and
    leaves through the wall, else minus the overlap's depth below the wall's plane; face_a = the
    group's triangle with the largest overlap on its face, face_b = the block face nearest to
-   point. Only overlaps with volume count (touching is no contact). Contacts are ordered by
+   point. Only overlaps with volume count (touching is no contact). The facets considered are
+   those whose boxes meet the block's box; when none of them overlaps it, those within the
+   block's diameter of its box (a block pushed wholly behind the wall). Contacts are ordered by
    their groups' lowest triangle index. out: a ct_wall_contacts (zeroed or
    ct_wall_contacts_init; reused across calls; grows through its allocator; warm, nothing is
    allocated). CT_INVALID (out->count 0) for NULL, a mesh not built by the library, a hull

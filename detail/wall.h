@@ -187,12 +187,23 @@ CT__PRIVATE int ct__wall_grow(ct_wall_contacts *c, int need) {
    when it has no volume. */
 CT__PRIVATE const ct__wset *ct__wall_piece(const ct_mesh *m, int t, ct_vec3 o, ct_real tol, const ct__wset *top,
                                            ct_vec3 f, ct__wset *s0, ct__wset *s1, ct_real *dist, ct__v2 *cut2,
-                                           ct__v2 *work2, const ct_vec3 *bn, ct__wrec *rec, ct__wpiece *pc) {
+                                           ct__v2 *work2, const ct_vec3 *bn, const ct_vec3 *bv, int nbv, ct_real rad,
+                                           ct__wrec *rec, ct__wpiece *pc) {
     ct_vec3 v[3], cn[1 + CT__WALL_CUTS];
     const ct__wset *cur = top;
     int k;
     for (k = 0; k < 3; ++k) v[k] = ct__sub(ct__mesh_vert(m, t, k), o);
     cn[0] = f;
+    for (k = 0; k < 3; ++k) {   /* the block wholly outside a side plane: no piece (its bounding
+                                   sphere about o first, then its vertices) */
+        ct_vec3 n = ct__normalize(ct__cross(ct__sub(v[(k + 1) % 3], v[k]), f), NULL);
+        ct_real off = ct__dot(n, v[k]), lo = CT__MAXR;
+        int i;
+        if (off < -rad) return NULL;
+        if (off > rad) continue;
+        for (i = 0; i < nbv; ++i) lo = ct__min(lo, ct__dot(n, bv[i]));
+        if (!(lo < off - tol)) return NULL;
+    }
     for (k = 0; k < 3; ++k) {
         ct__wset *dst = cur == s0 ? s1 : s0;
         int r;
@@ -224,7 +235,7 @@ CT__PRIVATE int ct__wall_room(ct_scratch *s, void **arr, int used, int *cap, int
 
 /* The contact of group g (pieces with group == g), relative to o in the mesh frame. agg_a,
    agg_g: per block face scratch (zeroed here). */
-CT__PRIVATE void ct__wall_group(const ct_mesh *m, const ct__wpiece *pc, int np, int g, const ct__wrec *rec,
+CT__PRIVATE void ct__wall_group(const ct_mesh *m, ct_vec3 o, const ct__wpiece *pc, int np, int g, const ct__wrec *rec,
                                 const ct_vec3 *pts, const ct_vec3 *bn, const ct_plane *bpl, int nbf, ct_real *agg_a,
                                 ct_vec3 *agg_g, ct__wrec *side, ct_contact *c) {
     ct_real atop = 0, stot = 0, w2 = 0, vol = 0, abest = -1;
@@ -285,7 +296,7 @@ CT__PRIVATE void ct__wall_group(const ct_mesh *m, const ct__wpiece *pc, int np, 
                 whi = ct__max(whi, h);
             }
         }
-        if (atop > 0) top = ct__dot(ntop, gtop) / atop;
+        top = ct__dot(ntop, ct__sub(ct__mesh_vert(m, pc[g].tri, 0), o));   /* the wall's plane */
         for (i = g; i < np; ++i)
             if (pc[i].group == g)
                 for (k = pc[i].pt0; k < pc[i].pt0 + pc[i].npt; ++k) dmax = ct__max(dmax, top - ct__dot(ntop, pts[k]));
@@ -339,14 +350,14 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     ct_vec3 tn = ct__v3(0, 0, 0);
     ct_real toff = 0, *dist;
     int tstate = -1;   /* top: -1 none yet, 0 empty, 1 cut, 2 the whole block */
-    ct__wpiece *pc;
+    ct__wpiece *pc = NULL;
     ct__wrec *rec, *side;
     ct_vec3 o, *bn, *bv, *pts, *agg_g;
     ct_plane *bpl;
     ct__v2 *cut2, *work2;
     ct_real tol, *agg_a;
     ct__wrec *prec;
-    int *parent, i, k, np = 0, nrec = 0, npts = 0, nbf, maxpoly, maxpt, caprec, cappts;
+    int *parent = NULL, i, k, np = 0, nrec = 0, npts = 0, nbf, maxpoly, maxpt, caprec, cappts, pass;
     if (!out) return CT_INVALID;
     out->count = 0;
     if (!ct__mesh_ok(m) || !ct__polar_hull_ok(b) || !b->face_first || !b->face_verts || !ct__xf_valid(xm) ||
@@ -358,17 +369,11 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     box = ct_hull_aabb(b, &rel);
     o = ct__xf_point(&rel, b->center);
     tol = CT__PFC_ON_PLANE * b->extent;
-    memset(&job, 0, sizeof job);
-    ct__mesh_query(m, box, ct__wall_visit, &job);
     nbf = b->nfaces;
     maxpoly = nbf + 1 + CT__WALL_CUTS;
     maxpt = b->face_first[nbf] + (1 + CT__WALL_CUTS) * 3 * maxpoly;
-    job.cap = job.n;
     caprec = 4 * maxpoly;
     cappts = 4 * maxpt;
-    job.tri = CT__SALLOC(s, int, job.n + 1);
-    pc = CT__SALLOC(s, ct__wpiece, job.n + 1);
-    parent = CT__SALLOC(s, int, job.n + 1);
     rec = CT__SALLOC(s, ct__wrec, caprec);
     prec = CT__SALLOC(s, ct__wrec, maxpoly);
     pts = CT__SALLOC(s, ct_vec3, cappts);
@@ -388,14 +393,11 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
     bpl = CT__SALLOC(s, ct_plane, nbf);
     agg_a = CT__SALLOC(s, ct_real, nbf);
     agg_g = CT__SALLOC(s, ct_vec3, nbf);
-    if (!job.tri || !pc || !parent || !rec || !prec || !pts || !blk.pt || !s0.pt || !s1.pt || !blk.poly || !s0.poly ||
-        !s1.poly || !top.pt || !top.poly || !dist || !cut2 || !work2 || !bn || !bv || !bpl || !agg_a || !agg_g) {
+    if (!rec || !prec || !pts || !blk.pt || !s0.pt || !s1.pt || !blk.poly || !s0.poly || !s1.poly || !top.pt ||
+        !top.poly || !dist || !cut2 || !work2 || !bn || !bv || !bpl || !agg_a || !agg_g) {
         st = CT_NO_MEMORY;
         goto done;
     }
-    job.n = 0;
-    ct__mesh_query(m, box, ct__wall_visit, &job);
-    qsort(job.tri, (size_t)job.n, sizeof(int), ct__wall_int_cmp);
     /* the block's faces in the mesh frame, relative to o */
     for (i = 0; i < b->nverts; ++i) bv[i] = ct__sub(ct__xf_point(&rel, b->verts[i]), o);
     blk.npt = 0;
@@ -411,34 +413,56 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
         blk.poly[i].count = b->face_first[i + 1] - b->face_first[i];
         for (k = b->face_first[i]; k < b->face_first[i + 1]; ++k) blk.pt[blk.npt++] = bv[b->face_verts[k]];
     }
-    for (i = 0; i < job.n; ++i) {
-        int t = job.tri[i];
-        ct__wpiece *p = &pc[np];
-        const ct__wset *set;
-        ct_vec3 f = m->normals[t];
-        ct_real off;
-        if (m->flags[t] & CT__MESH_F_DEGEN) continue;
-        off = ct__dot(f, ct__sub(ct__mesh_vert(m, t, 0), o));
-        /* the cut by the facet's plane, shared by the run of coplanar facets (a flat wall) */
-        if (tstate < 0 || ct__dot(f, tn) < CT__MESH_MERGE_COS || ct__abs(off - toff) > tol) {
-            tn = f;
-            toff = off;
-            tstate = ct__wall_clip(&blk, f, off, tol, -1, &top, dist, cut2, work2);
+    /* the facets whose boxes meet the block's; when none gives a piece, those within the
+       block's diameter of its box: a block pushed wholly behind the wall (its box no longer
+       meets the facets) still meets their prisms */
+    for (pass = 0; pass < 2 && np == 0; ++pass) {
+        if (pass == 1) {
+            box.lo = ct__sub(box.lo, ct__v3(2 * b->extent, 2 * b->extent, 2 * b->extent));
+            box.hi = ct__add(box.hi, ct__v3(2 * b->extent, 2 * b->extent, 2 * b->extent));
         }
-        if (tstate == 0) continue;
-        set = ct__wall_piece(m, t, o, tol, tstate == 2 ? &blk : &top, tn, &s0, &s1, dist, cut2, work2, bn, prec, p);
-        if (!set) continue;
-        if (!ct__wall_room(s, (void **)&rec, nrec, &caprec, p->nrec, sizeof *rec) ||
-            !ct__wall_room(s, (void **)&pts, npts, &cappts, p->npt, sizeof *pts)) {
-            st = CT_NO_MEMORY;
-            goto done;
+        memset(&job, 0, sizeof job);
+        ct__mesh_query(m, box, ct__wall_visit, &job);
+        job.cap = job.n;
+        job.tri = CT__SALLOC(s, int, job.n + 1);
+        pc = CT__SALLOC(s, ct__wpiece, job.n + 1);
+        parent = CT__SALLOC(s, int, job.n + 1);
+        if (!job.tri || !pc || !parent) { st = CT_NO_MEMORY; goto done; }
+        job.n = 0;
+        ct__mesh_query(m, box, ct__wall_visit, &job);
+        qsort(job.tri, (size_t)job.n, sizeof(int), ct__wall_int_cmp);
+        tstate = -1;
+        for (i = 0; i < job.n; ++i) {
+            int t = job.tri[i];
+            ct__wpiece *p = &pc[np];
+            const ct__wset *set;
+            ct_vec3 f = m->normals[t];
+            ct_real off;
+            if (m->flags[t] & CT__MESH_F_DEGEN) continue;
+            off = ct__dot(f, ct__sub(ct__mesh_vert(m, t, 0), o));
+            if (off < -b->extent) continue;   /* the block's bounding sphere wholly in front of the facet */
+            /* the cut by the facet's plane, shared by the run of coplanar facets (a flat wall) */
+            if (tstate < 0 || ct__dot(f, tn) < CT__MESH_MERGE_COS || ct__abs(off - toff) > tol) {
+                tn = f;
+                toff = off;
+                tstate = ct__wall_clip(&blk, f, off, tol, -1, &top, dist, cut2, work2);
+            }
+            if (tstate == 0) continue;
+            set = ct__wall_piece(m, t, o, tol, tstate == 2 ? &blk : &top, tn, &s0, &s1, dist, cut2, work2, bn, bv,
+                                 b->nverts, b->extent, prec, p);
+            if (!set) continue;
+            if (!ct__wall_room(s, (void **)&rec, nrec, &caprec, p->nrec, sizeof *rec) ||
+                !ct__wall_room(s, (void **)&pts, npts, &cappts, p->npt, sizeof *pts)) {
+                st = CT_NO_MEMORY;
+                goto done;
+            }
+            memcpy(rec + nrec, prec, sizeof *rec * (size_t)p->nrec);
+            memcpy(pts + npts, set->pt, sizeof *pts * (size_t)p->npt);
+            p->rec0 = nrec; p->pt0 = npts;
+            nrec += p->nrec; npts += p->npt;
+            parent[np] = np;
+            ++np;
         }
-        memcpy(rec + nrec, prec, sizeof *rec * (size_t)p->nrec);
-        memcpy(pts + npts, set->pt, sizeof *pts * (size_t)p->npt);
-        p->rec0 = nrec; p->pt0 = npts;
-        nrec += p->nrec; npts += p->npt;
-        parent[np] = np;
-        ++np;
     }
     /* groups: touched neighbours across edges with agreeing normals */
     for (i = 0; i < np; ++i) {
@@ -462,7 +486,7 @@ CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const
         if (!ct__wall_grow(out, out->count + 1)) { st = CT_NO_MEMORY; goto done; }
         c = &out->contacts[out->count++];
         memset(c, 0, sizeof *c);
-        ct__wall_group(m, pc, np, i, rec, pts, bn, bpl, nbf, agg_a, agg_g, side, c);
+        ct__wall_group(m, o, pc, np, i, rec, pts, bn, bpl, nbf, agg_a, agg_g, side, c);
         c->point = ct__xf_point(xm, ct__add(c->point, o));
         c->centroid = ct__xf_point(xm, ct__add(c->centroid, o));
         c->normal = ct__xf_dir(xm, c->normal);

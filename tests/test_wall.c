@@ -433,3 +433,34 @@ Test(wall, rounded_mass_bad_input) {
     cr_expect_eq(ct_hull_rounded_mass(&h, 0.1, 1, NULL, NULL, NULL), CT_OK);
     ct_hull_free(&h);
 }
+
+/* A cube wholly behind a flat two-triangle wall (its top 0.1 below the plane, across the shared
+   edge): one contact, the whole cube; no wall face bounds the chord, so gap = minus the depth
+   of its deepest point below the wall's plane (the push out of the wall's side), as the
+   prism's EPA depth of ct_contact_facet_hull on one big facet. */
+Test(wall, block_wholly_behind_the_wall) {
+    ct_vec3 v[4], big[3];
+    int t[6] = { 0, 1, 2, 0, 2, 3 };
+    ct_mesh m;
+    ct_hull box = w_box(0.2, 0.2, 0.2, tu_vec(0, 0, 0));
+    ct_xform xb = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)0.5, tu_vec(1, 1, -0.3));
+    ct_wall_contacts out;
+    ct_contact c;
+    double tol = TU_FLOAT ? 1e-4 : 1e-10;
+    v[0] = tu_vec(0, 0, 0); v[1] = tu_vec(2, 0, 0); v[2] = tu_vec(2, 2, 0); v[3] = tu_vec(0, 2, 0);
+    big[0] = tu_vec(-10, -10, 0); big[1] = tu_vec(10, -10, 0); big[2] = tu_vec(0, 10, 0);
+    cr_assert_eq(ct_mesh_build(v, 4, t, 2, NULL, &m), CT_OK);
+    ct_wall_contacts_init(&out, NULL);
+    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &box, &xb, NULL, &out), CT_OK);
+    cr_assert_eq(out.count, 1);
+    cr_expect_leq(fabs(out.contacts[0].volume - 0.064), tol);
+    cr_expect_leq(fabs(out.contacts[0].gap + 0.5), tol, "gap %g", (double)out.contacts[0].gap);
+    cr_expect_leq(w_dist(out.contacts[0].normal, tu_vec(0, 0, 1)), tol);
+    cr_expect_leq(w_dist(out.contacts[0].centroid, tu_vec(1, 1, -0.3)), tol);
+    cr_assert_eq(ct_contact_facet_hull(big, &box, &xb, 0, NULL, &c), CT_OK);
+    cr_expect_leq(fabs((double)(c.gap - out.contacts[0].gap)), tol);
+    cr_expect_leq(fabs((double)(c.volume - out.contacts[0].volume)), tol);
+    ct_wall_contacts_free(&out);
+    ct_mesh_free(&m);
+    ct_hull_free(&box);
+}
