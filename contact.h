@@ -38,7 +38,7 @@
      >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
      >>mesh        meshes, heightfields: hull/sphere/capsule contacts, ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
-     >>pfc         PFC rigid blocks: warm/reduced contact, erosion (detail/pfc.h, erode.h)
+     >>pfc         PFC rigid blocks: warm/reduced contact, erosion, walls (detail/pfc.h, erode.h, wall.h)
 
    COMPILE-TIME OPTIONS (>>config). Define before every #include of contact.h unless noted.
      CT_REAL              scalar type, double (default) or float. Must be the same in every file.
@@ -116,7 +116,8 @@
                      Optional MPI broad phase (CONTACT_MPI).
                      PFC rigid blocks: warm-started full resolution (ct_contact_hulls_warm,
                      ct_contact_cache), reduced resolution (ct_contact_hulls_reduced), erosion
-                     (ct_hull_erode, ct_hull_rounded_volume).
+                     (ct_hull_erode, ct_hull_rounded_volume, ct_hull_rounded_mass), whole walls
+                     (ct_contact_mesh_hull).
 */
 #ifndef CONTACT_H_INCLUDED
 #define CONTACT_H_INCLUDED
@@ -1328,6 +1329,38 @@ CTDEF ct_status ct_contact_hull_sphere(const ct_hull *a, const ct_xform *xa, ct_
    for a degenerate triangle; otherwise statuses as the resolution. */
 CTDEF ct_status ct_contact_facet_hull(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb, int reduced,
                                       ct_scratch *s, ct_contact *out);
+/* A whole wall (a ct_mesh m placed by xm, front sides counter-clockwise as ct_mesh_build) against
+   a block b (placed by xb), full resolution (detail/wall.h): per facet the contact of
+   ct_contact_facet_hull (the block's overlap with the facet's prism, computed by clipping the
+   block by the facet's plane and its three side planes; no hull is built), with the facets that
+   touch one another across an edge with agreeing normals (within CT__MESH_MERGE_COS, 1e3 ulps:
+   a flat tessellation) merged into ONE contact: the overlap of their union, its internal side
+   faces dropped and each plane's pieces summed into one face (so a block resting across a
+   shared edge of a flat wall gets one contact, as against one big facet). Facets across convex
+   ridges or concave creases keep separate contacts. Each contact as ct_contact_hulls with the
+   wall as A (normal wall -> block); gap = minus the chord when it enters through the block and
+   leaves through the wall, else minus the overlap's depth below the wall's plane; face_a = the
+   group's triangle with the largest overlap on its face, face_b = the block face nearest to
+   point. Only overlaps with volume count (touching is no contact). The facets considered are
+   those whose boxes meet the block's box; when none of them overlaps it, those within the
+   block's diameter of its box (a block pushed wholly behind the wall). Contacts are ordered by
+   their groups' lowest triangle index. out: a ct_wall_contacts (zeroed or
+   ct_wall_contacts_init; reused across calls; grows through its allocator; warm, nothing is
+   allocated). CT_INVALID (out->count 0) for NULL, a mesh not built by the library, a hull
+   without face lists, a bad transform; CT_NO_MEMORY (count 0). Temporaries from s (NULL: a
+   temporary scratch). Reentrant: a mesh may be shared by threads, each with its own output. */
+typedef struct ct_wall_contacts {
+    ct_contact  *contacts;        /* count */
+    int          count;
+    int          ct__cap;         /* private */
+    ct_allocator ct__alloc;       /* private */
+    int          ct__has_alloc;   /* private: 0 in a zeroed struct (then CT_MALLOC) */
+} ct_wall_contacts;
+CTDEF void      ct_wall_contacts_init(ct_wall_contacts *c, const ct_allocator *a);
+/* Frees the array (the allocator is kept); NULL is fine. */
+CTDEF void      ct_wall_contacts_free(ct_wall_contacts *c);
+CTDEF ct_status ct_contact_mesh_hull(const ct_mesh *m, const ct_xform *xm, const ct_hull *b, const ct_xform *xb,
+                                     ct_scratch *s, ct_wall_contacts *out);
 /* Erosion (detail/erode.h): the core of the block h rounded by `radius`: every face plane moved
    inwards by radius, the core = the intersection of the moved halfspaces (faces whose moved
    plane misses it are dropped), so that core (+) ball(radius) is the block with rounded edges
@@ -1342,6 +1375,15 @@ CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocat
    edges of length x the angle between the two face normals) r^2 / 2 + 4/3 pi r^3). h needs
    face lists and twins (as ct_hull_build and ct_hull_erode make). -1 for bad input. */
 CTDEF ct_real   ct_hull_rounded_volume(const ct_hull *h, ct_real radius);
+/* Mass properties of the rounded block h (+) ball(radius) at uniform density: mass, centroid
+   and the inertia tensor about the centroid (as ct_hull_mass, whose answer radius 0 gives).
+   Exact (detail/erode.h): the hull, a slab on each face, a cylinder wedge on each edge and a
+   ball sector on each vertex, each in closed form. Outputs may be NULL. h needs face lists and
+   twins (as ct_hull_build and ct_hull_erode make). CT_INVALID (outputs zeroed) for NULL or such
+   a hull missing, radius negative or not finite, density not finite; CT_DEGENERATE for a hull
+   of no volume. */
+CTDEF ct_status ct_hull_rounded_mass(const ct_hull *h, ct_real radius, ct_real density, ct_real *mass,
+                                     ct_vec3 *centroid, ct_real inertia[3][3]);
 
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                          const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
@@ -1409,6 +1451,7 @@ CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, c
 /* PFC rigid blocks: warm-started full resolution */
 #include "detail/pfc.h"
 #include "detail/erode.h"
+#include "detail/wall.h"
 /* debug export (after the scene: it also writes a scene's bodies and contacts) */
 #include "detail/export.h"
 

@@ -15,6 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#ifdef CT_HAVE_BULLET
+#include <btBulletCollisionCommon.h>
+#endif
 
 namespace {
 
@@ -203,7 +206,96 @@ struct WallWork {
     ct_scratch scratch;
     int reduced;
     long contacts;
+    ct_mesh mesh;                  // the same facets as one ct_mesh
+    ct_wall_contacts out;
+    long touched;                  // blocks with at least one contact
 };
+
+// ct_contact_mesh_hull for every block (the mesh's tree is the broad phase).
+void bench_wall_mesh(void *ctx, long calls) {
+    WallWork &w = *static_cast<WallWork *>(ctx);
+    for (long i = 0; i < calls; ++i) {
+        w.contacts = w.touched = 0;
+        for (size_t b = 0; b < w.blocks.size(); ++b)
+            if (ct_contact_mesh_hull(&w.mesh, NULL, &w.blocks[b], &w.xb[b], &w.scratch, &w.out) == CT_OK) {
+                w.contacts += w.out.count;
+                w.touched += w.out.count > 0;
+            }
+    }
+}
+
+#ifdef CT_HAVE_BULLET
+// Bullet as its users run a static wall: one btBvhTriangleMeshShape (quantized BVH) object and a
+// btConvexHullShape per block (default margin 0.04) in a btCollisionWorld (default collision
+// configuration, dispatcher, btDbvtBroadphase); one call = performDiscreteCollisionDetection.
+struct BtWall {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{ &config };
+    btDbvtBroadphase broadphase;
+    btCollisionWorld world{ &dispatcher, &broadphase, &config };
+    std::vector<float> verts;
+    std::vector<int> tris;
+    btTriangleIndexVertexArray *arr = nullptr;
+    btBvhTriangleMeshShape *shape = nullptr;
+    btCollisionObject *owall = nullptr;
+    std::vector<btConvexHullShape *> hulls;
+    std::vector<btCollisionObject *> objs;
+    long points = 0, touched = 0;
+};
+
+void bt_wall_setup(BtWall &b, const WallWork &w) {
+    for (int i = 0; i < w.mesh.nverts; ++i) {
+        b.verts.push_back((float)w.mesh.verts[i].x); b.verts.push_back((float)w.mesh.verts[i].y); b.verts.push_back((float)w.mesh.verts[i].z);
+    }
+    b.tris.assign(w.mesh.tris, w.mesh.tris + 3 * w.mesh.ntris);
+    b.arr = new btTriangleIndexVertexArray(w.mesh.ntris, b.tris.data(), 3 * (int)sizeof(int), w.mesh.nverts, b.verts.data(),
+                                           3 * (int)sizeof(float));
+    b.shape = new btBvhTriangleMeshShape(b.arr, true);
+    b.owall = new btCollisionObject();
+    b.owall->setCollisionShape(b.shape);
+    // the wall in group 1 meets group 2 only, the blocks in group 2 meet the wall only: no
+    // block-block pairs (our rows compute none)
+    b.world.addCollisionObject(b.owall, 1, 2);
+    for (size_t k = 0; k < w.blocks.size(); ++k) {
+        const ct_hull &h = w.blocks[k];
+        const ct_xform &x = w.xb[k];
+        btConvexHullShape *sh = new btConvexHullShape();
+        for (int i = 0; i < h.nverts; ++i) sh->addPoint(btVector3((btScalar)h.verts[i].x, (btScalar)h.verts[i].y, (btScalar)h.verts[i].z), false);
+        sh->recalcLocalAabb();
+        btMatrix3x3 m;
+        m.setValue((btScalar)x.r[0][0], (btScalar)x.r[0][1], (btScalar)x.r[0][2], (btScalar)x.r[1][0], (btScalar)x.r[1][1],
+                   (btScalar)x.r[1][2], (btScalar)x.r[2][0], (btScalar)x.r[2][1], (btScalar)x.r[2][2]);
+        btCollisionObject *o = new btCollisionObject();
+        o->setCollisionShape(sh);
+        o->setWorldTransform(btTransform(m, btVector3((btScalar)x.p.x, (btScalar)x.p.y, (btScalar)x.p.z)));
+        b.world.addCollisionObject(o, 2, 1);
+        b.hulls.push_back(sh);
+        b.objs.push_back(o);
+    }
+}
+
+void bt_wall_teardown(BtWall &b) {
+    for (size_t k = 0; k < b.objs.size(); ++k) { b.world.removeCollisionObject(b.objs[k]); delete b.objs[k]; delete b.hulls[k]; }
+    b.world.removeCollisionObject(b.owall);
+    delete b.owall; delete b.shape; delete b.arr;
+}
+
+void bt_wall(void *ctx, long calls) {
+    BtWall &b = *static_cast<BtWall *>(ctx);
+    for (long i = 0; i < calls; ++i) {
+        b.world.performDiscreteCollisionDetection();
+        b.points = b.touched = 0;
+        int nm = b.dispatcher.getNumManifolds();
+        for (int k = 0; k < nm; ++k) {
+            btPersistentManifold *m = b.dispatcher.getManifoldByIndexInternal(k);
+            int pen = 0;
+            for (int p = 0; p < m->getNumContacts(); ++p) pen += m->getContactPoint(p).getDistance() < 0;
+            b.points += pen;
+            b.touched += pen > 0;
+        }
+    }
+}
+#endif
 
 void bench_wall(void *ctx, long calls) {
     WallWork &w = *static_cast<WallWork *>(ctx);
@@ -257,7 +349,41 @@ void wall_rows() {
         w.bboxes.push_back(ct_hull_aabb(&w.blocks.back(), &x));
     }
     ct_scratch_init(&w.scratch, NULL);
-    char note[160];
+    {
+        std::vector<ct_vec3> v;
+        std::vector<int> t;
+        for (int j = 0; j <= N; ++j)
+            for (int i = 0; i <= N; ++i) v.push_back(ct_vec3_make(i * L, j * L, 0));
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j) {
+                int a = j * (N + 1) + i, b = a + 1, c = a + N + 1, d = c + 1;
+                int q[6] = { a, b, d, a, d, c };   // the facets of w.tri, counter-clockwise from +z
+                t.insert(t.end(), q, q + 6);
+            }
+        ct_mesh_build(v.data(), (int)v.size(), t.data(), (int)t.size() / 3, NULL, &w.mesh);
+        ct_wall_contacts_init(&w.out, NULL);
+    }
+    char note[400];
+    bench_wall_mesh(&w, 1);
+#ifdef CT_HAVE_BULLET
+    {
+        BtWall b;
+        bt_wall_setup(b, w);
+        bt_wall(&b, 1);
+        std::snprintf(note, sizeof note, "%s: blocks in contact ours %ld, Bullet %ld (of 1000); contacts ours %ld (one per block: "
+                      "flat facets merged), Bullet penetrating manifold points %ld",
+                      w.touched == b.touched ? "agree" : "DISAGREE", w.touched, b.touched, w.contacts, b.points);
+        bench_row("wall of 9800 facets vs 1000 blocks (20-vertex hulls): ct_contact_mesh_hull per block, full resolution",
+                  bench_wall_mesh, &w, "Bullet btBvhTriangleMeshShape + btConvexHullShape, btCollisionWorld (float)", bt_wall, &b,
+                  note);
+        bt_wall_teardown(b);
+    }
+#else
+    bench_note("peer Bullet skipped: libbullet-dev not installed");
+    std::snprintf(note, sizeof note, "%ld contacts, %ld blocks in contact", w.contacts, w.touched);
+    bench_row_ours("wall of 9800 facets vs 1000 blocks (20-vertex hulls): ct_contact_mesh_hull per block, full resolution",
+                   bench_wall_mesh, &w, note);
+#endif
     for (w.reduced = 0; w.reduced < 2; ++w.reduced) {
         bench_wall(&w, 1);
         std::snprintf(note, sizeof note, "%ld facet-block contacts per call (blocks across shared edges count once per facet)", w.contacts);
@@ -267,6 +393,8 @@ void wall_rows() {
     }
     for (size_t i = 0; i < w.blocks.size(); ++i) ct_hull_free(&w.blocks[i]);
     ct_scratch_release(&w.scratch);
+    ct_wall_contacts_free(&w.out);
+    ct_mesh_free(&w.mesh);
 }
 
 } // namespace
@@ -279,7 +407,9 @@ int main() {
                 "our own cold ct_contact_hulls on the same steps (the job the cache saves).");
     rows(20);
     rows(100);
-    bench_table("PFC rigid blocks: erosion and wall facets", "double; one thread; ours only (no peer does these jobs).");
+    bench_table("PFC rigid blocks: erosion and wall facets",
+                "double; one thread; erosion and the per-facet rows ours only (no peer does these jobs); the wall as one "
+                "mesh against Bullet (float, its default collision path).");
     erode_rows();
     wall_rows();
     return 0;

@@ -93,3 +93,181 @@ CTDEF ct_real ct_hull_rounded_volume(const ct_hull *h, ct_real radius) {
     }
     return v + area * radius + edge * radius * radius / 2 + 4 * CT__PI / 3 * radius * radius * radius;
 }
+
+/* ---- mass properties of the rounded block ------------------------------------------------
+   C (+) rB of a convex polyhedron C splits into disjoint parts: C itself; a slab of thickness r
+   on each face (the face moved along its normal); a wedge of a cylinder on each edge (radius r,
+   the angle phi between its two faces' normals); and on each vertex v a sector of the ball
+   over the vertex's normal cone N(v) (the spherical polygon of the normals of its faces,
+   solid angle Omega; the cones tile the sphere). Each part's volume, first moment and second
+   moment are closed forms:
+     slab over face F (area A, normal n):  x + h n, h in [0, r]
+     wedge over edge p-q (length L):       c(s) + t w(a), w(a) = cos a n_f + sin a t_f,
+                                           a in [0, phi], t in [0, r] (Jacobian t)
+     sector at v:                          v + t u, u in N(v), t in [0, r] (Jacobian t^2)
+   The sector needs the moments of the spherical polygon N(v): with its edges the great arcs
+   a -> b (counter-clockwise seen from outside), theta = the arc's angle, m = unit(a x b) and
+   s = the integral of u along the arc = (b - a) x m, the spherical Laplacian of u_i (-2 u_i)
+   and of u_i u_j (2 delta_ij - 6 u_i u_j) with the divergence theorem on the sphere give
+     int u dOmega     = 1/2 sum theta m
+     int u u^T dOmega = (2 Omega I + sum (m s^T + s m^T)) / 6. */
+
+/* Adds the moments (volume, first, second; about the hull's centre) of the parts grown on
+   the faces, edges and vertices of h by radius r. */
+CT__PRIVATE void ct__rounded_parts(const ct_hull *h, ct_real r, ct_real *vol, ct_vec3 *S, ct_real C[3][3]) {
+    int f, k, i, j;
+    ct_real r2 = r * r, r3 = r2 * r;
+    for (f = 0; f < h->nfaces; ++f) {
+        int e0 = h->face_first[f], e1 = h->face_first[f + 1];
+        ct_vec3 n = h->planes[f].n, a = ct__sub(h->verts[h->face_verts[e0]], h->center), fx = ct__v3(0, 0, 0);
+        ct_real A = 0, fxx[3][3];
+        memset(fxx, 0, sizeof fxx);
+        for (k = e0; k < e1; ++k) {   /* the slab: the face's area moments (fan from a) */
+            ct_vec3 b = ct__sub(h->verts[h->face_verts[k]], h->center), c;
+            if (k + 1 >= e1 || k == e0) continue;
+            c = ct__sub(h->verts[h->face_verts[k + 1]], h->center);
+            {
+                ct_real T = ct__dot(ct__cross(ct__sub(b, a), ct__sub(c, a)), n) / 2;
+                ct_vec3 s = ct__add(a, ct__add(b, c));
+                ct_real va[3] = { a.x, a.y, a.z }, vb[3] = { b.x, b.y, b.z }, vc[3] = { c.x, c.y, c.z }, vs[3] = { s.x, s.y, s.z };
+                A += T;
+                fx = ct__madd(fx, s, T / 3);
+                for (i = 0; i < 3; ++i)
+                    for (j = 0; j < 3; ++j) fxx[i][j] += T / 12 * (va[i] * va[j] + vb[i] * vb[j] + vc[i] * vc[j] + vs[i] * vs[j]);
+            }
+        }
+        {
+            ct_vec3 m1 = ct__madd(ct__scale(fx, r), n, A * r2 / 2);
+            ct_real vn[3] = { n.x, n.y, n.z }, vx[3] = { fx.x, fx.y, fx.z };
+            *vol += A * r;
+            *S = ct__add(*S, m1);
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j)
+                    C[i][j] += r * fxx[i][j] + r2 / 2 * (vx[i] * vn[j] + vn[i] * vx[j]) + A * r3 / 3 * vn[i] * vn[j];
+        }
+        for (k = e0; k < e1; ++k) {   /* the wedges: each edge once */
+            int g = h->he_face[h->he_twin[k]];
+            ct_vec3 p, q, nf = n, ng, t, W1, Sg;
+            ct_real L, phi, sn, cs, W2[3][3], vp[3], vq[3], vw[3], vs[3], vf[3], vt[3];
+            int ok;
+            if (g <= f) continue;
+            ng = h->planes[g].n;
+            p = ct__sub(h->verts[h->face_verts[k]], h->center);
+            q = ct__sub(h->verts[h->face_verts[k + 1 < e1 ? k + 1 : e0]], h->center);
+            L = ct__dist(p, q);
+            phi = ct__atan2(ct__len(ct__cross(nf, ng)), ct__dot(nf, ng));
+            t = ct__normalize(ct__madd(ng, nf, -ct__dot(nf, ng)), &ok);
+            if (!ok) continue;   /* flush faces: no wedge */
+            sn = ct__sin(phi);
+            cs = ct__cos(phi);
+            W1 = ct__madd(ct__scale(nf, sn), t, 1 - cs);
+            Sg = ct__scale(ct__add(p, q), L / 2);
+            vp[0] = p.x; vp[1] = p.y; vp[2] = p.z; vq[0] = q.x; vq[1] = q.y; vq[2] = q.z;
+            vw[0] = W1.x; vw[1] = W1.y; vw[2] = W1.z; vs[0] = Sg.x; vs[1] = Sg.y; vs[2] = Sg.z;
+            vf[0] = nf.x; vf[1] = nf.y; vf[2] = nf.z; vt[0] = t.x; vt[1] = t.y; vt[2] = t.z;
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j)
+                    W2[i][j] = vf[i] * vf[j] * (phi / 2 + sn * cs / 2) + vt[i] * vt[j] * (phi / 2 - sn * cs / 2) +
+                               (vf[i] * vt[j] + vt[i] * vf[j]) * sn * sn / 2;
+            *vol += L * phi * r2 / 2;
+            *S = ct__add(*S, ct__madd(ct__scale(Sg, phi * r2 / 2), W1, L * r3 / 3));
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j)
+                    C[i][j] += phi * r2 / 2 * L * ((vp[i] * vp[j] + vq[i] * vq[j]) / 3 + (vp[i] * vq[j] + vq[i] * vp[j]) / 6) +
+                               r3 / 3 * (vs[i] * vw[j] + vw[i] * vs[j]) + L * r2 * r2 / 4 * W2[i][j];
+        }
+    }
+    for (f = 0; f < h->nfaces; ++f) {   /* the sectors: each vertex once, from its first half-edge */
+        int e0 = h->face_first[f], e1 = h->face_first[f + 1];
+        for (k = e0; k < e1; ++k) {
+            int v = h->face_verts[k], e = k, first = 1, guard = 0;
+            ct_real om = 0, sgn, U2[3][3], vv[3], vu[3];
+            ct_vec3 U1 = ct__v3(0, 0, 0), n0 = h->planes[f].n, x = ct__sub(h->verts[v], h->center), sm = ct__v3(0, 0, 0),
+                    prev;
+            ct_real ms[3][3];
+            int ok;
+            /* the vertex is handled at the half-edge of lowest index that starts at it */
+            {
+                int ee = k, lowest = k;
+                do {
+                    int fe = h->he_face[ee], pe = ee == h->face_first[fe] ? h->face_first[fe + 1] - 1 : ee - 1;
+                    ee = h->he_twin[pe];
+                    if (ee < lowest) lowest = ee;
+                } while (ee != k && ++guard < h->nfaces + 1);
+                if (lowest != k) continue;
+            }
+            memset(ms, 0, sizeof ms);
+            prev = n0;
+            guard = 0;
+            do {   /* faces around v: the next half-edge from v is the twin of the one entering it */
+                int fe = h->he_face[e], pe = e == h->face_first[fe] ? h->face_first[fe + 1] - 1 : e - 1, fn;
+                ct_vec3 a, b, m, s;
+                ct_real th;
+                e = h->he_twin[pe];
+                fn = h->he_face[e];
+                a = prev;
+                b = h->planes[fn].n;
+                th = ct__atan2(ct__len(ct__cross(a, b)), ct__dot(a, b));
+                m = ct__normalize(ct__cross(a, b), &ok);
+                if (ok) {
+                    s = ct__cross(ct__sub(b, a), m);
+                    U1 = ct__madd(U1, m, th / 2);
+                    sm = ct__add(sm, s);
+                    vv[0] = m.x; vv[1] = m.y; vv[2] = m.z; vu[0] = s.x; vu[1] = s.y; vu[2] = s.z;
+                    for (i = 0; i < 3; ++i)
+                        for (j = 0; j < 3; ++j) ms[i][j] += vv[i] * vu[j] + vu[i] * vv[j];
+                }
+                if (!first) {   /* fan triangle (n0, a, b): signed solid angle (Van Oosterom-Strackee) */
+                    ct_real den = 1 + ct__dot(n0, a) + ct__dot(a, b) + ct__dot(b, n0);
+                    om += 2 * ct__atan2(ct__dot(n0, ct__cross(a, b)), den);
+                }
+                first = 0;
+                prev = b;
+            } while (e != k && ++guard < h->nfaces + 1);
+            sgn = om < 0 ? -1 : 1;
+            om *= sgn;
+            U1 = ct__scale(U1, sgn);
+            vv[0] = x.x; vv[1] = x.y; vv[2] = x.z; vu[0] = U1.x; vu[1] = U1.y; vu[2] = U1.z;
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j) U2[i][j] = ((i == j ? 2 * om : 0) + sgn * ms[i][j]) / 6;
+            *vol += om * r3 / 3;
+            *S = ct__add(*S, ct__madd(ct__scale(x, om * r3 / 3), U1, r2 * r2 / 4));
+            for (i = 0; i < 3; ++i)
+                for (j = 0; j < 3; ++j)
+                    C[i][j] += om * r3 / 3 * vv[i] * vv[j] + r2 * r2 / 4 * (vv[i] * vu[j] + vu[i] * vv[j]) + r3 * r2 / 5 * U2[i][j];
+        }
+    }
+}
+
+CTDEF ct_status ct_hull_rounded_mass(const ct_hull *h, ct_real radius, ct_real density, ct_real *mass, ct_vec3 *centroid,
+                                     ct_real inertia[3][3]) {
+    ct__qreal v6, c120[3][3];
+    ct__qv m24;
+    ct_real vol, C[3][3], tr, xv[3];
+    ct_vec3 S, x;
+    int i, j;
+    if (mass) *mass = 0;
+    if (centroid) *centroid = ct__v3(0, 0, 0);
+    if (inertia) memset(inertia, 0, 9 * sizeof(ct_real));
+    if (!h || !h->verts || !h->planes || !h->face_first || !h->face_verts || !h->he_twin || !h->he_face ||
+        h->nfaces < 4 || !ct__finite(radius) || radius < 0 || !ct__finite(density))
+        return CT_INVALID;
+    ct__hull_moments(h, &v6, &m24, c120);
+    vol = (ct_real)(v6 / 6);
+    S = ct__q_out(ct__q_scale(m24, (ct__qreal)1 / 24));
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) C[i][j] = (ct_real)(c120[i][j] / 120);
+    if (radius > 0) ct__rounded_parts(h, radius, &vol, &S, C);
+    if (!(vol > 0)) return CT_DEGENERATE;
+    x = ct__scale(S, 1 / vol);   /* centroid - center */
+    xv[0] = x.x; xv[1] = x.y; xv[2] = x.z;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) C[i][j] -= vol * xv[i] * xv[j];
+    tr = C[0][0] + C[1][1] + C[2][2];
+    if (mass) *mass = density * vol;
+    if (centroid) *centroid = ct__add(h->center, x);
+    if (inertia)
+        for (i = 0; i < 3; ++i)
+            for (j = 0; j < 3; ++j) inertia[i][j] = density * ((i == j ? tr : 0) - C[i][j]);
+    return CT_OK;
+}

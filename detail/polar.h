@@ -355,7 +355,8 @@ CT__INLINE ct_real ct__qc_depth(const ct_real *h, const ct_real *g, int m, ct_re
    per plane, over the kept planes only: inside A n B a dropped plane is never the nearest
    (its body-wide clearance exceeds the depth), and the point found is checked against every
    plane, so a disjoint pair whose kept planes still overlap is not mistaken. Returns 1 when
-   taken. */
+   taken, -1 when its memory failed (the caller reports it: falling back to the LP would change
+   the answer's rounding behind the caller's back). */
 CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     ct_vec3 u = ct__sub(p->cb, p->ca);
     ct_real dist = ct__len(u), bound = (p->ra + p->rb - dist) / 2, need = ct__max(CT__POLAR_THIN, bound / 4);
@@ -364,7 +365,7 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
     int it, j, j1 = 0, j2 = 0, m = p->nkeep;
     if (m < 4 || !(bound > CT__POLAR_THIN) || !(dist > CT__POLAR_COINCIDE * (p->ra + p->rb))) return 0;
     h = CT__SALLOC(s, ct_real, 2 * (long long)m);
-    if (!h) return 0;
+    if (!h) return -1;
     g = h + m;
     u = ct__scale(u, 1 / dist);
     for (j = 0; j < m; ++j) {
@@ -403,7 +404,8 @@ CT__PRIVATE int ct__polar_quick_centre(ct_scratch *s, ct__polar *p) {
 /* Step 2: the interior point and the classification. */
 CT__PRIVATE ct_status ct__polar_classify(ct_scratch *s, ct__polar *p, const ct_hull *b, const ct_xform *rel) {
     ct__mark mk = ct__scratch_mark(s);
-    ct_status st = ct__polar_quick_centre(s, p) ? CT_OK : ct__polar_centre(s, p);
+    int quick = ct__polar_quick_centre(s, p);
+    ct_status st = quick < 0 ? CT_NO_MEMORY : quick ? CT_OK : ct__polar_centre(s, p);
     ct__scratch_reset(s, mk);
     if (st == CT_NO_MEMORY) return st;
     if (st != CT_OK) {

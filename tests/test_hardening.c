@@ -160,6 +160,8 @@ typedef struct fixture {
     ct_xform xa, xb, xc, xd;
     ct_aabb *boxes;
     int nboxes;
+    ct_mesh mesh;       /* an 8 x 8 heightfield (spacing 0.5) that hc placed by xw sinks into */
+    ct_xform xw;
 } fixture;
 
 static void fixture_init(fixture *f) {
@@ -177,11 +179,19 @@ static void fixture_init(fixture *f) {
     f->xd = xf(-1, 0.4, 0.3, 2.0, 5.8, 5.5, 4.6);
     f->nboxes = 1500;
     f->boxes = dem_boxes(f->nboxes, 1.5, 105);
+    {
+        ct_real hf[64];
+        int i;
+        for (i = 0; i < 64; ++i) hf[i] = (ct_real)(0.1 * ((i * 37) % 11) / 11.0);
+        cr_assert_eq(ct_mesh_heightfield(hf, 8, 8, (ct_real)0.5, (ct_real)0.5, NULL, &f->mesh), CT_OK);
+    }
+    f->xw = xf(0.2, 0.1, 1, 0.4, 1.8, 1.7, 0.9);
 }
 
 static void fixture_free(fixture *f) {
     ct_hull_free(&f->ha); ct_hull_free(&f->hb); ct_hull_free(&f->hc); ct_hull_free(&f->hd);
     free(f->boxes);
+    ct_mesh_free(&f->mesh);
 }
 
 /* ---- 1. allocation failure -------------------------------------------------------------- */
@@ -323,6 +333,75 @@ static ct_status ac_foreach(const fixture *f, tu_alloc *t, ct_scratch *sc, diges
     return st;
 }
 
+/* PFC rigid blocks: the warm cache (cold call, then warm) on t, the reduced and rounded
+   resolutions, the facet prism (built through CT_MALLOC), erosion on t, the wall mesh's output
+   on t. */
+static ct_status ac_pfc_warm(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_contact_cache cache;
+    ct_contact c;
+    ct_status st;
+    int k;
+    ct_contact_cache_init(&cache, &t->a);
+    for (k = 0, st = CT_OK; k < 2 && st == CT_OK; ++k) {
+        st = ct_contact_hulls_warm(&f->hc, &f->xc, &f->hd, &f->xd, &cache, sc, &c);
+        if (st == CT_OK) dg_contact(d, &c);
+        else *cleared = contact_cleared(&c) && cache.count == 0;
+    }
+    if (st == CT_OK) *cleared = 1;
+    ct_contact_cache_free(&cache);
+    return st;
+}
+static ct_status ac_pfc_reduced(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_contact c;
+    ct_status st = ct_contact_hulls_reduced(&f->ha, &f->xa, &f->hb, &f->xb, NULL, sc, &c);
+    (void)t;
+    *cleared = contact_cleared(&c);
+    if (st == CT_OK) dg_contact(d, &c);
+    return st;
+}
+static ct_status ac_pfc_rounded(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_contact c;
+    ct_status st = ct_contact_rounded_hulls(&f->ha, &f->xa, (ct_real)0.05, &f->hb, &f->xb, (ct_real)0.1, 0, NULL, sc, &c);
+    (void)t;
+    *cleared = contact_cleared(&c);
+    if (st == CT_OK) dg_contact(d, &c);
+    return st;
+}
+static ct_status ac_pfc_facet(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_contact c;
+    ct_vec3 tri[3];
+    ct_status st;
+    (void)t;
+    tri[0] = tu_vec(-3, -3, 0.2); tri[1] = tu_vec(3, -3, 0.3); tri[2] = tu_vec(0, 3, 0.1);
+    st = ct_contact_facet_hull(tri, &f->hb, &f->xa, 0, sc, &c);
+    *cleared = contact_cleared(&c);
+    if (st == CT_OK) dg_contact(d, &c);
+    return st;
+}
+static ct_status ac_pfc_erode(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_hull h;
+    ct_status st = ct_hull_erode(&f->ha, (ct_real)0.1, &t->a, &h);
+    (void)sc;
+    *cleared = all_zero(&h, sizeof h);
+    if (st == CT_OK) dg_hull(d, &h);
+    ct_hull_free(&h);
+    return st;
+}
+static ct_status ac_pfc_wall(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_wall_contacts out;
+    ct_status st;
+    int k;
+    ct_wall_contacts_init(&out, &t->a);
+    st = ct_contact_mesh_hull(&f->mesh, NULL, &f->hc, &f->xw, sc, &out);
+    *cleared = out.count == 0;
+    if (st == CT_OK) {
+        dg_int(d, out.count);
+        for (k = 0; k < out.count; ++k) dg_contact(d, &out.contacts[k]);
+    }
+    ct_wall_contacts_free(&out);
+    return st;
+}
+
 typedef struct alloc_case {
     const char *name;
     alloc_call fn;
@@ -344,6 +423,14 @@ static const alloc_case ALLOC_CASES[] = {
     { "ct_broadphase (NULL allocator: CT_MALLOC)", ac_broadphase_default, 0 },
     { "ct_broadphase_bipartite", ac_bipartite, 0 },
     { "ct_broadphase_foreach (CT_MALLOC)", ac_foreach, 0 },
+    { "ct_contact_hulls_warm (cache on t, NULL scratch)", ac_pfc_warm, 0 },
+    { "ct_contact_hulls_warm (cache on t, fresh scratch)", ac_pfc_warm, 1 },
+    { "ct_contact_hulls_reduced (fresh scratch)", ac_pfc_reduced, 1 },
+    { "ct_contact_rounded_hulls (NULL scratch)", ac_pfc_rounded, 0 },
+    { "ct_contact_facet_hull (prism via CT_MALLOC)", ac_pfc_facet, 1 },
+    { "ct_hull_erode", ac_pfc_erode, 0 },
+    { "ct_contact_mesh_hull (NULL scratch)", ac_pfc_wall, 0 },
+    { "ct_contact_mesh_hull (fresh scratch)", ac_pfc_wall, 1 },
 };
 #define NALLOC_CASES ((int)(sizeof ALLOC_CASES / sizeof ALLOC_CASES[0]))
 
@@ -1022,6 +1109,65 @@ static ct_status xs_ellipsoids_b(badctx *c, const ct_xform *x, int *cl) {
     *cl = all_zero(&p, sizeof p);
     return st;
 }
+static ct_status xs_pfc_warm_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_contact_cache cache;
+    ct_status st;
+    memset(&cache, 0, sizeof cache);
+    st = ct_contact_hulls_warm(&c->f.hc, x, &c->f.hd, &c->f.xd, &cache, NULL, &k);
+    *cl = contact_cleared(&k) && cache.count == 0;
+    ct_contact_cache_free(&cache);
+    return st;
+}
+static ct_status xs_pfc_warm_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_contact_cache cache;
+    ct_status st;
+    memset(&cache, 0, sizeof cache);
+    st = ct_contact_hulls_warm(&c->f.hc, &c->f.xc, &c->f.hd, x, &cache, NULL, &k);
+    *cl = contact_cleared(&k) && cache.count == 0;
+    ct_contact_cache_free(&cache);
+    return st;
+}
+static ct_status xs_pfc_reduced_a(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_status st = ct_contact_hulls_reduced(&c->f.hc, x, &c->f.hd, &c->f.xd, NULL, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_pfc_rounded_b(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_status st = ct_contact_rounded_hulls(&c->f.hc, &c->f.xc, (ct_real)0.1, &c->f.hd, x, (ct_real)0.2, 0, NULL, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_pfc_ball(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_status st = ct_contact_hull_sphere(&c->box, x, tu_vec(0.5, 0.5, 1.2), (ct_real)0.5, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_pfc_facet(badctx *c, const ct_xform *x, int *cl) {
+    ct_contact k;
+    ct_vec3 tri[3];
+    ct_status st;
+    tri[0] = tu_vec(-3, -3, 0.2); tri[1] = tu_vec(3, -3, 0.3); tri[2] = tu_vec(0, 3, 0.1);
+    st = ct_contact_facet_hull(tri, &c->f.hd, x, 0, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status xs_pfc_wall(badctx *c, const ct_xform *x, int mesh, int *cl) {
+    ct_wall_contacts out;
+    ct_status st;
+    ct_wall_contacts_init(&out, NULL);
+    st = mesh ? ct_contact_mesh_hull(&c->f.mesh, x, &c->f.hc, &c->f.xw, NULL, &out)
+              : ct_contact_mesh_hull(&c->f.mesh, NULL, &c->f.hc, x, NULL, &out);
+    *cl = out.count == 0;
+    ct_wall_contacts_free(&out);
+    return st;
+}
+static ct_status xs_pfc_wall_m(badctx *c, const ct_xform *x, int *cl) { return xs_pfc_wall(c, x, 1, cl); }
+static ct_status xs_pfc_wall_b(badctx *c, const ct_xform *x, int *cl) { return xs_pfc_wall(c, x, 0, cl); }
 static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
     { "ct_gjk xa", xs_gjk_a }, { "ct_gjk xb", xs_gjk_b },
     { "ct_signed_distance xa", xs_sd_a }, { "ct_signed_distance xb", xs_sd_b },
@@ -1031,6 +1177,10 @@ static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
     { "ct_manifold_rounded_hulls xa", xs_rounded_a }, { "ct_manifold_rounded_hulls xb", xs_rounded_b },
     { "ct_manifold_hull_sphere xa", xs_hull_sphere },
     { "ct_ellipsoids xa", xs_ellipsoids_a }, { "ct_ellipsoids xb", xs_ellipsoids_b },
+    { "ct_contact_hulls_warm xa", xs_pfc_warm_a }, { "ct_contact_hulls_warm xb", xs_pfc_warm_b },
+    { "ct_contact_hulls_reduced xa", xs_pfc_reduced_a }, { "ct_contact_rounded_hulls xb", xs_pfc_rounded_b },
+    { "ct_contact_hull_sphere xa", xs_pfc_ball }, { "ct_contact_facet_hull xb", xs_pfc_facet },
+    { "ct_contact_mesh_hull xm", xs_pfc_wall_m }, { "ct_contact_mesh_hull xb", xs_pfc_wall_b },
 };
 
 static void badctx_init(badctx *c) {
@@ -1264,6 +1414,57 @@ static ct_status bp_all(badctx *c, int pos, ct_real v, int *cl) {
     return st[0];
 }
 
+static ct_status cs_pfc_radii(badctx *c, int pos, ct_real v, int *cl) {   /* ra, rb */
+    ct_contact k;
+    ct_real r[2] = { (ct_real)0.1, (ct_real)0.2 };
+    ct_status st;
+    r[pos] = v;
+    st = ct_contact_rounded_hulls(&c->f.hc, &c->f.xc, r[0], &c->f.hd, &c->f.xd, r[1], pos, NULL, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status cs_pfc_ball(badctx *c, int pos, ct_real v, int *cl) {   /* centre x,y,z, radius */
+    ct_contact k;
+    ct_vec3 ctr = tu_vec(0.5, 0.5, 1.2);
+    ct_real r = (ct_real)0.5;
+    ct_status st;
+    if (pos < 3) set_coord(&ctr, pos, v);
+    else r = v;
+    st = ct_contact_hull_sphere(&c->box, NULL, ctr, r, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status cs_pfc_facet(badctx *c, int pos, ct_real v, int *cl) {   /* the 9 corner coordinates */
+    ct_contact k;
+    ct_vec3 tri[3];
+    ct_status st;
+    tri[0] = tu_vec(-3, -3, 0.2); tri[1] = tu_vec(3, -3, 0.3); tri[2] = tu_vec(0, 3, 0.1);
+    {   /* moved by v: a poison stays a poison, the valid value keeps a proper triangle */
+        ct_vec3 *q = &tri[pos / 3];
+        set_coord(q, pos % 3, (pos % 3 == 0 ? q->x : pos % 3 == 1 ? q->y : q->z) + v);
+    }
+    st = ct_contact_facet_hull(tri, &c->f.hd, &c->f.xd, pos % 2, NULL, &k);
+    *cl = contact_cleared(&k);
+    return st;
+}
+static ct_status cs_pfc_erode(badctx *c, int pos, ct_real v, int *cl) {   /* radius */
+    ct_hull h;
+    ct_status st = ct_hull_erode(&c->f.hd, v, NULL, &h);
+    (void)pos;
+    *cl = all_zero(&h, sizeof h);
+    ct_hull_free(&h);
+    if (st == CT_OK && !(ct_hull_rounded_volume(&c->f.hd, v) > 0)) return (ct_status)-1;
+    if (st == CT_INVALID && ct_hull_rounded_volume(&c->f.hd, v) != -1) return (ct_status)-1;   /* the same verdict */
+    return st;
+}
+static ct_status cs_pfc_mass(badctx *c, int pos, ct_real v, int *cl) {   /* radius, density */
+    ct_real m = 1, I[3][3];
+    ct_vec3 g = tu_vec(1, 1, 1);
+    ct_status st = ct_hull_rounded_mass(&c->f.hd, pos == 0 ? v : (ct_real)0.1, pos == 1 ? v : 2, &m, &g, I);
+    *cl = m == 0 && g.x == 0 && g.y == 0 && g.z == 0 && all_zero(I, sizeof I);
+    return st;
+}
+
 /* pos count, poison values accepted, expected status */
 typedef struct coord_case {
     const char *name;
@@ -1292,6 +1493,11 @@ static const coord_case COORD_CASES[] = {
     { "ct_manifold_hull_sphere centre/radius/speculative", cs_hull_sphere, 5, 0, 0, 0.6, 5, CT_OK },
     { "ct_ellipsoids semi-axes/lambda", cs_ellipsoids, 7, 0, 0, 0.7, 7, CT_OK },
     { "ct_broadphase/_bipartite/_foreach box", bp_all, 6, 0, 0, -1, 3, CT_OK },
+    { "ct_contact_rounded_hulls ra/rb", cs_pfc_radii, 2, 1, 0, 0.1, 2, CT_OK },
+    { "ct_contact_hull_sphere centre/radius", cs_pfc_ball, 4, 0, 0, 0.6, 4, CT_OK },
+    { "ct_contact_facet_hull corners", cs_pfc_facet, 9, 0, 0, 0.2, 9, CT_OK },
+    { "ct_hull_erode/ct_hull_rounded_volume radius", cs_pfc_erode, 1, 1, 0, 0.05, 1, CT_OK },
+    { "ct_hull_rounded_mass radius/density", cs_pfc_mass, 2, 0, 0, 0.05, 2, CT_OK },
 };
 
 Test(hardening, nan_inf_negative_every_coordinate_position) {
@@ -1328,6 +1534,8 @@ Test(hardening, nan_inf_negative_every_coordinate_position) {
     }
     EXPECT(&c, cs_hull_sphere(&c, 3, -1, &cl), CT_INVALID, "negative sphere radius"); cr_assert(cl);
     EXPECT(&c, cs_hull_sphere(&c, 4, -1, &cl), CT_INVALID, "negative speculative"); cr_assert(cl);
+    EXPECT(&c, cs_pfc_ball(&c, 3, -1, &cl), CT_INVALID, "negative ball radius"); cr_assert(cl);
+    EXPECT(&c, cs_pfc_mass(&c, 0, -1, &cl), CT_INVALID, "negative rounding radius"); cr_assert(cl);
     {   /* rounded hulls: finite radii and speculative distance whose sum overflows */
         ct_manifold m;
         const ct_real big = (ct_real)(TU_FLOAT ? 2e38 : 1e308);

@@ -1,12 +1,16 @@
 /* fuzz-ci-runs: 4000 */
 /* Fuzz the PFC rigid-block entry points: ct_contact_hulls_warm (two calls, the second after a
    small motion), ct_contact_hulls_reduced, ct_contact_rounded_hulls (both modes),
-   ct_contact_facet_hull, ct_contact_hull_sphere, ct_hull_erode (+ ct_hull_rounded_volume) and
-   ct_shape_cylinder. Two lattice hulls placed by rigid or broken transforms, radii from the
+   ct_contact_facet_hull, ct_contact_hull_sphere, ct_hull_erode (+ ct_hull_rounded_volume,
+   ct_hull_rounded_mass), ct_contact_mesh_hull (A's surface as a wall mesh, and A's first
+   triangle alone against ct_contact_facet_hull) and ct_shape_cylinder. Two lattice hulls placed by rigid or broken transforms, radii from the
    input. Checks: allowed statuses, CT_INVALID exactly for broken transforms / bad radii;
    found contacts have finite fields, a unit normal and gap <= 0; warm == cold in found (and
    in every field to the polar tolerance when the overlap is clear); the eroded core is a
-   valid hull inside the block with volume <= the block's. */
+   valid hull inside the block with volume <= the block's; the rounded mass equals the rounded
+   volume (density 1) with a symmetric inertia obeying the triangle inequality; the wall's
+   contacts are finite, unit-normal, gap <= 0, and a one-triangle wall finds what the facet
+   finds when its overlap is clear. */
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -98,6 +102,68 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FZ_CHECK((double)(ct__dot(A.planes[j].n, core.verts[k]) + A.planes[j].d) <= -(double)rad_a + tol);
         FZ_CHECK((double)ct_hull_rounded_volume(&core, rad_a) >= 0);
         ct_hull_free(&core);
+    }
+
+    {   /* rounded mass: the volume of Steiner's formula, a symmetric physical inertia */
+        ct_real m, I[3][3];
+        ct_vec3 g;
+        st = ct_hull_rounded_mass(&A, rad_a, 1, &m, &g, I);
+        FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_DEGENERATE);
+        if (!(rad_a >= 0) || !fz_finite((double)rad_a)) FZ_CHECK(st == CT_INVALID);
+        if (st == CT_OK && (double)rad_a < 1e3 * (double)A.extent && fz_maxabs(A.verts, A.nverts) < 1e3 * (double)A.extent) {
+            double v = (double)ct_hull_rounded_volume(&A, rad_a), tr = (double)(I[0][0] + I[1][1] + I[2][2]);
+            FZ_CHECK(fabs((double)m - v) <= 1e3 * FZ_EPS * v);
+            FZ_CHECK(fz_finite3(g));
+            FZ_CHECK(fabs((double)(I[0][1] - I[1][0])) <= 1e3 * FZ_EPS * tr && fabs((double)(I[0][2] - I[2][0])) <= 1e3 * FZ_EPS * tr);
+            FZ_CHECK((double)I[0][0] <= (double)(I[1][1] + I[2][2]) + 1e3 * FZ_EPS * tr);
+            FZ_CHECK((double)I[1][1] <= (double)(I[0][0] + I[2][2]) + 1e3 * FZ_EPS * tr);
+            FZ_CHECK((double)I[2][2] <= (double)(I[0][0] + I[1][1]) + 1e3 * FZ_EPS * tr);
+        }
+    }
+
+    if (valid == 1 && A.nverts <= 256) {   /* A's surface (placed by xa) as a wall, B against it */
+        ct_vec3 v[256];
+        int tris[3 * 512], nt = 0, k, j;
+        ct_mesh m;
+        ct_wall_contacts wc;
+        for (k = 0; k < A.nverts; ++k) v[k] = ct__xf_point(&xa, A.verts[k]);
+        for (k = 0; k < A.nfaces && nt < 512; ++k)
+            for (j = A.face_first[k] + 1; j + 1 < A.face_first[k + 1] && nt < 512; ++j) {
+                tris[3 * nt] = A.face_verts[A.face_first[k]];
+                tris[3 * nt + 1] = A.face_verts[j];
+                tris[3 * nt + 2] = A.face_verts[j + 1];
+                ++nt;
+            }
+        ct_wall_contacts_init(&wc, NULL);
+        st = ct_mesh_build(v, A.nverts, tris, nt, NULL, &m);
+        FZ_CHECK(st == CT_OK || st == CT_DEGENERATE || st == CT_NO_MEMORY);
+        if (st == CT_OK) {
+            st = ct_contact_mesh_hull(&m, NULL, &B, &xb, NULL, &wc);
+            FZ_CHECK(st == CT_OK || st == CT_NO_MEMORY);
+            if (st == CT_OK) {
+                FZ_CHECK(wc.count >= 0 && wc.count <= nt);
+                for (k = 0; k < wc.count; ++k) {
+                    fz_contact_ok(&wc.contacts[k]);
+                    FZ_CHECK(wc.contacts[k].found && wc.contacts[k].face_a >= 0 && wc.contacts[k].face_a < nt);
+                }
+            }
+            ct_mesh_free(&m);
+        }
+        if (ct_mesh_build(v, A.nverts, tris, 1, NULL, &m) == CT_OK) {   /* one triangle: as the facet */
+            ct_vec3 tri[3];
+            tri[0] = v[tris[0]]; tri[1] = v[tris[1]]; tri[2] = v[tris[2]];
+            st = ct_contact_mesh_hull(&m, NULL, &B, &xb, NULL, &wc);
+            st2 = ct_contact_facet_hull(tri, &B, &xb, 0, NULL, &c);
+            FZ_CHECK(st == CT_OK || st == CT_NO_MEMORY);
+            if (st == CT_OK && st2 == CT_OK) {
+                double L = (double)B.extent + fz_maxabs(tri, 3) + fz_maxabs(&xb.p, 1);
+                if (c.found && c.volume > 1e-3 * (double)B.extent * (double)B.extent * (double)B.extent && L < 1e3 * (double)B.extent)
+                    FZ_CHECK(wc.count == 1 && fabs((double)(wc.contacts[0].volume - c.volume)) <= 1e-3 * (double)c.volume);
+                if (!c.found) FZ_CHECK(wc.count == 0);
+            }
+            ct_mesh_free(&m);
+        }
+        ct_wall_contacts_free(&wc);
     }
 
     {   /* a cylinder of the input's sizes against B */

@@ -327,6 +327,31 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         put_i(d, mh.hit); put_r(d, mh.fraction); put_v(d, mh.normal); put_i(d, mh.face);
     }
 
+    {   /* PFC rigid blocks: warm (cold, then warm), reduced, rounded, ball, facet, wall mesh, erosion, rounded mass */
+        ct_contact_cache cc;
+        ct_wall_contacts wc;
+        ct_xform xw = ct_xform_from_axis_angle(v3(0.2, 0.1, 1), (ct_real)0.4, v3(1.4, 1.3, 0.9));
+        ct_vec3 tri[3];
+        int k;
+        tri[0] = v3(-2, -2, 0.6); tri[1] = v3(2, -2, 0.7); tri[2] = v3(0, 2, 0.5);
+        ct_contact_cache_init(&cc, &al);
+        for (k = 0; k < 2; ++k) { call(d, ct_contact_hulls_warm(&in->hc, &in->xc, &in->hd, &in->xd, &cc, &sc, &con[0])); put_contact(d, &con[0]); }
+        ct_contact_cache_free(&cc); call(d, 0);
+        memset(&gc, 0, sizeof gc);
+        call(d, ct_contact_hulls_reduced(&in->hc, &in->xc, &in->hd, &in->xd, &gc, &sc, &con[0])); put_contact(d, &con[0]);
+        call(d, ct_contact_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xe, (ct_real)0.1, 0, NULL, &sc, &con[0])); put_contact(d, &con[0]);
+        call(d, ct_contact_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xd, (ct_real)0.1, 1, NULL, NULL, &con[0])); put_contact(d, &con[0]);
+        call(d, ct_contact_hull_sphere(&in->hc, &in->xc, v3(0.3, 0.2, 1.2), (ct_real)0.5, &con[0])); put_contact(d, &con[0]);
+        call(d, ct_contact_facet_hull(tri, &in->hd, &in->xd, 0, &sc, &con[0])); put_contact(d, &con[0]);
+        ct_wall_contacts_init(&wc, &al);
+        call(d, ct_contact_mesh_hull(&in->mesh, NULL, &in->hc, &xw, &sc, &wc)); put_i(d, wc.count);
+        for (k = 0; k < wc.count; ++k) put_contact(d, &wc.contacts[k]);
+        ct_wall_contacts_free(&wc); call(d, 0);
+        call(d, ct_hull_erode(&in->hd, (ct_real)0.1, &al, &h)); put_hull(d, &h); ct_hull_free(&h);
+        put_r(d, ct_hull_rounded_volume(&in->hd, (ct_real)0.1)); call(d, 0);
+        call(d, ct_hull_rounded_mass(&in->hd, (ct_real)0.1, 2, &mass, &c, inertia)); put_r(d, mass); put_v(d, c); put(d, inertia, sizeof inertia);
+    }
+
     /* broad phase */
     call(d, ct_broadphase(in->boxes, 400, &al, &pairs)); put_pairs(d, &pairs);
     ct_pairs_free(&pairs); call(d, 0);
