@@ -50,8 +50,11 @@
                           (twins, closed face loops) and Euler's formula of every hull made,
                           GJK simplex and EPA polytope sizes, manifold and pair-list order.
                           Default: off unless CONTACT_DEBUG is defined, then assert(). The
-                          `debug` configuration of premake5.lua runs every test with it on.
+                          `sanitize` configuration of premake5.lua (ASan+UBSan) runs every
+                          test with it on.
      CT_NO_OPENMP         build the broad phase serially even under -fopenmp.
+     CT_NO_SIMD           plain C support scans even where SSE2 is available (the SSE2 scan
+                          of point sets, double only, gives the same index bit for bit).
      CONTACT_MPI          declare and build the MPI part (>>mpi); #include <mpi.h> first.
 
    THREAD SAFETY
