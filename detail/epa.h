@@ -295,6 +295,11 @@ CT__PRIVATE void ct__epa_witness(const ct__epa *e, const ct__epa_face *best, ct_
    minimum) the step is a quarter radian down the gradient. Converges quadratically on strictly convex smooth boundaries;
    h(n) is an upper bound of the depth at every step, EPA's closest face a lower bound. */
 #define CT__EPA_NEWTON_ITERS 32
+/* Newton starts when EPA stopped with loose bounds on curved cores (up to this many closest
+   faces, each more than acos(CT__EPA_START_COS) = 0.6 rad from the others): enough to reach
+   both basins of a near-sphere's two minima, paid only where EPA alone does not converge */
+#define CT__EPA_STARTS    12
+#define CT__EPA_START_COS ((ct_real)0.825)
 /* forward-difference step of the normal: sqrt(eps) balances truncation against rounding */
 #define CT__EPA_FD      (ct__sqrt(CT__EPS))
 /* converged when |gradient| <= this x wmax: the depth is then within ~eps of its minimum */
@@ -423,7 +428,34 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
         }
     }
     if (have) ct__epa_witness(&e, &best, res);
-    if (have && rel == CT__EPA_REL_SMOOTH && ct__epa_smooth(m, wmax, res)) st = CT_OK;
+    if (have && rel == CT__EPA_REL_SMOOTH) {
+        if (st == CT_OK) {
+            ct__epa_smooth(m, wmax, res);
+        } else { /* the polytope's bounds stayed loose: the depth may have other local minima
+                    (a point near the centre of a near-sphere): once Newton converges from the
+                    closest face (else the status stays), it starts again from other closest
+                    faces apart from each other and the least converged depth wins */
+            ct__epa_result r1, win = *res;
+            ct_vec3 start[CT__EPA_STARTS];
+            int ns = 0, found = 0, k, j;
+            for (k = 0; k < CT__EPA_STARTS; ++k) {
+                int f = -1;
+                for (i = 0; i < e.nf; ++i) {
+                    int far = e.face[i].alive;
+                    for (j = 0; j < ns && far; ++j) far = ct__dot(e.face[i].n, start[j]) < CT__EPA_START_COS;
+                    if (far && (f < 0 || e.face[i].d < e.face[f].d)) f = i;
+                }
+                if (f < 0) break;
+                start[ns++] = e.face[f].n;
+                r1 = *res;
+                r1.n = e.face[f].n;
+                if (ct__epa_smooth(m, wmax, &r1) && (!found || r1.depth < win.depth)) { win = r1; found = 1; }
+                if (m->bad) return CT_INVALID;
+                if (!found) break;
+            }
+            if (found) { *res = win; st = CT_OK; }
+        }
+    }
     return st;
 }
 

@@ -595,3 +595,33 @@ Test(fuzz_regress, toi_cores_meeting_exactly_get_the_approach_normal) {
               "normal %g %g %g", (double)t.normal.x, (double)t.normal.y, (double)t.normal.z);
     cr_assert(ct__finite3(t.pa) && ct__finite3(t.pb) && fabs((double)t.pa.z) <= 1e3 * (double)TU_EPS);
 }
+
+/* fuzz_gjk (CI mode), regress_gjk_near_sphere_two_minima: a point 43 from the centre of a
+   rounded ellipsoid (semi-axes 993713, 999969, 999969, radius 999969). The depth has two
+   local minima, through the short axis's two ends: 1993652.3 and 1993713.3. EPA stopped at
+   its vertex cap with bounds far looser than the 61 between them, and Newton from its closest
+   face found the farther end; with a warm cache it found the nearer one. Newton now starts
+   from several closest faces apart from each other when EPA alone does not converge. */
+Test(fuzz_regress, signed_distance_near_sphere_finds_the_least_of_two_minima) {
+    ct_vec3 p[16];
+    ct_shape a, b;
+    ct_xform xb = ct_xform_identity();
+    ct_distance d1, d2, g;
+    ct_gjk_cache c;
+    double want = -(993713.37890625 - 30.517578125 + 999969.482421875); /* the -x end, in B's frame */
+    int i;
+    for (i = 0; i < 16; ++i) p[i] = tu_vec(999969.482421875, 999969.482421875, 1000000);
+    a = ct_shape_points(p, 16);
+    b = ct_shape_rounded(ct_shape_ellipsoid(tu_vec(993713.37890625, 999969.482421875, 999969.482421875)), (ct_real)999969.482421875);
+    xb.r[0][0] = 0; xb.r[0][2] = 1; xb.r[1][1] = 0; xb.r[1][0] = 1; xb.r[2][2] = 0; xb.r[2][1] = 1;
+    xb.p = tu_vec(1e6, 1e6, 1e6);
+    memset(&c, 0, sizeof c);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d1), CT_OK);
+    cr_assert_eq(ct_gjk(&a, NULL, &b, &xb, &c, &g), CT_OK);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, &xb, &c, NULL, &d2), CT_OK);
+    /* the point's offset (-30.5, 0, -30.5) in B's frame moves the minimum off the axis end by
+       less than 0.01; EPA/Newton's curved-core accuracy is ~sqrt(eps) of the 2e6 scale */
+    cr_assert(fabs((double)d1.distance - want) <= (TU_FLOAT ? 2e2 : 1.0), "cold %.9g, want %.9g", (double)d1.distance, want);
+    cr_assert(fabs((double)d2.distance - want) <= (TU_FLOAT ? 2e2 : 1.0), "warm %.9g, want %.9g", (double)d2.distance, want);
+    cr_assert(fabs((double)d1.normal.y) > 0.999, "normal %g %g %g", (double)d1.normal.x, (double)d1.normal.y, (double)d1.normal.z);
+}
