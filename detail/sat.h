@@ -289,13 +289,54 @@ CT__PRIVATE void ct__sat_separated(ct__satq *q, int type, int ia, int ib) {
     q->ctype = type; q->cia = ia; q->cib = ib;
 }
 
+/* An edge is worth a look only when its arc's witness bound (ct__sat_arc_witness) can reach
+   thr: exactly when one of its two faces is hot. */
+CT__INLINE int ct__sat_hot(const ct__sat_ft *t, int f, ct_real margin, ct_real thr) {
+    ct_real w = ct__sat_ft_w(t, f);
+    return !(w < 0 && w + margin <= thr);
+}
+
+/* Edge i of A against the prepared columns (ncols < 0: every edge of B). Keeps the best pair
+   above thr in q under the total order (larger separation, then smaller (i, j)); returns 1 when
+   the pair separates by more than the speculative distance (q then says so). */
+CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *cols, int ncols, ct_real thr, ct__satq *q) {
+    const ct_hull *B = s->b;
+    ct__sat_row row;
+    ct__sat_col one;
+    ct_real x;
+    int c, j, all = ncols < 0, n = all ? B->face_first[B->nfaces] : ncols;
+    ct__sat_row_make(s, i, &row);
+    for (c = 0; c < n; ++c) {
+        const ct__sat_col *col = &one;
+        ct_vec3 nv;
+        if (all) {
+            if (B->he_twin[c] < c) continue;
+            ct__sat_col_make(B, c, &one);
+        } else col = &cols[c];
+        /* the first half of the arc test inline: most pairs stop here */
+        if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
+        j = col->j;
+        if (i == q->ea && j == q->eb) continue;
+        if (!ct__sat_edge(&row, col, &x, &nv) || !(x > thr)) continue;
+        /* the check lowers x: a pair whose unchecked x is below the best cannot win */
+        if (q->ea >= 0 && x < q->se) continue;
+        x = ct__sat_edge_check(s, nv, x);
+        if (!(x > thr)) continue;
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_EDGES, i, j); return 1; }
+        if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
+            q->se = x; q->ea = i; q->eb = j; q->ne = nv;
+        }
+    }
+    return 0;
+}
+
 /* The query. hint: cached axis (type, ia, ib), already range-checked. Returns with
    q->separated set as soon as an axis separates by more than the speculative distance. */
 CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q) {
     const ct_hull *A = s->a, *B = s->b;
     ct_vec3 ca_in_b = ct__xf_inv_point(&s->rel, s->ca);
     ct_real x, thr;
-    int i, j, v, nhe_a = A->face_first[A->nfaces], nhe_b = B->face_first[B->nfaces];
+    int i, j, v;
     ct__sat_row row;
     ct__sat_ft ta, tb;
     ct_vec3 wa = ct__v3(0, 0, 0), wb;
@@ -381,45 +422,39 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     if (q->ea >= 0 && !(q->se > thr)) { q->ea = q->eb = -1; q->se = -CT__MAXR; }
     {
         /* columns: B's edges that can matter, prepared once (a list when few enough) */
-        ct__sat_col cols[CT__SAT_COLS], one;
-        int ncols = 0, all = 0, c;
+        ct__sat_col cols[CT__SAT_COLS];
+        int ncols = 0, all = 0, f, k;
         ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
         /* witnesses for ct__sat_arc_witness: B's vertex deepest below A's best face (wb, A's
            frame) and A's deepest below B's best face, else A's support towards B (wa, B's
-           frame); deep inside the other hull, they bound most arcs below the threshold */
+           frame); deep inside the other hull, they bound most arcs below the threshold. An
+           edge passes that bound only when one of its two faces is hot (ct__sat_hot), so the
+           edges are visited from the hot faces, each once. */
         if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
         ct__sat_ft_witness(&tb, wa);
-        for (j = 0; j < nhe_b && !all; ++j) {
-            if (B->he_twin[j] < j || ct__sat_arc_witness(&tb, j) + s->margin <= t0 || ct__sat_arc_skip(&tb, j, ta.m, t0))
-                continue;
-            if (ncols == CT__SAT_COLS) all = 1;
-            else ct__sat_col_make(B, j, &cols[ncols++]);
+        for (f = 0; f < B->nfaces && !all; ++f) {
+            if (!ct__sat_hot(&tb, f, s->margin, t0)) continue;
+            for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
+                int tw = B->he_twin[k], g = B->he_face[tw];
+                j = tw > k ? k : tw;
+                if ((g < f && ct__sat_hot(&tb, g, s->margin, t0)) || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+                if (ncols == CT__SAT_COLS) { all = 1; break; }
+                ct__sat_col_make(B, j, &cols[ncols++]);
+            }
         }
-        if (ncols > 0 || all) ct__sat_ft_witness(&ta, wb);
-        for (i = 0; i < nhe_a && (ncols > 0 || all); ++i) {
-            ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
-            if (A->he_twin[i] < i || ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1))
-                continue;
-            ct__sat_row_make(s, i, &row);
-            for (c = 0; c < (all ? nhe_b : ncols); ++c) {
-                const ct__sat_col *col = &one;
-                ct_vec3 n;
-                if (all) {
-                    if (B->he_twin[c] < c) continue;
-                    ct__sat_col_make(B, c, &one);
-                } else col = &cols[c];
-                /* the first half of the arc test inline: most pairs stop here */
-                if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
-                j = col->j;
-                if (i == q->ea && j == q->eb) continue;
-                if (!ct__sat_edge(&row, col, &x, &n) || !(x > thr)) continue;
-                /* the check lowers x: a pair whose unchecked x is below the best cannot win */
-                if (q->ea >= 0 && x < q->se) continue;
-                x = ct__sat_edge_check(s, n, x);
-                if (!(x > thr)) continue;
-                if (x > s->spec) { ct__sat_separated(q, CT_SAT_EDGES, i, j); return; }
-                if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
-                    q->se = x; q->ea = i; q->eb = j; q->ne = n;
+        if (ncols > 0 || all) {
+            ct__sat_ft_witness(&ta, wb);
+            for (f = 0; f < A->nfaces; ++f) {
+                if (!ct__sat_hot(&ta, f, s->margin, t0)) continue;
+                for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
+                    int tw = A->he_twin[k], g = A->he_face[tw];
+                    /* the threshold rises with the best pair found so far */
+                    ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+                    i = tw > k ? k : tw;
+                    if ((g < f && ct__sat_hot(&ta, g, s->margin, t0)) || ct__sat_arc_witness(&ta, i) + s->margin <= t1 ||
+                        ct__sat_arc_skip(&ta, i, tb.m, t1))
+                        continue;
+                    if (ct__sat_edge_row(s, i, cols, all ? -1 : ncols, thr, q)) return;
                 }
             }
         }
