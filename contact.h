@@ -477,9 +477,13 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    ct_sat_cache (zero it before first use; one per pair of bodies) remembers the last
    separating axis or contact feature and tests it first: a separating axis that still
    separates answers at once, a contact feature seeds the search so most other axes are
-   skipped by bounds. A cache hit returns exactly what a cold call returns. A cache that holds
-   indices of another pair of hulls is harmless (it is range-checked, and only steers the
-   search). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
+   skipped by bounds. For a contact it also keeps a certificate (ct_manifold_hulls): bounds on
+   every axis it did not pick, valid while the bodies move less than those bounds' margins, so
+   a later call re-evaluates a few axes instead of searching. A cache hit returns exactly what
+   a cold call returns. A cache that holds indices of another pair of hulls is harmless (it is
+   range-checked, and only steers the search; a certificate is used only for the hulls it was
+   made for, told by their planes arrays and extents: give a hull rebuilt in place a fresh
+   cache). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
    ct_hull_build); transforms must be rigid. No allocation (about 12 KB of stack in double),
    no global state. Hulls of any size work; faces beyond 16 vertices, hulls beyond 64 faces or
    64 listed edges take a slower path for the excess, not a wrong one. */
@@ -503,9 +507,18 @@ typedef enum ct_sat_feature {
     CT_SAT_FACE_B,        /* face index_b of B */
     CT_SAT_EDGES          /* edge pair: half-edges index_a of A and index_b of B */
 } ct_sat_feature;
+#define CT__SAT_LIVE 16  /* live edges of each hull a certificate holds (detail/sat.h) */
 typedef struct ct_sat_cache {
     ct_sat_feature type;
     int index_a, index_b;
+    /* private: the certificate of the last full query (detail/sat.h, ct__sat_cert_query) */
+    int ct__ok, ct__fa, ct__fb, ct__nrows, ct__ncols, ct__wait;
+    int ct__rows[CT__SAT_LIVE], ct__cols[CT__SAT_LIVE];
+    ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
+    ct_real ct__room;                  /* the least lead over them at that pose */
+    ct_xform ct__rel;                  /* the relative transform they hold at */
+    const void *ct__key[2];            /* the pair they belong to: planes arrays and extents */
+    ct_real ct__ext[2];
 } ct_sat_cache;
 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,

@@ -63,6 +63,9 @@
 #define CT__SAT_KEEP 16
 /* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
 #define CT__SAT_FT 64
+/* CT__SAT_LIVE (contact.h): live rows and columns a certificate holds; more: no certificate. */
+/* Calls a cache without a certificate waits before the next full query keeps one. */
+#define CT__SAT_CERT_WAIT 16
 
 
 /* ---- small helpers ----------------------------------------------------------------------- */
@@ -275,6 +278,7 @@ typedef struct ct__satq {
     ct_vec3 ne;            /* edge axis, A's frame */
     int ctype, cia, cib;   /* what goes back into the cache */
 } ct__satq;
+CT__PRIVATE void ct__sat_query_end(const ct__sat *s, ct__satq *q);
 
 CT__INLINE ct_real ct__sat_face_tol(const ct__sat *s, ct_real x) { return s->exact ? 0 : CT__SAT_FACE_REL * ct__abs(x) + CT__SAT_FACE_ABS * s->L; }
 CT__INLINE ct_real ct__sat_edge_tol(const ct__sat *s, ct_real x) { return s->exact ? 0 : CT__SAT_EDGE_REL * ct__abs(x) + CT__SAT_EDGE_ABS * s->L; }
@@ -287,6 +291,51 @@ CT__INLINE int ct__sat_better(ct_real x, int i, ct_real best, int bi) {
 CT__PRIVATE void ct__sat_separated(ct__satq *q, int type, int ia, int ib) {
     q->separated = 1;
     q->ctype = type; q->cia = ia; q->cib = ib;
+}
+
+/* ---- the certificate of a full query (ct_sat_cache's private part) -------------------------
+   A full query that did not separate also leaves upper bounds on everything it did not pick:
+   gA on every face of A but its best face fa (the value where it was evaluated, else the bound
+   that pruned it), gB likewise for B and fb, gE on every edge pair except those of the live
+   rows x live columns (the edges whose bounds did not prune them). Every value and every bound
+   is 1-Lipschitz in the positions of the other hull's points, so when the relative transform
+   moves B's points (in A's frame) and A's points (in B's frame) by at most delta, the same
+   numbers plus delta bound the same candidates at the new pose, whatever the rotation did to
+   the edge axes (a pair's axis stays on the Gauss arcs of its two edges, and the bounds hold on
+   the whole arc). The next call then evaluates fa, fb and the live pairs exactly, as the full
+   query would, and answers when every other candidate stays below what it would have to beat
+   (ct__sat_cert_query): the answer is the full query's, only the work changes. */
+typedef struct ct__sat_cert {
+    ct_real ga[2], gb[2], ge;   /* the two largest entries of A's faces and of B's; the edge bound */
+    int ia, ib;                 /* the face of the largest entry */
+    int rows[CT__SAT_LIVE], cols[CT__SAT_LIVE], nrows, ncols;
+    int ok;                     /* 0: more live edges than the cache holds */
+} ct__sat_cert;
+
+CT__INLINE void ct__sat_cert_face(ct_real g[2], int *gi, ct_real v, int i) {
+    if (v > g[0]) { g[1] = g[0]; g[0] = v; *gi = i; }
+    else if (v > g[1]) g[1] = v;
+}
+CT__INLINE void ct__sat_cert_live(int *list, int *n, int *ok, int e) {
+    int k;
+    for (k = 0; k < *n; ++k)
+        if (list[k] == e) return;
+    if (*n == CT__SAT_LIVE) *ok = 0;
+    else list[(*n)++] = e;
+}
+/* The bound on every pair of edge k of t's hull that ct__sat_arc_skip and ct__sat_arc_witness
+   compare with their threshold, as a value (margin included). */
+CT__PRIVATE ct_real ct__sat_arc_bound(const ct__sat_ft *t, int k, ct_real other, ct_real margin) {
+    const ct_hull *h = t->h;
+    int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
+    ct_real mx = ct__max(ct__sat_ft_x(t, fa), ct__sat_ft_x(t, fb)), u = mx;
+    if (mx > 0) {
+        ct_real ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
+        u = ct__sqrt(t->dc2);
+        if (ch2 > 0) u = ct__min(u, mx / ct__sqrt(ch2));
+    }
+    u -= ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
+    return ct__min(u, ct__sat_arc_witness(t, k)) + margin;
 }
 
 /* An edge is worth a look only when its arc's witness bound (ct__sat_arc_witness) can reach
@@ -332,7 +381,7 @@ CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *col
 
 /* The query. hint: cached axis (type, ia, ib), already range-checked. Returns with
    q->separated set as soon as an axis separates by more than the speculative distance. */
-CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q) {
+CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q, ct__sat_cert *ce) {
     const ct_hull *A = s->a, *B = s->b;
     ct_vec3 ca_in_b = ct__xf_inv_point(&s->rel, s->ca);
     ct_real x, thr;
@@ -349,10 +398,12 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         x = ct__sat_face_a(s, hia, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, hia, 0); return; }
         q->sa = x; q->fa = hia; q->vb = v;
+        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, hia);
     } else if (htype == CT_SAT_FACE_B) {
         x = ct__sat_face_b(s, hib, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, 0, hib); return; }
         q->sb = x; q->fb = hib; q->va = v;
+        if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, hib);
     } else if (htype == CT_SAT_EDGES) {
         ct_vec3 n;
         ct__sat_col col;
@@ -377,6 +428,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         x = ct__sat_face_a(s, i0, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
+        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, i0);
     }
     /* A second bound: any vertex of B bounds the separation from above, and the deepest one
        below the best face so far (wb, A's frame) is near-deepest below the faces around it
@@ -384,11 +436,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
        evaluating a vertex. */
     wb = ct__xf_point(&s->rel, B->verts[q->vb]);
     for (i = 0; i < A->nfaces; ++i) {
+        ct_real ub;
         if (i == q->fa) continue;
-        if (ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin < q->sa) continue;
-        if (ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin < q->sa) continue;
+        ub = ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin;
+        if (ub >= q->sa) ub = ct__min(ub, ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin);
+        if (ub < q->sa) {
+            if (ce) ct__sat_cert_face(ce->ga, &ce->ia, ub, i);
+            continue;
+        }
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
+        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, i);
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; wb = ct__xf_point(&s->rel, B->verts[v]); }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
@@ -400,6 +458,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             x = ct__sat_face_b(s, j0, &v);
             if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j0); return; }
             q->sb = x; q->fb = j0; q->va = v;
+            if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, j0);
         }
     }
     /* the same second bound with A's vertex deepest below the best face of B (B's frame) */
@@ -409,9 +468,13 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         if (j == q->fb) continue;
         ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
         if (q->fb >= 0) ub = ct__min(ub, ct__dot(B->planes[j].n, wa) + B->planes[j].d + s->margin);
-        if (ub <= thr || (q->fb >= 0 && ub < q->sb)) continue;
+        if (ub <= thr || (q->fb >= 0 && ub < q->sb)) {
+            if (ce) ct__sat_cert_face(ce->gb, &ce->ib, ub, j);
+            continue;
+        }
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
+        if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, j);
         if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; wa = ct__xf_inv_point(&s->rel, A->verts[v]); }
     }
     q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
@@ -433,32 +496,59 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
         ct__sat_ft_witness(&tb, wa);
         for (f = 0; f < B->nfaces && !all; ++f) {
-            if (!ct__sat_hot(&tb, f, s->margin, t0)) continue;
+            if (!ct__sat_hot(&tb, f, s->margin, t0)) {
+                /* an edge with two cold faces: its bound is at most the larger w */
+                if (ce) ce->ge = ct__max(ce->ge, ct__sat_ft_w(&tb, f) + s->margin);
+                continue;
+            }
             for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
                 int tw = B->he_twin[k], g = B->he_face[tw];
                 j = tw > k ? k : tw;
-                if ((g < f && ct__sat_hot(&tb, g, s->margin, t0)) || ct__sat_arc_skip(&tb, j, ta.m, t0)) continue;
+                if (g < f && ct__sat_hot(&tb, g, s->margin, t0)) continue;
+                if (ct__sat_arc_skip(&tb, j, ta.m, t0)) {
+                    if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&tb, j, ta.m, s->margin));
+                    continue;
+                }
                 if (ncols == CT__SAT_COLS) { all = 1; break; }
+                if (ce) ct__sat_cert_live(ce->cols, &ce->ncols, &ce->ok, j);
                 ct__sat_col_make(B, j, &cols[ncols++]);
             }
         }
         if (ncols > 0 || all) {
             ct__sat_ft_witness(&ta, wb);
             for (f = 0; f < A->nfaces; ++f) {
-                if (!ct__sat_hot(&ta, f, s->margin, t0)) continue;
+                if (!ct__sat_hot(&ta, f, s->margin, t0)) {
+                    if (ce) ce->ge = ct__max(ce->ge, ct__sat_ft_w(&ta, f) + s->margin);
+                    continue;
+                }
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
                     int tw = A->he_twin[k], g = A->he_face[tw];
                     /* the threshold rises with the best pair found so far */
                     ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
                     i = tw > k ? k : tw;
-                    if ((g < f && ct__sat_hot(&ta, g, s->margin, t0)) || ct__sat_arc_witness(&ta, i) + s->margin <= t1 ||
-                        ct__sat_arc_skip(&ta, i, tb.m, t1))
+                    if (g < f && ct__sat_hot(&ta, g, s->margin, t0)) continue;
+                    if (ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1)) {
+                        if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&ta, i, tb.m, s->margin));
                         continue;
+                    }
+                    if (ce) ct__sat_cert_live(ce->rows, &ce->nrows, &ce->ok, i);
                     if (ct__sat_edge_row(s, i, cols, all ? -1 : ncols, thr, q)) return;
                 }
             }
         }
+        if (ce && all) ce->ok = 0;
     }
+    if (ce) {
+        if (q->ea >= 0) { /* a cached pair that kept the lead stays live */
+            ct__sat_cert_live(ce->rows, &ce->nrows, &ce->ok, q->ea);
+            ct__sat_cert_live(ce->cols, &ce->ncols, &ce->ok, q->eb);
+        }
+    }
+    ct__sat_query_end(s, q);
+}
+
+/* The outcome's kind and its cache entry, once the groups' best are known. */
+CT__PRIVATE void ct__sat_query_end(const ct__sat *s, ct__satq *q) {
     if (q->ea >= 0) {
         q->type = CT_SAT_EDGES;
         q->ne = ct__xf_dir(&s->rel, q->ne);
@@ -1012,7 +1102,113 @@ CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
            (t == CT_SAT_EDGES && ia >= 0 && ia < nha && ib >= 0 && ib < nhb && a->he_twin[ia] > ia && b->he_twin[ib] > ib);
 }
 
-CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q) {
+/* How far the relative transform has moved, since base, any point of B in A's frame and any
+   point of A in B's frame (the larger): each centre's displacement plus the hull's extent times
+   the Frobenius norm of the change of rotation (which bounds its spectral norm). */
+CT__PRIVATE ct_real ct__sat_motion(const ct__sat *s, const ct_xform *base) {
+    ct_real f2 = 0, e, f;
+    int i, j;
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) { e = s->rel.r[i][j] - base->r[i][j]; f2 += e * e; }
+    f = ct__sqrt(f2);
+    return ct__max(ct__len(ct__sub(ct__xf_point(&s->rel, s->b->center), ct__xf_point(base, s->b->center))) + f * s->b->extent,
+                   ct__len(ct__sub(ct__xf_inv_point(&s->rel, s->a->center), ct__xf_inv_point(base, s->a->center))) + f * s->a->extent);
+}
+
+/* 1 when edges[0..n) are canonical half-edges (he_twin[k] > k) of h. */
+CT__PRIVATE int ct__sat_edges_ok(const ct_hull *h, const int *edges, int n) {
+    int k, nh = h->face_first[h->nfaces];
+    if (n < 0 || n > CT__SAT_LIVE) return 0;
+    for (k = 0; k < n; ++k)
+        if (edges[k] < 0 || edges[k] >= nh || h->he_twin[edges[k]] < edges[k]) return 0;
+    return 1;
+}
+
+/* 1 when the cache holds a certificate (ct__ok 1) or a motion probe (2) of these hulls. */
+CT__PRIVATE int ct__sat_cert_same(const ct__sat *s, const ct_sat_cache *c) {
+    return (c->ct__ok == 1 || c->ct__ok == 2) && c->ct__key[0] == (const void *)s->a->planes &&
+           c->ct__key[1] == (const void *)s->b->planes && c->ct__ext[0] == s->a->extent && c->ct__ext[1] == s->b->extent;
+}
+
+/* The query answered from the cache's certificate (see ct__sat_cert), the motion since it was
+   made plus the rounding allowance being slack: 1 with q filled as the full query fills it, 0
+   when the certificate is not conclusive at this pose. */
+CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_real slack, ct__satq *q) {
+    const ct_hull *A = s->a, *B = s->b;
+    ct__sat_col cols[CT__SAT_LIVE];
+    ct_real x, thr;
+    int k, v;
+    if (c->ct__fa < 0 || c->ct__fa >= A->nfaces || c->ct__fb < -1 || c->ct__fb >= B->nfaces ||
+        !ct__sat_edges_ok(A, c->ct__rows, c->ct__nrows) || !ct__sat_edges_ok(B, c->ct__cols, c->ct__ncols))
+        return 0;
+    memset(q, 0, sizeof *q);
+    q->fa = q->fb = q->ea = q->eb = -1;
+    q->sa = q->sb = q->se = -CT__MAXR;
+    /* A's best face stays the best while every other one stays below it */
+    x = ct__sat_face_a(s, c->ct__fa, &v);
+    if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, c->ct__fa, 0); return 1; }
+    if (!(c->ct__g[0] + slack < x)) return 0;
+    q->sa = x; q->fa = c->ct__fa; q->vb = v;
+    /* B's: its best stays the best, or no face of B reaches what a face of B needs to win */
+    thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
+    if (c->ct__fb >= 0) {
+        x = ct__sat_face_b(s, c->ct__fb, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, c->ct__fb); return 1; }
+        q->sb = x; q->fb = c->ct__fb; q->va = v;
+        if (!(c->ct__g[1] + slack < x) && !(c->ct__g[1] + slack <= thr && x <= q->sa + ct__sat_face_tol(s, q->sa)))
+            return 0;
+    } else if (!(c->ct__g[1] + slack <= thr)) return 0;
+    q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
+    x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
+    /* the live edge pairs exactly; every other pair stays below the threshold, or the best */
+    thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
+    for (k = 0; k < c->ct__ncols; ++k) ct__sat_col_make(B, c->ct__cols[k], &cols[k]);
+    for (k = 0; k < c->ct__nrows; ++k)
+        if (ct__sat_edge_row(s, c->ct__rows[k], cols, c->ct__ncols, thr, q)) return 1;
+    if (q->ea >= 0 ? !(c->ct__g[2] + slack < q->se) : !(c->ct__g[2] + slack <= thr)) return 0;
+    ct__sat_query_end(s, q);
+    return 1;
+}
+
+/* Keeps a full query's certificate in the cache (or marks it absent). */
+CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct__satq *q, const ct__sat_cert *ce) {
+    int k;
+    /* a separated pair is answered by its cached axis: nothing to keep */
+    if (q->separated) { c->ct__ok = 0; return; }
+    /* without a certificate the cache still measures the motion (a probe), and tries again
+       after CT__SAT_CERT_WAIT calls */
+    c->ct__ok = 2;
+    c->ct__room = 0;
+    c->ct__wait = CT__SAT_CERT_WAIT;
+    c->ct__rel = s->rel;
+    c->ct__key[0] = s->a->planes;
+    c->ct__key[1] = s->b->planes;
+    c->ct__ext[0] = s->a->extent;
+    c->ct__ext[1] = s->b->extent;
+    if (!ce->ok || q->fa < 0) return;
+    c->ct__fa = q->fa;
+    c->ct__fb = q->fb;
+    c->ct__g[0] = ce->ia == q->fa ? ce->ga[1] : ce->ga[0];
+    c->ct__g[1] = ce->ib == q->fb ? ce->gb[1] : ce->gb[0];
+    c->ct__g[2] = ce->ge;
+    c->ct__nrows = ce->nrows;
+    c->ct__ncols = ce->ncols;
+    for (k = 0; k < ce->nrows; ++k) c->ct__rows[k] = ce->rows[k];
+    for (k = 0; k < ce->ncols; ++k) c->ct__cols[k] = ce->cols[k];
+    {   /* the lead of each decision over its bound (what ct__sat_cert_query checks) at this pose */
+        ct_real ta = q->sa + ct__sat_face_tol(s, q->sa), x = q->fb >= 0 && q->sb > ta ? q->sb : q->sa;
+        ct_real te = ct__min(x + ct__sat_edge_tol(s, x), s->spec), room = q->sa - c->ct__g[0];
+        ct_real rb = ct__min(ta, s->spec) - c->ct__g[1];
+        if (q->fb >= 0) rb = q->sb <= ta ? ct__max(rb, q->sb - c->ct__g[1]) : q->sb - c->ct__g[1];
+        room = ct__min(room, rb);
+        room = ct__min(room, (q->ea >= 0 ? q->se : te) - c->ct__g[2]);
+        if (room > 2 * s->margin) { c->ct__ok = 1; c->ct__room = room; }
+    }
+}
+
+/* The query with the cache's hint; with cert (ct_manifold_hulls) the certificate answers
+   first and a full query leaves a new one. */
+CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct__satq *q, int cert) {
     ct__satq h;
     h.ctype = CT_SAT_NONE; h.cia = h.cib = 0;
     if (cache) { h.ctype = (int)cache->type; h.cia = cache->index_a; h.cib = cache->index_b; }
@@ -1029,7 +1225,32 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
         ct__sat_query_boxes(s, &ba, &bb, q);
         return;
     }
-    ct__sat_query(s, h.ctype, h.cia, h.cib, q);
+    if (cert && cache && !s->exact) {
+        ct__sat_cert ce;
+        int track = 1;
+        if (ct__sat_cert_same(s, cache)) {
+            /* every bound moves by at most the motion; twice the margin covers the rounding
+               of the values the full query would compute at this pose */
+            ct_real slack = ct__sat_motion(s, &cache->ct__rel) + 2 * s->margin;
+            /* a motion beyond the lead the certificate had when it was made would rarely leave
+               it conclusive: the full query is cheaper than finding that out */
+            if (cache->ct__ok == 1 && slack < cache->ct__room && ct__sat_cert_query(s, cache, slack, q)) return;
+            /* a new certificate is worth its bookkeeping when the pair moves less per call than
+               the last one's lead (and now and then in any case: the geometry changes) */
+            track = slack < cache->ct__room || --cache->ct__wait <= 0;
+            if (!track) { cache->ct__ok = 2; cache->ct__rel = s->rel; }
+        }
+        if (track) {
+            ce.ga[0] = ce.ga[1] = ce.gb[0] = ce.gb[1] = ce.ge = -CT__MAXR;
+            ce.ia = ce.ib = -1;
+            ce.nrows = ce.ncols = 0;
+            ce.ok = 1;
+            ct__sat_query(s, h.ctype, h.cia, h.cib, q, &ce);
+            ct__sat_cert_store(s, cache, q, &ce);
+            return;
+        }
+    }
+    ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
 }
 
 CT__PRIVATE void ct__sat_cache_store(ct_sat_cache *cache, const ct__satq *q) {
@@ -1072,7 +1293,7 @@ CT__PRIVATE int ct__sat_least_axis(ct__sat *s, int hint[3], ct_real *sep, ct_vec
     ct__satq q;
     s->exact = 1;
     c.type = (ct_sat_feature)hint[0]; c.index_a = hint[1]; c.index_b = hint[2];
-    ct__sat_cached_query(s, &c, &q);
+    ct__sat_cached_query(s, &c, &q, 0);
     hint[0] = q.ctype; hint[1] = q.cia; hint[2] = q.cib;
     if (q.separated) return 1;
     if (q.type == CT_SAT_FACE_A) {
@@ -1201,7 +1422,7 @@ CT__PRIVATE void ct__sat_round_apart(const ct__sat *s, const ct__round *g, ct_re
 CT__PRIVATE void ct__sat_round_touching(const ct__sat *s, ct_sat_cache *cache, ct__round *g, ct_real ra, ct_real rb,
                                         ct_real spec, const ct_xform *xa, const ct_xform *xb, ct_manifold *out) {
     ct__satq q;
-    ct__sat_cached_query(s, cache, &q);
+    ct__sat_cached_query(s, cache, &q, 1);
     if (!q.separated) {
         ct__satq q2 = q;
         ct__sat_manifold(s, &q2, xa, xb, out);
@@ -1291,7 +1512,7 @@ CT__PRIVATE void ct__sat_closest_features(const ct__sat *s, const ct__satq *q, c
 CT__PRIVATE void ct__sat_hulls(const ct__sat *s, ct_sat_cache *cache, const ct_xform *xa, const ct_xform *xb,
                                ct_manifold *out) {
     ct__satq q;
-    ct__sat_cached_query(s, cache, &q);
+    ct__sat_cached_query(s, cache, &q, 1);
     if (!q.separated) {
         ct__satq q2 = q;
         ct__sat_manifold(s, &q2, xa, xb, out);

@@ -959,6 +959,56 @@ Test(sat, rounded_random_pairs_cache_equals_cold_and_swap) {
     cr_assert(swaps > 200 && same >= 0.8 * swaps, "swap: %d of %d", same, swaps);
 }
 
+/* The certificate a contact leaves in the cache: random 20-vertex pairs in contact, B drifting
+   and turning by 0 .. 3e-3 of the size per frame (resting to slowly sliding bodies). Every
+   cached call returns the cold call bit for bit, and most of them are answered by the
+   certificate: such a call leaves the cache's base pose (ct__rel) as it was, a full query
+   moves it to the current pose. A cache carried over to another pair of hulls (a hull rebuilt
+   in the same struct, the pair swapped) is not taken for theirs. */
+Test(sat, certificate_answers_equal_cold) {
+    static const double step[4] = { 0, 1e-6, 3e-4, 3e-3 };
+    unsigned long long seed = 4242;
+    int k, f, calls = 0, certified = 0, certs = 0;
+    for (k = 0; k < 160; ++k) {
+        ct_hull a, b;
+        ct_xform xa, xb, x2;
+        ct_sat_cache cache;
+        ct_manifold cold, warm;
+        ct_vec3 v = tu_random_unit(&seed), ax = tu_random_unit(&seed);
+        double e = step[k % 4];
+        cr_assert(random_hull(&a, &seed, 20, 1));
+        cr_assert(random_hull(&b, &seed, 20, 1));
+        random_pair_span(&seed, &xa, &xb, 1, 0.5, 1.2, k % 3 ? 0 : 1e3);
+        memset(&cache, 0, sizeof cache);
+        for (f = 0; f < 24; ++f) {
+            ct_xform dx = xf(ax.x, ax.y, ax.z, e * f, e * f * v.x, e * f * v.y, e * f * v.z), base;
+            x2 = compose(&dx, &xb, tu_vec(xb.p.x + dx.p.x, xb.p.y + dx.p.y, xb.p.z + dx.p.z));
+            base = cache.ct__rel;
+            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.02, NULL, &cold), CT_OK);
+            cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.02, &cache, &warm), CT_OK);
+            cr_assert(same_manifold(&cold, &warm), "pair %d frame %d (step %g): the cached call differs", k, f, e);
+            if (f > 0 && cold.count > 0) {
+                ++calls;
+                certified += cache.ct__ok == 1 && memcmp(&base, &cache.ct__rel, sizeof base) == 0;
+            }
+            certs += f == 0 && cache.ct__ok == 1;
+        }
+        /* carried over: the swapped pair, then B rebuilt in place from other points */
+        cr_assert_eq(ct_manifold_hulls(&b, &x2, &a, &xa, 0.02, NULL, &cold), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&b, &x2, &a, &xa, 0.02, &cache, &warm), CT_OK);
+        cr_assert(same_manifold(&cold, &warm), "pair %d: a cache of (A, B) changed (B, A)", k);
+        ct_hull_free(&b);
+        cr_assert(random_hull(&b, &seed, 20, 1.1));
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.02, NULL, &cold), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &x2, 0.02, &cache, &warm), CT_OK);
+        cr_assert(same_manifold(&cold, &warm), "pair %d: a cache of the old B changed the rebuilt one", k);
+        ct_hull_free(&a);
+        ct_hull_free(&b);
+    }
+    cr_log_info("certificate: %d of %d contact calls answered by it (%d pairs left one)", certified, calls, certs);
+    cr_assert(certs > 40 && certified > calls / 3, "certificate: %d of %d calls, %d pairs", certified, calls, certs);
+}
+
 Test(sat, built_box_matches_fixture_box) {
     /* the same configuration with boxes from ct_hull_box (the library's half-edge layout)
        and from the fixture: the same manifold up to feature numbering */

@@ -70,6 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     spec = (flags & 4) ? fz_real(&f, scale) : (ct_real)((double)fz_byte(&f) / 64.0 * scale);
     center = fz_vec(&f, scale * 2);
     radius = (flags & 8) ? fz_real(&f, scale) : (ct_real)((double)fz_byte(&f) / 32.0 * scale);
+    memset(&foreign, 0, sizeof foreign);
     foreign.type = (int)(fz_byte(&f) % 5) - 1;
     foreign.index_a = (int)fz_u16(&f) - 8;
     foreign.index_b = (int)fz_u16(&f) - 8;
@@ -99,6 +100,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(st2 == CT_OK && fz_manifold_eq(&m, &m2));
     st2 = ct_manifold_hulls(&A, pa, &B, pb, spec, &foreign, &m2);
     FZ_CHECK(st2 == CT_OK && fz_manifold_eq(&m, &m2));
+    /* the warm cache (by now holding a certificate, for a contact) at a pose moved a little,
+       then moved back: the cold answer each time */
+    {
+        ct_xform xm = pb ? xb : ct_xform_identity(), turn;
+        double e = (double)fz_byte(&f) / 255.0 * 1e-3;
+        ct_vec3 ax = fz_vec(&f, 1), zero = { 0, 0, 0 };
+        int r, c, k;
+        turn = ct_xform_from_axis_angle(ax, (ct_real)e, zero);
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) {
+                double v = 0;
+                for (k = 0; k < 3; ++k) v += (double)turn.r[r][k] * (double)(pb ? xb.r[k][c] : (k == c));
+                xm.r[r][c] = (ct_real)v;
+            }
+        xm.p.x += (ct_real)(e * L);
+        xm.p.z -= (ct_real)(0.5 * e * L);
+        for (k = 0; k < 2; ++k) {
+            const ct_xform *px = k == 0 ? &xm : pb;
+            ct_manifold mc;
+            st = ct_manifold_hulls(&A, pa, &B, px, spec, NULL, &mc);
+            st2 = ct_manifold_hulls(&A, pa, &B, px, spec, &cache, &m2);
+            FZ_CHECK(st == st2 && (st != CT_OK || fz_manifold_eq(&mc, &m2)));
+        }
+    }
 
     /* GJK/EPA on the same hulls (not for slivers, whose GJK answers carry the conditioning
        of their thin direction) */
