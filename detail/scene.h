@@ -4,11 +4,14 @@
    stay the user's):
      - one block of per-body arrays (the bodies, and the step's transforms, boxes and flags),
        grown geometrically by ct_scene_add;
-     - the pair table: records sorted by (a, b), each holding the pair's caches (ct_sat_cache,
-       ct_gjk_cache, Perram-Wertheim lambda), whether it touched at the last step and this
-       step's result. Two buffers: a broad phase merges the old table with the new sorted pair
-       list into the other buffer (records found in both keep their caches), so a step that
-       fails leaves the committed table untouched;
+     - the pair records, each holding the pair's caches (ct_sat_cache, ct_gjk_cache,
+       Perram-Wertheim lambda), whether it touched at the last step and this step's result, in
+       a pool that keeps them in place from step to step (free slots reused), and the pair
+       table: (a, b, record) sorted by (a, b). Two buffers: a broad phase merges the old table
+       with the new sorted pair list into the other buffer (pairs found in both keep their
+       record; only the small entries are copied), so a step that fails leaves the committed
+       table as it was (its records are marked to be recomputed, the slots it took return to
+       the pool, the slots of the pairs it dropped are freed only on success);
      - the output arrays (touching pairs, ended pairs) and one ct_scratch per thread.
    After warm-up a step allocates only what ct_broadphase allocates inside, and only on the
    steps where some body left its fat box (or bodies were added or removed).
@@ -81,6 +84,9 @@ typedef struct ct__spair {
     union { ct_manifold m; ct_contact c; } r;   /* this step's result (by the scene's mode) */
 } ct__spair;
 
+/* A table entry: the pair and the slot of its record in the pool. */
+typedef struct ct__sref { int a, b, r; } ct__sref;
+
 struct ct_scene {
     ct_allocator alloc;
     ct_scene_desc desc;
@@ -97,8 +103,12 @@ struct ct_scene {
     int nfree;
     unsigned char *leave;    /* per body: CT__SC_LEAVE | CT__SC_MOVED */
     int topo;                /* bodies added or removed since the last successful step */
-    /* pair table, double-buffered */
-    ct__spair *tab[2];
+    /* pair records (a pool) and the pair table, double-buffered */
+    ct__spair *rec;
+    size_t reccap, nrec;
+    int *rfree, *rdrop, *rnew;   /* free slots; slots the step drops (freed on success), takes */
+    size_t rfreecap, nrfree, rdropcap, nrdrop, rnewcap, nrnew;
+    ct__sref *tab[2];
     size_t tabcap[2], ntab;
     int cur_tab;
     /* outputs */
@@ -367,6 +377,10 @@ CTDEF void ct_scene_destroy(ct_scene *s) {
     ct__free(&al, s->block);
     ct__free(&al, s->tab[0]);
     ct__free(&al, s->tab[1]);
+    ct__free(&al, s->rec);
+    ct__free(&al, s->rfree);
+    ct__free(&al, s->rdrop);
+    ct__free(&al, s->rnew);
     ct__free(&al, s->touch);
     ct__free(&al, s->ended);
     ct__free(&al, s);
@@ -533,13 +547,13 @@ CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__spair *p, ct_scene_
 }
 
 /* Step 2: broad phase over the live fat boxes, filtered, merged with the committed table into
-   the other buffer (caches kept for pairs in both). Old touching pairs that are gone are
-   written to the ended output (their result zeroed). */
+   the other buffer (pairs in both keep their record, new pairs take a zeroed slot of the pool).
+   Old touching pairs that are gone are written to the ended output (their result zeroed). */
 CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     ct_pairs pairs;
-    const ct__spair *old = s->tab[s->cur_tab];
-    ct__spair *nw;
-    size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0;
+    const ct__sref *old = s->tab[s->cur_tab];
+    ct__sref *nw;
+    size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0, fresh = 0, need;
     int nlive = 0, id, nb = 1 - s->cur_tab;
     ct_status st;
     for (id = 0; id < s->n; ++id)
@@ -549,37 +563,51 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         }
     st = ct_broadphase(s->bpbox, nlive, &s->alloc, &pairs);
     if (st != CT_OK) return st;
-    /* filter in place, mapping compact indices to ids (monotone: the order stays (a, b)) */
-    for (i = 0; i < pairs.count; ++i) {
-        int a = s->bpid[pairs.items[i].a], b = s->bpid[pairs.items[i].b];
+    /* filter in place, mapping compact indices to ids (monotone: the order stays (a, b)), and
+       count the pairs the committed table does not hold */
+    for (i = 0, j = 0; j < pairs.count; ++j) {
+        int a = s->bpid[pairs.items[j].a], b = s->bpid[pairs.items[j].b];
         if (!ct__sc_filter(&s->body[a], &s->body[b])) continue;
         pairs.items[m].a = a;
         pairs.items[m++].b = b;
+        while (i < nold && (old[i].a < a || (old[i].a == a && old[i].b < b))) ++i;
+        fresh += !(i < nold && old[i].a == a && old[i].b == b);
     }
-    st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, m, sizeof(ct__spair));
-    if (st == CT_OK)
-        st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
+    need = s->nrec + (fresh > s->nrfree ? fresh - s->nrfree : 0);
+    st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, m, sizeof(ct__sref));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rec, &s->reccap, s->nrec, need, sizeof(ct__spair));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rfree, &s->rfreecap, s->nrfree, need, sizeof(int));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rdrop, &s->rdropcap, 0, nold, sizeof(int));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rnew, &s->rnewcap, 0, fresh, sizeof(int));
     if (st != CT_OK) { ct_pairs_free(&pairs); return st; }
     nw = s->tab[nb];
+    s->nrdrop = s->nrnew = 0;
     for (i = 0, j = 0; j < m; ++j) {
         const ct_pair *q = &pairs.items[j];
         while (i < nold && (old[i].a < q->a || (old[i].a == q->a && old[i].b < q->b))) {
-            if (old[i].touching) /* gone from the broad phase (or a body removed) */
-                ct__sc_push_end(s, &old[i], &s->ended[e++]);
-            ++i;
+            if (s->rec[old[i].r].touching) /* gone from the broad phase (or a body removed) */
+                ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
+            s->rdrop[s->nrdrop++] = old[i++].r;
         }
         if (i < nold && old[i].a == q->a && old[i].b == q->b) {
             nw[k] = old[i++];
         } else {
-            memset(&nw[k], 0, sizeof nw[k]);
+            int r = s->nrfree > 0 ? s->rfree[--s->nrfree] : (int)s->nrec++;
+            memset(&s->rec[r], 0, sizeof s->rec[r]);
+            s->rec[r].a = q->a;
+            s->rec[r].b = q->b;
+            s->rnew[s->nrnew++] = r;
             nw[k].a = q->a;
             nw[k].b = q->b;
+            nw[k].r = r;
         }
         ++k;
     }
-    for (; i < nold; ++i)
-        if (old[i].touching)
-            ct__sc_push_end(s, &old[i], &s->ended[e++]);
+    for (; i < nold; ++i) {
+        if (s->rec[old[i].r].touching) ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
+        s->rdrop[s->nrdrop++] = old[i].r;
+    }
     ct_pairs_free(&pairs);
     *nnew = k;
     *nended = e;
@@ -587,7 +615,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
 }
 
 /* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
-CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T) {
+CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, int T) {
     long long i, m = (long long)n;
     int dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
     (void)T;
@@ -595,7 +623,7 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__spair *tab, size_t n, int T)
 #pragma omp parallel for schedule(dynamic, CT__SCENE_CHUNK) num_threads(T) if (T > 1 && m > CT__SCENE_CHUNK)
 #endif
     for (i = 0; i < m; ++i) {
-        ct__spair *p = &tab[i];
+        ct__spair *p = &s->rec[tab[i].r];
         /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
         ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
         if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
@@ -641,7 +669,7 @@ CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
 }
 
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
-    ct__spair *tab;
+    const ct__sref *tab;
     size_t ntab, nended = 0, ntouch = 0, nbegan = 0, i;
     int T, any = 0, bp, id, nb, t;
     ct_status st;
@@ -675,15 +703,18 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     ct__sc_narrow_all(s, tab, ntab, T);
     /* the first failure in table order decides (the same for any thread count) */
     for (i = 0; i < ntab; ++i)
-        if (tab[i].status != CT_OK && tab[i].status != CT_NO_CONVERGENCE) {
-            st = tab[i].status;
-            if (!bp) /* the committed table was worked on in place: its answers are stale now */
-                for (i = 0; i < ntab; ++i) tab[i].valid = 0;
+        if (s->rec[tab[i].r].status != CT_OK && s->rec[tab[i].r].status != CT_NO_CONVERGENCE) {
+            st = s->rec[tab[i].r].status;
+            /* the records were worked on: their answers are stale now; the slots this step
+               took go back to the pool */
+            for (i = 0; i < ntab; ++i) s->rec[tab[i].r].valid = 0;
+            if (bp)
+                for (i = 0; i < s->nrnew; ++i) s->rfree[s->nrfree++] = s->rnew[i];
             return st;
         }
     /* commit: outputs and events in table order, touching flags, fat boxes, the table */
     for (i = 0; i < ntab; ++i) {
-        ct__spair *p = &tab[i];
+        ct__spair *p = &s->rec[tab[i].r];
         if (p->now) {
             ct__sc_emit(s, p, &s->touch[ntouch++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
             nbegan += !p->touching;
@@ -694,6 +725,8 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
         p->valid = 1;
     }
     if (bp && nended > 1) qsort(s->ended, nended, sizeof *s->ended, ct__sc_cmp);
+    if (bp) /* the records of the pairs this step dropped are free now */
+        for (i = 0; i < s->nrdrop; ++i) s->rfree[s->nrfree++] = s->rdrop[i];
     for (id = 0; id < s->n; ++id) {
         ct__sbody *b = &s->body[id];
         if (b->state == 1) {
