@@ -1486,6 +1486,52 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
     return 1;
 }
 
+/* The default-tolerance hull q of pts[0..n), checked and rebuilt until it holds (the scratch
+   is reset to mark m, where q was begun, before each rebuild). When a tolerance decision was
+   made during the build (a merge, a fold, a point filed within tol of a plane) or the simplex
+   says the set may be thin, the hull is checked: cheaply (ct__qh_face_ok: hull vertices only,
+   already done by ct__quickhull), then in full (every point, ct__qh_verify). A hull that fails
+   (sets only a few tolerances thick, where rounding decides which near-coplanar faces exist,
+   and in which order) is built again at the default tolerance with the points in reverse
+   order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096 times
+   coarser, each checked against CT__QH_BOUND of its own tolerances; a set flat within the
+   coarser tolerance is CT_DEGENERATE, and so is one that fails at 4096. ct_hull_build checks
+   in full; the dual hull of the polar intersection (detail/polar.h) with the cheap check only
+   (full 0), which is free: the full one would cost a sixth of a contact. */
+CT__PRIVATE ct_status ct__quickhull_checked(ct_scratch *s, const ct_vec3 *pts, int npts, ct__mark m, int full,
+                                            ct__qh_result *q) {
+    ct__qreal tol0 = q->tol;
+    ct_status st = CT_OK;
+    ct_real eps;
+    int ok, step, i;
+    for (step = 1; st == CT_OK && (ok = !q->ok ? 0 : !full || !(q->thin || q->fuzzy) ? 1 :
+                                       ct__qh_verify(s, q, pts, npts, CT__QH_BOUND * q->tol)) <= 0;
+         ++step) {
+        if (ok < 0) { st = CT_NO_MEMORY; break; }
+        if (step > 5) { st = CT_DEGENERATE; break; }
+        ct__scratch_reset(s, m);
+        if (step <= 2) {   /* the default tolerance again, the points in another order:
+                              reversed, then reversed and rotated by half */
+            int *perm = CT__SALLOC(s, int, npts);
+            ct_vec3 *pp = CT__SALLOC(s, ct_vec3, npts);
+            if (!perm || !pp) { st = CT_NO_MEMORY; break; }
+            for (i = 0; i < npts; ++i) {
+                perm[i] = step == 1 ? npts - 1 - i : (npts - 1 - i + npts / 2) % npts;
+                pp[i] = pts[perm[i]];
+            }
+            st = ct__quickhull(s, pp, npts, 0, q);
+            if (st == CT_OK) {
+                for (i = 0; i < q->nverts; ++i) q->verts[i] = perm[q->verts[i]];
+                for (i = 0; i < q->face_first[q->nfaces]; ++i) q->face_verts[i] = perm[q->face_verts[i]];
+            }
+        } else {
+            eps = (ct_real)((ct__qreal)(1 << (CT__QH_COARSEN_LOG2 * (step - 2))) * tol0 / q->unit);
+            st = ct__quickhull(s, pts, npts, eps, q);
+        }
+    }
+    return st;
+}
+
 CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *desc, const ct_allocator *a,
                               ct_hull *out) {
     ct_scratch local, *s;
@@ -1518,44 +1564,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
             st = ct__quickhull(s, pts, npts, eps, &q);
         }
     }
-    if (st == CT_OK && eps == 0) {
-        /* the default tolerance: when a tolerance decision was made during the build (a
-           merge, a fold, a point filed within tol of a plane) or the simplex says the set may
-           be thin, the hull is checked: cheaply (ct__qh_face_ok: hull vertices only, already
-           done by ct__quickhull), then in full (every point, ct__qh_verify). A hull that fails (sets only a few
-           tolerances thick, where rounding decides which near-coplanar faces exist, and in
-           which order) is built again at the default tolerance with the points in reverse
-           order, then reversed and rotated by half, and then with a tolerance 16, 256 and 4096
-           times coarser, each checked against CT__QH_BOUND of its own tolerances; a set flat within the
-           coarser tolerance is CT_DEGENERATE, and so is one that fails at 4096 */
-        ct__qreal tol0 = q.tol;
-        int ok, step;
-        for (step = 1; st == CT_OK && (ok = !q.ok ? 0 : !(q.thin || q.fuzzy) ? 1 :
-                                           ct__qh_verify(s, &q, pts, npts, CT__QH_BOUND * q.tol)) <= 0;
-             ++step) {
-            if (ok < 0) { st = CT_NO_MEMORY; break; }
-            if (step > 5) { st = CT_DEGENERATE; break; }
-            ct__scratch_reset(s, m);
-            if (step <= 2) {   /* the default tolerance again, the points in another order:
-                                  reversed, then reversed and rotated by half */
-                int *perm = CT__SALLOC(s, int, npts);
-                ct_vec3 *pp = CT__SALLOC(s, ct_vec3, npts);
-                if (!perm || !pp) { st = CT_NO_MEMORY; break; }
-                for (i = 0; i < npts; ++i) {
-                    perm[i] = step == 1 ? npts - 1 - i : (npts - 1 - i + npts / 2) % npts;
-                    pp[i] = pts[perm[i]];
-                }
-                st = ct__quickhull(s, pp, npts, 0, &q);
-                if (st == CT_OK) {
-                    for (i = 0; i < q.nverts; ++i) q.verts[i] = perm[q.verts[i]];
-                    for (i = 0; i < q.face_first[q.nfaces]; ++i) q.face_verts[i] = perm[q.face_verts[i]];
-                }
-            } else {
-                eps = (ct_real)((ct__qreal)(1 << (CT__QH_COARSEN_LOG2 * (step - 2))) * tol0 / q.unit);
-                st = ct__quickhull(s, pts, npts, eps, &q);
-            }
-        }
-    }
+    if (st == CT_OK && eps == 0) st = ct__quickhull_checked(s, pts, npts, m, 1, &q);
     if (st == CT_OK) {
         ct_vec3 *v = CT__SALLOC(s, ct_vec3, q.nverts);
         if (!v) st = CT_NO_MEMORY;

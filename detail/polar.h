@@ -741,7 +741,18 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
     }
     for (j = 0; j < p->nkeep; ++j) dual[j] = ct__scale(p->pl[p->keep[j]].n, 1 / slack[p->keep[j]]);
     ct__polar_whiten(dual, p->nkeep, W);
-    st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+    {   /* rebuilt as ct_hull_build rebuilds its hulls when quickhull's own check of the faces
+           fails: a merge across a fold (dual points of planes that nearly share a line, e.g.
+           flush faces next to a slightly tilted one) can leave a dual face whose primal vertex
+           lies outside other planes */
+        ct__mark mq = ct__scratch_mark(s);
+        st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+        if (st == CT_OK) st = ct__quickhull_checked(s, dual, p->nkeep, mq, 0, &qh);
+        if (st == CT_DEGENERATE) {   /* no build passed its check: the first one, unchecked */
+            ct__scratch_reset(s, mq);
+            st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+        }
+    }
     if (st != CT_OK) return st;
     nvd = qh.nverts;
     nhe = qh.face_first[qh.nfaces];
