@@ -1171,21 +1171,22 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
 }
 
 /* Keeps a full query's certificate in the cache (or marks it absent). */
-CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct__satq *q, const ct__sat_cert *ce) {
+CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct__satq *q, const ct__sat_cert *ce,
+                                    int wait) {
     int k;
     /* a separated pair is answered by its cached axis: nothing to keep */
     if (q->separated) { c->ct__ok = 0; return; }
-    /* without a certificate the cache still measures the motion (a probe), and tries again
-       after CT__SAT_CERT_WAIT calls */
+    /* without a certificate (ce NULL: a query that kept none) the cache still measures the
+       motion (a probe), and keeps one after wait calls */
     c->ct__ok = 2;
     c->ct__room = 0;
-    c->ct__wait = CT__SAT_CERT_WAIT;
+    c->ct__wait = wait;
     c->ct__rel = s->rel;
     c->ct__key[0] = s->a->planes;
     c->ct__key[1] = s->b->planes;
     c->ct__ext[0] = s->a->extent;
     c->ct__ext[1] = s->b->extent;
-    if (!ce->ok || q->fa < 0) return;
+    if (!ce || !ce->ok || q->fa < 0) return;
     c->ct__fa = q->fa;
     c->ct__fb = q->fb;
     c->ct__g[0] = ce->ia == q->fa ? ce->ga[1] : ce->ga[0];
@@ -1227,8 +1228,8 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
     }
     if (cert && cache && !s->exact) {
         ct__sat_cert ce;
-        int track = 1;
-        if (ct__sat_cert_same(s, cache)) {
+        int track = 0, same = ct__sat_cert_same(s, cache);
+        if (same) {
             /* every bound moves by at most the motion; twice the margin covers the rounding
                of the values the full query would compute at this pose */
             ct_real slack = ct__sat_motion(s, &cache->ct__rel) + 2 * s->margin;
@@ -1246,9 +1247,14 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
             ce.nrows = ce.ncols = 0;
             ce.ok = 1;
             ct__sat_query(s, h.ctype, h.cia, h.cib, q, &ce);
-            ct__sat_cert_store(s, cache, q, &ce);
+            ct__sat_cert_store(s, cache, q, &ce, CT__SAT_CERT_WAIT);
             return;
         }
+        ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
+        /* a pair met for the first time keeps a certificate from its second call on: one
+           call alone never pays for the bookkeeping */
+        if (!same) ct__sat_cert_store(s, cache, q, NULL, 1);
+        return;
     }
     ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
 }

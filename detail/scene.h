@@ -252,8 +252,10 @@ CT__INLINE int ct__sc_filter(const ct__sbody *a, const ct__sbody *b) {
 }
 
 /* Grows an array of elements of size sz to at least want (doubling), keeping count old
-   elements and zeroing the rest. Nothing changes on failure. */
-CT__PRIVATE ct_status ct__sc_grow(const ct_allocator *al, void **p, size_t *cap, size_t old, size_t want, size_t sz) {
+   elements and zeroing the rest (unless zero is 0: the record pool, whose slots are cleared
+   when taken). Nothing changes on failure. */
+CT__PRIVATE ct_status ct__sc_grow_z(const ct_allocator *al, void **p, size_t *cap, size_t old, size_t want, size_t sz,
+                                    int zero) {
     size_t ncap = *cap ? *cap : 64, bytes;
     void *q;
     if (want <= *cap) return CT_OK;
@@ -262,12 +264,15 @@ CT__PRIVATE ct_status ct__sc_grow(const ct_allocator *al, void **p, size_t *cap,
     if (bytes == 0) return CT_NO_MEMORY;
     q = ct__alloc(al, bytes);
     if (!q) return CT_NO_MEMORY;
-    memset(q, 0, bytes);
+    if (zero) memset(q, 0, bytes);
     if (old) memcpy(q, *p, old * sz);
     ct__free(al, *p);
     *p = q;
     *cap = ncap;
     return CT_OK;
+}
+CT__INLINE ct_status ct__sc_grow(const ct_allocator *al, void **p, size_t *cap, size_t old, size_t want, size_t sz) {
+    return ct__sc_grow_z(al, p, cap, old, want, sz, 1);
 }
 
 /* ---- narrow phase of one pair ---------------------------------------------------------------- */
@@ -576,7 +581,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     need = s->nrec + (fresh > s->nrfree ? fresh - s->nrfree : 0);
     st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, m, sizeof(ct__sref));
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
-    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rec, &s->reccap, s->nrec, need, sizeof(ct__spair));
+    if (st == CT_OK) st = ct__sc_grow_z(&s->alloc, (void **)&s->rec, &s->reccap, s->nrec, need, sizeof(ct__spair), 0);
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rfree, &s->rfreecap, s->nrfree, need, sizeof(int));
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rdrop, &s->rdropcap, 0, nold, sizeof(int));
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rnew, &s->rnewcap, 0, fresh, sizeof(int));
