@@ -513,7 +513,7 @@ typedef struct ct_sat_cache {
     int index_a, index_b;
     /* private: the certificate of the last full query (detail/sat.h, ct__sat_cert_query) */
     int ct__ok, ct__fa, ct__fb, ct__nrows, ct__ncols, ct__wait;
-    int ct__rows[CT__SAT_LIVE], ct__cols[CT__SAT_LIVE];
+    unsigned short ct__rows[CT__SAT_LIVE], ct__cols[CT__SAT_LIVE];   /* live half-edges (< 65536) */
     ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
     ct_real ct__room;                  /* the least lead over them at that pose */
     ct_xform ct__rel;                  /* the relative transform they hold at */

@@ -318,6 +318,7 @@ CT__INLINE void ct__sat_cert_face(ct_real g[2], int *gi, ct_real v, int i) {
 }
 CT__INLINE void ct__sat_cert_live(int *list, int *n, int *ok, int e) {
     int k;
+    if (e > 65535) { *ok = 0; return; }   /* the cache keeps 16-bit half-edge ids */
     for (k = 0; k < *n; ++k)
         if (list[k] == e) return;
     if (*n == CT__SAT_LIVE) *ok = 0;
@@ -1116,11 +1117,11 @@ CT__PRIVATE ct_real ct__sat_motion(const ct__sat *s, const ct_xform *base) {
 }
 
 /* 1 when edges[0..n) are canonical half-edges (he_twin[k] > k) of h. */
-CT__PRIVATE int ct__sat_edges_ok(const ct_hull *h, const int *edges, int n) {
+CT__PRIVATE int ct__sat_edges_ok(const ct_hull *h, const unsigned short *edges, int n) {
     int k, nh = h->face_first[h->nfaces];
     if (n < 0 || n > CT__SAT_LIVE) return 0;
     for (k = 0; k < n; ++k)
-        if (edges[k] < 0 || edges[k] >= nh || h->he_twin[edges[k]] < edges[k]) return 0;
+        if (edges[k] >= nh || h->he_twin[edges[k]] < edges[k]) return 0;
     return 1;
 }
 
@@ -1194,8 +1195,8 @@ CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct_
     c->ct__g[2] = ce->ge;
     c->ct__nrows = ce->nrows;
     c->ct__ncols = ce->ncols;
-    for (k = 0; k < ce->nrows; ++k) c->ct__rows[k] = ce->rows[k];
-    for (k = 0; k < ce->ncols; ++k) c->ct__cols[k] = ce->cols[k];
+    for (k = 0; k < ce->nrows; ++k) c->ct__rows[k] = (unsigned short)ce->rows[k];
+    for (k = 0; k < ce->ncols; ++k) c->ct__cols[k] = (unsigned short)ce->cols[k];
     {   /* the lead of each decision over its bound (what ct__sat_cert_query checks) at this pose */
         ct_real ta = q->sa + ct__sat_face_tol(s, q->sa), x = q->fb >= 0 && q->sb > ta ? q->sb : q->sa;
         ct_real te = ct__min(x + ct__sat_edge_tol(s, x), s->spec), room = q->sa - c->ct__g[0];
