@@ -86,6 +86,8 @@ typedef struct ct__spair {
 
 /* A table entry: the pair and the slot of its record in the pool. */
 typedef struct ct__sref { int a, b, r; } ct__sref;
+/* A body's place in the narrow phase's order (ct__sc_order). */
+typedef struct ct__skey { unsigned long long key; int id; } ct__skey;
 
 struct ct_scene {
     ct_allocator alloc;
@@ -111,6 +113,11 @@ struct ct_scene {
     ct__sref *tab[2];
     size_t tabcap[2], ntab;
     int cur_tab;
+    /* the narrow phase's order of the table (ct__sc_order), made for table buffer order_tab */
+    ct__skey *skey;
+    int *sfirst, *order;
+    size_t skeycap, sfirstcap, ordercap, norder;
+    int order_tab;           /* -1: none */
     /* outputs */
     ct_scene_contact *touch, *ended;
     size_t touchcap, endedcap;
@@ -367,6 +374,7 @@ CTDEF ct_status ct_scene_create(const ct_scene_desc *desc, const ct_allocator *a
     if (!s) return CT_NO_MEMORY;
     memset(s, 0, sizeof *s);
     s->alloc = al;
+    s->order_tab = -1;
     if (desc) s->desc = *desc;
     *out = s;
     return CT_OK;
@@ -386,6 +394,9 @@ CTDEF void ct_scene_destroy(ct_scene *s) {
     ct__free(&al, s->rfree);
     ct__free(&al, s->rdrop);
     ct__free(&al, s->rnew);
+    ct__free(&al, s->skey);
+    ct__free(&al, s->sfirst);
+    ct__free(&al, s->order);
     ct__free(&al, s->touch);
     ct__free(&al, s->ended);
     ct__free(&al, s);
@@ -619,16 +630,84 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     return CT_OK;
 }
 
+/* Morton key: 21 bits of each coordinate interleaved (x lowest). */
+CT__INLINE unsigned long long ct__sc_spread(unsigned long long x) {
+    x &= 0x1fffffULL;
+    x = (x | x << 32) & 0x1f00000000ffffULL;
+    x = (x | x << 16) & 0x1f0000ff0000ffULL;
+    x = (x | x << 8) & 0x100f00f00f00f00fULL;
+    x = (x | x << 4) & 0x10c30c30c30c30c3ULL;
+    x = (x | x << 2) & 0x1249249249249249ULL;
+    return x;
+}
+CT__INLINE unsigned long long ct__sc_cell(ct_real v, ct_real lo, ct_real ext) {
+    ct_real t = ext > 0 ? (v - lo) / ext * (ct_real)2097151 : 0;
+    return t > 0 ? (unsigned long long)ct__min(t, (ct_real)2097151) : 0;
+}
+CT__PRIVATE int ct__sc_keycmp(const void *x, const void *y) {
+    const ct__skey *a = (const ct__skey *)x, *b = (const ct__skey *)y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* The order in which the narrow phase visits table buffer nb (ntab pairs sorted by (a, b)):
+   the pairs grouped by their first body, the bodies in the Morton order of their tight boxes'
+   centres, so that consecutive pairs meet nearby bodies whose hulls are still in cache (10%
+   of a step on the 10,000-hull scene). Each record is worked on alone, so the order changes
+   the time, never a result. Made when the table changes; allocates only when it grows. */
+CT__PRIVATE ct_status ct__sc_order(ct_scene *s, int nb, size_t ntab) {
+    const ct__sref *tab = s->tab[nb];
+    ct_vec3 lo, hi;
+    size_t i, k = 0;
+    int id, nk = 0;
+    ct_status st;
+    s->order_tab = -1;
+    st = ct__sc_grow(&s->alloc, (void **)&s->skey, &s->skeycap, 0, (size_t)s->n + 1, sizeof(ct__skey));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->sfirst, &s->sfirstcap, 0, (size_t)s->n + 1, sizeof(int));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->order, &s->ordercap, 0, ntab + 1, sizeof(int));
+    if (st != CT_OK) return st;
+    lo = ct__v3(CT__MAXR, CT__MAXR, CT__MAXR);
+    hi = ct__neg(lo);
+    for (id = 0; id < s->n; ++id)
+        if (s->body[id].state == 1) {
+            ct_vec3 c = ct__scale(ct__add(s->tight[id].lo, s->tight[id].hi), (ct_real)0.5);
+            lo = ct__vmin(lo, c);
+            hi = ct__vmax(hi, c);
+        }
+    for (id = 0; id < s->n; ++id)
+        if (s->body[id].state == 1) {
+            ct_vec3 c = ct__scale(ct__add(s->tight[id].lo, s->tight[id].hi), (ct_real)0.5);
+            s->skey[nk].key = ct__sc_spread(ct__sc_cell(c.x, lo.x, hi.x - lo.x)) |
+                              ct__sc_spread(ct__sc_cell(c.y, lo.y, hi.y - lo.y)) << 1 |
+                              ct__sc_spread(ct__sc_cell(c.z, lo.z, hi.z - lo.z)) << 2;
+            s->skey[nk++].id = id;
+        }
+    if (nk > 1) qsort(s->skey, (size_t)nk, sizeof *s->skey, ct__sc_keycmp);
+    /* sfirst[a]: where body a's pairs start in the table (sorted by a), sfirst[a + 1] the end */
+    for (id = 0; id <= s->n; ++id) s->sfirst[id] = 0;
+    for (i = 0; i < ntab; ++i) s->sfirst[tab[i].a + 1]++;
+    for (id = 0; id < s->n; ++id) s->sfirst[id + 1] += s->sfirst[id];
+    for (id = 0; id < nk; ++id) {
+        int a = s->skey[id].id, t;
+        for (t = s->sfirst[a]; t < s->sfirst[a + 1]; ++t) s->order[k++] = t;
+    }
+    if (k != ntab) return CT_INVALID;   /* every pair's bodies are live: not reached */
+    s->norder = ntab;
+    s->order_tab = nb;
+    return CT_OK;
+}
+
 /* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
 CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, int T) {
     long long i, m = (long long)n;
+    const int *ord = s->order;
     int dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
     (void)T;
 #if CT__SC_OMP
 #pragma omp parallel for schedule(dynamic, CT__SCENE_CHUNK) num_threads(T) if (T > 1 && m > CT__SCENE_CHUNK)
 #endif
     for (i = 0; i < m; ++i) {
-        ct__spair *p = &s->rec[tab[i].r];
+        ct__spair *p = &s->rec[tab[ord[i]].r];
         /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
         ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
         if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
@@ -704,7 +783,12 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     }
     tab = s->tab[nb];
     st = ct__sc_grow(&s->alloc, (void **)&s->touch, &s->touchcap, 0, ntab, sizeof(ct_scene_contact));
-    if (st != CT_OK) return st;
+    if (st == CT_OK && (bp || s->order_tab != nb || s->norder != ntab)) st = ct__sc_order(s, nb, ntab);
+    if (st != CT_OK) {
+        if (bp) /* the slots this step took go back to the pool */
+            for (i = 0; i < s->nrnew; ++i) s->rfree[s->nrfree++] = s->rnew[i];
+        return st;
+    }
     ct__sc_narrow_all(s, tab, ntab, T);
     /* the first failure in table order decides (the same for any thread count) */
     for (i = 0; i < ntab; ++i)
