@@ -238,6 +238,8 @@ typedef struct ct_hull {
     void        *ct__block;       /* private: one block holds every array */
     unsigned     ct__valid;       /* private: CT__HULL_VALID when built by the library (complete
                                      adjacency, finite contents): queries skip its checks */
+    unsigned     ct__hash;        /* private: with ct__valid, a hash of the planes
+                                     (tells a hull rebuilt in the same memory from the old one) */
 } ct_hull;
 #define CT__HULL_VALID 0x48554C4Cu
 
@@ -482,8 +484,8 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    a later call re-evaluates a few axes instead of searching. A cache hit returns exactly what
    a cold call returns. A cache that holds indices of another pair of hulls is harmless (it is
    range-checked, and only steers the search; a certificate is used only for the hulls it was
-   made for, told by their planes arrays and extents: give a hull rebuilt in place a fresh
-   cache). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
+   made for, told by their planes arrays and a hash of their contents, and only for hulls
+   built by the library). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
    ct_hull_build); transforms must be rigid. No allocation (about 12 KB of stack in double),
    no global state. Hulls of any size work; faces beyond 16 vertices, hulls beyond 64 faces or
    64 listed edges take a slower path for the excess, not a wrong one. */
@@ -517,8 +519,8 @@ typedef struct ct_sat_cache {
     ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
     ct_real ct__room;                  /* the least lead over them at that pose */
     ct_xform ct__rel;                  /* the relative transform they hold at */
-    const void *ct__key[2];            /* the pair they belong to: planes arrays and extents */
-    ct_real ct__ext[2];
+    const void *ct__key[2];            /* the pair they belong to: planes arrays and hashes */
+    unsigned ct__hash[2];
 } ct_sat_cache;
 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,

@@ -1361,6 +1361,17 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
         else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
     }
+    {   /* FNV-1a over the planes, a 32-bit word at a time (the planes fix the polytope): a hull
+           rebuilt in the same memory gets another hash (detail/sat.h keys its certificates
+           with it) */
+        size_t nw = (size_t)nfaces * sizeof(ct_plane) / sizeof(unsigned), j;
+        unsigned hsh = 2166136261u, w;
+        for (j = 0; j < nw; ++j) {
+            memcpy(&w, (const unsigned char *)out->planes + j * sizeof w, sizeof w);
+            hsh = (hsh ^ w) * 16777619u;
+        }
+        out->ct__hash = hsh;
+    }
     out->ct__valid = CT__HULL_VALID; /* complete: per-call checks of its structure are skipped */
     return CT_OK;
 }

@@ -1128,7 +1128,8 @@ CT__PRIVATE int ct__sat_edges_ok(const ct_hull *h, const unsigned short *edges, 
 /* 1 when the cache holds a certificate (ct__ok 1) or a motion probe (2) of these hulls. */
 CT__PRIVATE int ct__sat_cert_same(const ct__sat *s, const ct_sat_cache *c) {
     return (c->ct__ok == 1 || c->ct__ok == 2) && c->ct__key[0] == (const void *)s->a->planes &&
-           c->ct__key[1] == (const void *)s->b->planes && c->ct__ext[0] == s->a->extent && c->ct__ext[1] == s->b->extent;
+           c->ct__key[1] == (const void *)s->b->planes && c->ct__hash[0] == s->a->ct__hash &&
+           c->ct__hash[1] == s->b->ct__hash;
 }
 
 /* The query answered from the cache's certificate (see ct__sat_cert), the motion since it was
@@ -1185,8 +1186,8 @@ CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct_
     c->ct__rel = s->rel;
     c->ct__key[0] = s->a->planes;
     c->ct__key[1] = s->b->planes;
-    c->ct__ext[0] = s->a->extent;
-    c->ct__ext[1] = s->b->extent;
+    c->ct__hash[0] = s->a->ct__hash;
+    c->ct__hash[1] = s->b->ct__hash;
     if (!ce || !ce->ok || q->fa < 0) return;
     c->ct__fa = q->fa;
     c->ct__fb = q->fb;
@@ -1227,7 +1228,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
         ct__sat_query_boxes(s, &ba, &bb, q);
         return;
     }
-    if (cert && cache && !s->exact) {
+    if (cert && cache && !s->exact && s->a->ct__valid == CT__HULL_VALID && s->b->ct__valid == CT__HULL_VALID) {
         ct__sat_cert ce;
         int track = 0, same = ct__sat_cert_same(s, cache);
         if (same) {

@@ -1009,6 +1009,41 @@ Test(sat, certificate_answers_equal_cold) {
     cr_assert(certs > 40 && certified > calls / 3, "certificate: %d of %d calls, %d pairs", certified, calls, certs);
 }
 
+/* A hull rebuilt in the same struct from its own points turned a quarter turn about their
+   centre (same size, same extent, likely the same memory): a cache holding a certificate of the
+   old hull must not answer for the new one. */
+Test(sat, certificate_not_taken_for_a_rebuilt_hull) {
+    unsigned long long seed = 77;
+    ct_vec3 p[20], q[20];
+    ct_hull a, b;
+    ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
+    ct_sat_cache cache;
+    ct_manifold cold, warm;
+    int i, f, rebuilt = 0;
+    for (i = 0; i < 20; ++i) p[i] = tu_random_unit(&seed);
+    cr_assert(random_hull(&a, &seed, 20, 1));
+    for (f = 0; f < 20; ++f) {
+        xb.p = tu_vec(0.9 + 0.01 * f, 0.3, -0.2);
+        cr_assert_eq(ct_hull_build(p, 20, NULL, NULL, &b), CT_OK);
+        memset(&cache, 0, sizeof cache);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.02, &cache, &warm), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.02, &cache, &warm), CT_OK);
+        rebuilt += cache.ct__ok == 1;
+        ct_hull_free(&b);
+        for (i = 0; i < 20; ++i) q[i] = tu_vec(-p[i].y, p[i].x, p[i].z);
+        cr_assert_eq(ct_hull_build(q, 20, NULL, NULL, &b), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.02, NULL, &cold), CT_OK);
+        cr_assert_eq(ct_manifold_hulls(&a, &xa, &b, &xb, 0.02, &cache, &warm), CT_OK);
+        cr_assert(same_manifold(&cold, &warm), "frame %d: the old hull's certificate answered for the rebuilt one", f);
+        /* a foreign cache: the call neither used nor rebuilt a certificate (a first call of a
+           pair keeps none), it left a probe */
+        cr_assert(cache.ct__ok != 1, "frame %d: the old hull's cache was taken for the rebuilt hull's", f);
+        ct_hull_free(&b);
+    }
+    cr_assert(rebuilt > 5, "only %d frames had a certificate to test", rebuilt);
+    ct_hull_free(&a);
+}
+
 Test(sat, built_box_matches_fixture_box) {
     /* the same configuration with boxes from ct_hull_box (the library's half-edge layout)
        and from the fixture: the same manifold up to feature numbering */
