@@ -238,7 +238,7 @@ typedef struct ct_hull {
     void        *ct__block;       /* private: one block holds every array */
     unsigned     ct__valid;       /* private: CT__HULL_VALID when built by the library (complete
                                      adjacency, finite contents): queries skip its checks */
-    unsigned     ct__hash;        /* private: with ct__valid, a hash of the planes
+    unsigned long long ct__hash;  /* private: with ct__valid, a hash of the planes
                                      (tells a hull rebuilt in the same memory from the old one) */
 } ct_hull;
 #define CT__HULL_VALID 0x48554C4Cu
@@ -520,7 +520,7 @@ typedef struct ct_sat_cache {
     ct_real ct__room;                  /* the least lead over them at that pose */
     ct_xform ct__rel;                  /* the relative transform they hold at */
     const void *ct__key[2];            /* the pair they belong to: planes arrays and hashes */
-    unsigned ct__hash[2];
+    unsigned long long ct__hash[2];
 } ct_sat_cache;
 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,

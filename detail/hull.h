@@ -1361,14 +1361,15 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
         else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
     }
-    {   /* FNV-1a over the planes, a 32-bit word at a time (the planes fix the polytope): a hull
+    {   /* 64-bit FNV-1a over the planes, a 32-bit word at a time (the planes fix the polytope): a hull
            rebuilt in the same memory gets another hash (detail/sat.h keys its certificates
            with it) */
         size_t nw = (size_t)nfaces * sizeof(ct_plane) / sizeof(unsigned), j;
-        unsigned hsh = 2166136261u, w;
+        unsigned long long hsh = 14695981039346656037ULL;
+        unsigned w;
         for (j = 0; j < nw; ++j) {
             memcpy(&w, (const unsigned char *)out->planes + j * sizeof w, sizeof w);
-            hsh = (hsh ^ w) * 16777619u;
+            hsh = (hsh ^ w) * 1099511628211ULL;
         }
         out->ct__hash = hsh;
     }
