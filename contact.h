@@ -479,16 +479,17 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    ct_sat_cache (zero it before first use; one per pair of bodies) remembers the last
    separating axis or contact feature and tests it first: a separating axis that still
    separates answers at once, a contact feature seeds the search so most other axes are
-   skipped by bounds. For a contact it also keeps a certificate (ct_manifold_hulls): bounds on
-   every axis it did not pick, valid while the bodies move less than those bounds' margins, so
-   a later call re-evaluates a few axes instead of searching. A cache hit returns exactly what
-   a cold call returns. A cache that holds indices of another pair of hulls is harmless (it is
-   range-checked, and only steers the search; a certificate is used only for the hulls it was
-   made for, told by their planes arrays and a hash of their contents, and only for hulls
-   built by the library). speculative must be finite and >= 0. The hulls' contents are trusted (as built by
-   ct_hull_build); transforms must be rigid. No allocation (about 12 KB of stack in double),
-   no global state. Hulls of any size work; faces beyond 16 vertices, hulls beyond 64 faces or
-   64 listed edges take a slower path for the excess, not a wrong one. */
+   skipped by bounds. From a pair's second call on it also keeps, for a contact, a certificate
+   (bounds on every axis the search did not pick, valid while the bodies move less than those
+   bounds' lead), so a slow or resting contact re-evaluates a few axes instead of searching.
+   A cache hit returns exactly what a cold call returns. A cache that holds indices of another
+   pair of hulls is harmless (it is range-checked, and only steers the search; a certificate
+   is used only for the hulls it was made for, told by their planes arrays and a hash of their
+   planes, and only for hulls built by the library). speculative must be finite and >= 0. The
+   hulls' contents are trusted (as built by ct_hull_build); transforms must be rigid. No
+   allocation (about 15 KB of stack in double), no global state. Hulls of any size work;
+   faces beyond 16 vertices, hulls beyond 64 faces or 64 listed edges take a slower path for
+   the excess, not a wrong one. */
 #define CT_MANIFOLD_MAX 4
 typedef struct ct_manifold_point {
     ct_vec3  point;       /* midway between the two surfaces */
