@@ -345,6 +345,13 @@ CT__INLINE int ct__sat_hot(const ct__sat_ft *t, int f, ct_real margin, ct_real t
     ct_real w = ct__sat_ft_w(t, f);
     return !(w < 0 && w + margin <= thr);
 }
+/* The edge of half-edge k of hot face f as its canonical half-edge (he_twin > itself), or -1
+   when its other face is hot too and comes first: each edge is visited from one face. */
+CT__INLINE int ct__sat_hot_edge(const ct__sat_ft *t, int f, int k, ct_real margin, ct_real thr) {
+    int tw = t->h->he_twin[k], g = t->h->he_face[tw];
+    if (g < f && ct__sat_hot(t, g, margin, thr)) return -1;
+    return tw > k ? k : tw;
+}
 
 /* Edge i of A against the prepared columns (ncols < 0: every edge of B). Keeps the best pair
    above thr in q under the total order (larger separation, then smaller (i, j)); returns 1 when
@@ -503,9 +510,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                 continue;
             }
             for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
-                int tw = B->he_twin[k], g = B->he_face[tw];
-                j = tw > k ? k : tw;
-                if (g < f && ct__sat_hot(&tb, g, s->margin, t0)) continue;
+                if ((j = ct__sat_hot_edge(&tb, f, k, s->margin, t0)) < 0) continue;
                 if (ct__sat_arc_skip(&tb, j, ta.m, t0)) {
                     if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&tb, j, ta.m, s->margin));
                     continue;
@@ -523,11 +528,9 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                     continue;
                 }
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
-                    int tw = A->he_twin[k], g = A->he_face[tw];
                     /* the threshold rises with the best pair found so far */
                     ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
-                    i = tw > k ? k : tw;
-                    if (g < f && ct__sat_hot(&ta, g, s->margin, t0)) continue;
+                    if ((i = ct__sat_hot_edge(&ta, f, k, s->margin, t0)) < 0) continue;
                     if (ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1)) {
                         if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&ta, i, tb.m, s->margin));
                         continue;
