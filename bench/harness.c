@@ -13,6 +13,8 @@
 
 #define BENCH_REPS 7            /* repetitions, median taken */
 #define BENCH_TARGET 0.02       /* seconds per repetition per side */
+#define BENCH_SLOW 0.5          /* seconds per call above which a row takes... */
+#define BENCH_REPS_SLOW 3       /* ...this many repetitions (still alternating, median taken) */
 
 double bench_seconds(void) {
     struct timespec ts;
@@ -226,16 +228,18 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Calls per repetition so that one repetition of fn takes about BENCH_TARGET seconds. */
-static long bench_calibrate(bench_fn fn, void *ctx) {
+/* Calls per repetition so that one repetition of fn takes about BENCH_TARGET seconds; *per
+   gets the time per call seen while calibrating. */
+static long bench_calibrate(bench_fn fn, void *ctx, double *per) {
     long calls = 1;
     for (;;) {
         double t0 = bench_seconds(), dt;
         fn(ctx, calls);
         dt = bench_seconds() - t0;
         if (dt >= BENCH_TARGET / 4 || calls >= (1L << 30)) {
-            double per = dt / (double)calls;
-            long want = per > 0 ? (long)(BENCH_TARGET / per) : calls;
+            long want;
+            *per = dt / (double)calls;
+            want = *per > 0 ? (long)(BENCH_TARGET / *per) : calls;
             return want < 1 ? 1 : want;
         }
         calls *= 4;
@@ -247,12 +251,13 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Alternates a and b (b may be NULL) over BENCH_REPS repetitions; medians per call. */
+/* Alternates a and b (b may be NULL) over BENCH_REPS repetitions (BENCH_REPS_SLOW when one
+   call of a side takes over BENCH_SLOW seconds: a 1e6-point hull); medians per call. */
 static void bench_pair(bench_fn a, void *actx, bench_fn b, void *bctx, double *ta, double *tb) {
-    double sa[BENCH_REPS], sb[BENCH_REPS];
-    long ca = bench_calibrate(a, actx), cb = b ? bench_calibrate(b, bctx) : 0;
-    int r;
-    for (r = 0; r < BENCH_REPS; ++r) {
+    double sa[BENCH_REPS], sb[BENCH_REPS], pa = 0, pb = 0;
+    long ca = bench_calibrate(a, actx, &pa), cb = b ? bench_calibrate(b, bctx, &pb) : 0;
+    int r, reps = pa > BENCH_SLOW || pb > BENCH_SLOW ? BENCH_REPS_SLOW : BENCH_REPS;
+    for (r = 0; r < reps; ++r) {
         double t0 = bench_seconds();
         a(actx, ca);
         sa[r] = (bench_seconds() - t0) / (double)ca;
@@ -262,8 +267,8 @@ static void bench_pair(bench_fn a, void *actx, bench_fn b, void *bctx, double *t
             sb[r] = (bench_seconds() - t0) / (double)cb;
         }
     }
-    *ta = median(sa, BENCH_REPS);
-    *tb = b ? median(sb, BENCH_REPS) : 0;
+    *ta = median(sa, reps);
+    *tb = b ? median(sb, reps) : 0;
 }
 
 double bench_time(bench_fn fn, void *ctx) {

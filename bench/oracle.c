@@ -133,6 +133,22 @@ double oracle_sat(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const 
     free(A.v); free(B.v);
     return best;
 }
+double oracle_sat_along(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, const double axis[3]) {
+    or_poly A, B;
+    double n[3], l = sqrt(or_dot(axis, axis)), s;
+    if (!(l > 0)) return NAN;
+    n[0] = axis[0] / l; n[1] = axis[1] / l; n[2] = axis[2] / l;
+    if (!or_poly_make(a, xa, &A)) return NAN;
+    if (!or_poly_make(b, xb, &B)) { free(A.v); return NAN; }
+    {
+        double la, ha, lb, hb;
+        or_extent(&A, n, &la, &ha);
+        or_extent(&B, n, &lb, &hb);
+        s = lb - ha;
+    }
+    free(A.v); free(B.v);
+    return s;
+}
 
 /* ---- rays ---- */
 /* smallest root in [0, 1] of |q + t d|^2 = 1 entering the unit ball; 0 when q is inside */

@@ -22,6 +22,9 @@ long long oracle_box_pairs_each(const ct_aabb *b, int n, void (*fn)(void *user, 
    value is the penetration depth. *axis (may be NULL) gets the unit axis, pointing from A
    to B. */
 double oracle_sat(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, double axis[3]);
+/* The separation of the two hulls along one axis (from A to B, need not be unit): min over B's
+   vertices minus max over A's along it; the penetration depth along it is minus that. */
+double oracle_sat_along(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb, const double axis[3]);
 
 /* Entry fraction t in [0, 1] of the segment from + t dir into a shape placed by x, or -1 for
    a miss (a start inside gives 0). Sphere (radius r about the origin), box (half extents h),

@@ -47,6 +47,15 @@ Test(oracle, sat_on_boxes_has_the_closed_forms) {
     xb = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)(3.14159265358979323846 / 4), tu_vec(2, 0, 0));
     s = oracle_sat(&a, NULL, &b, &xb, axis);
     cr_assert(fabs(s - (1 - 0.5 * sqrt(2.0))) <= OR_TOL, "%g", s);
+    {   /* one axis, any length, signed from A to B: along -x B lies behind A */
+        double px[3] = { 3, 0, 0 }, nx[3] = { -1, 0, 0 }, d[3] = { 1, 1, 0 };
+        s = oracle_sat_along(&a, NULL, &b, &xb, px);
+        cr_assert(fabs(s - (1 - 0.5 * sqrt(2.0))) <= OR_TOL, "%g", s);
+        s = oracle_sat_along(&a, NULL, &b, &xb, nx);
+        cr_assert(fabs(s + (3 + 0.5 * sqrt(2.0))) <= OR_TOL, "%g", s);
+        s = oracle_sat_along(&a, NULL, &b, &xb, d);   /* A reaches sqrt 2 along it, B from (2 - sqrt 2 / 2) / sqrt 2 */
+        cr_assert(fabs(s + 0.5) <= OR_TOL, "%g", s);
+    }
     /* edge against edge: B turned about z and then x, placed along the diagonal; the SAT gap is
        at least the true distance's lower bound and the oracle must call it apart / overlapping
        exactly when a far / near placement is */
