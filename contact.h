@@ -35,7 +35,7 @@
      >>export      debug export to Wavefront OBJ and legacy VTK  (detail/export.h)
      >>mpi         optional MPI domain-decomposed broad phase    (detail/mpi.h; CONTACT_MPI)
      >>query       shape AABBs, ray casts, shape casts / TOI     (detail/aabb.h, toi.h, raycast.h)
-     >>pairs       manifolds of spheres, boxes, capsules, hulls  (detail/manifold_pairs.h)
+     >>pairs       manifolds of spheres, boxes, capsules, cylinders, hulls (detail/manifold_pairs.h)
      >>mesh        meshes, heightfields: hull/sphere/capsule contacts, ray casts (detail/mesh.h)
      >>scene       the whole step: bodies, pair table, events    (detail/scene.h)
      >>pfc         PFC rigid blocks: warm/reduced contact, erosion, walls (detail/pfc.h, erode.h, wall.h)
@@ -972,6 +972,25 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
    gives way to one point: the closest pair, or the deepest end of the segment. */
 CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, const ct_capsule *b,
                                          const ct_xform *xb, ct_real speculative, ct_manifold *out);
+/* A hull (radius 0; a box as ct_hull_box) against a solid cylinder (ct_shape_cylinder: radius,
+   half_height >= 0 about the local z axis of xb). The signed distance (GJK, or EPA when they
+   overlap) gives the normal and the closest / deepest pair; then, when a face of A is parallel
+   to that normal within 0.005 rad: a cap facing it is clipped to the face's prism (its rim as 8
+   points at fixed angles of the local x axis, plus the deepest rim point when the cap is tilted
+   deeper than those, plus the face's vertices lying on the disk; reduced to 4 as
+   ct_manifold_hulls: a cylinder standing on a box gets 4 points), or the side line facing it
+   is (up to 2 points: a cylinder lying on a face); when a cap is parallel to the normal, A's
+   edge facing it (normal to the normal within 0.005 rad) is clipped to the disk (2 points: a
+   cylinder standing across a ridge). A clip whose deepest point is farther than the pair's
+   separation (beyond rounding), or nearer by more than 2% + 5e-4 of the size, gives way to the
+   one point, which is also the answer in every other case (a rim or side point). Conventions of
+   the manifolds above (normal A -> B; midway points; speculative; symmetric ids; sorted by
+   id). EPA's polytope and the cap's candidates live in s (NULL: a temporary scratch; a warm
+   one allocates nothing). CT_INVALID as above (also for a bad radius or half_height);
+   CT_NO_MEMORY; with CT_NO_CONVERGENCE the answer from EPA's best bound. */
+CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, ct_real radius, ct_real half_height,
+                                          const ct_xform *xb, ct_real speculative, ct_scratch *s,
+                                          ct_manifold *out);
 /* >>mesh ------------------------------------------------------------------------------ */
 /* Triangle meshes and heightfields (detail/mesh.h), and hulls, spheres and capsules against them.
 

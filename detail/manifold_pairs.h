@@ -238,6 +238,44 @@ CT__PRIVATE int ct__pair_clip_face(const ct_hull *h, int f, ct_vec3 p0, ct_vec3 
     return *t1 > *t0;
 }
 
+/* The segment p0-p1 (B's core, rounded by rb; A's frame) against face f of the hull a: the
+   segment clipped to the face's prism, each end measured against its plane, kept when within
+   speculative (a clip shorter than the parallel tolerance: its deeper end alone). Ends get the
+   keys (clipping half-edge, or the face) x (key0, key1). Returns the count (<= 2) in pts and
+   the deepest end's plane distance (CT__MAXR: none) in *deepest. */
+CT__PRIVATE int ct__pair_segment_face(const ct_hull *a, int face, ct_vec3 p0, ct_vec3 p1, ct_real rb,
+                                      ct_real speculative, unsigned key0, unsigned key1, ct__cand *pts,
+                                      ct_real *deepest) {
+    ct_real t0, t1, dk[2];
+    int e0, e1, k, np = 0, only = -1;
+    ct_plane pl = a->planes[face];
+    *deepest = CT__MAXR;
+    if (!ct__pair_clip_face(a, face, p0, p1, &t0, &t1, &e0, &e1)) return 0;
+    for (k = 0; k < 2; ++k) dk[k] = ct__dot(pl.n, ct__lerp(p0, p1, k ? t1 : t0)) + pl.d;
+    if (t1 - t0 <= CT__PAIR_PARALLEL) only = dk[1] < dk[0] ? 1 : 0;
+    for (k = 0; k < 2; ++k) {
+        int ek = k ? e1 : e0;
+        ct_vec3 q = ct__lerp(p0, p1, k ? t1 : t0);
+        if (only >= 0 && k != only) continue;
+        *deepest = ct__min(*deepest, dk[k]);
+        if (!(dk[k] - rb <= speculative)) continue;
+        pts[np].p = ct__pair_mid(ct__madd(q, pl.n, -dk[k]), 0, q, rb, pl.n);
+        pts[np].s = dk[k] - rb;
+        pts[np].id = ct__sat_id(ek >= 0 ? ct__sat_edge_key(a, ek) : ct__sat_key(CT__KEY_FACE, face), k ? key1 : key0);
+        np++;
+    }
+    return np;
+}
+
+/* A clip stands for the contact when it holds the closest pair (apart) / the least separation
+   sep (overlapping): its deepest point no farther than that (beyond rounding, touch x the
+   coordinates' scale), and nearer only by a reference plane's tilt within the parallel
+   tolerance (CT__PAIR_FACE_TOL x L plus 2% of the separation, as for rounded hulls). */
+CT__INLINE int ct__pair_face_holds(int np, ct_real deepest, ct_real sep, ct_real scale, ct_real L) {
+    return np > 0 && deepest <= sep + CT__PAIR_TOUCH * scale &&
+           deepest >= sep - (ct_real)0.02 * ct__abs(sep) - CT__PAIR_FACE_TOL * L;
+}
+
 /* SAT of a hull (radius 0) and a segment, both in A's frame: the largest separation over the
    face normals (*face) and over the hull edges crossed with the segment (*edge, *axis). */
 CT__PRIVATE ct_real ct__pair_sat_segment(const ct_hull *h, ct_vec3 p0, ct_vec3 p1, int *face, int *edge,
@@ -318,34 +356,11 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
         if (!(fs - rb <= speculative)) return ct__pair_finish(out);
     }
     if (use_face) { /* face clip: the segment clipped to the prism of the face, each end against its plane */
-        ct_real t0, t1, deepest = CT__MAXR;
-        int e0, e1;
-        ct_plane pl = a->planes[face];
-        if (ct__pair_clip_face(a, face, p0, p1, &t0, &t1, &e0, &e1)) {
-            ct_real dk[2];
-            int only = -1; /* a clip shorter than the parallel tolerance: its deeper end alone */
-            for (k = 0; k < 2; ++k) dk[k] = ct__dot(pl.n, ct__lerp(p0, p1, k ? t1 : t0)) + pl.d;
-            if (t1 - t0 <= CT__PAIR_PARALLEL) only = dk[1] < dk[0] ? 1 : 0;
-            for (k = 0; k < 2; ++k) {
-                ct_real tk = k ? t1 : t0;
-                int ek = k ? e1 : e0;
-                ct_vec3 q = ct__lerp(p0, p1, tk);
-                if (only >= 0 && k != only) continue;
-                deepest = ct__min(deepest, dk[k]);
-                if (!(dk[k] - rb <= speculative)) continue;
-                pts[np].p = ct__pair_mid(ct__madd(q, pl.n, -dk[k]), 0, q, rb, pl.n);
-                pts[np].s = dk[k] - rb;
-                pts[np].id = ct__sat_id(ek >= 0 ? ct__sat_edge_key(a, ek) : ct__sat_key(CT__KEY_FACE, face),
-                                        ct__sat_key(CT__KEY_VERT, k));
-                np++;
-            }
-        }
-        /* the clip must hold the closest pair (apart) / the SAT separation (overlapping): its
-           deepest point no farther than that (beyond rounding), and nearer only by the plane's
-           tilt (a face parallel to the normal within 0.005 rad) */
-        if (np > 0 && deepest <= sep + CT__PAIR_TOUCH * (L + ct__maxabs(p0)) &&
-            deepest >= sep - (ct_real)0.02 * ct__abs(sep) - CT__PAIR_FACE_TOL * L) {
-            ct__sat_emit(pts, np, xa, pl.n, out);
+        ct_real deepest;
+        np = ct__pair_segment_face(a, face, p0, p1, rb, speculative, ct__sat_key(CT__KEY_VERT, 0),
+                                   ct__sat_key(CT__KEY_VERT, 1), pts, &deepest);
+        if (ct__pair_face_holds(np, deepest, sep, L + ct__maxabs(p0), L)) {
+            ct__sat_emit(pts, np, xa, a->planes[face].n, out);
             return ct__pair_finish(out);
         }
     }
@@ -371,4 +386,234 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
         ct__sat_emit(pts, 1, xa, pl.n, out);
     }
     return ct__pair_finish(out);
+}
+
+/* ---- a hull against a cylinder ---------------------------------------------------------------
+   The cylinder's contact features: a cap (a disk) when the normal is parallel to its axis, a
+   side line when it is normal to the axis, a rim point otherwise. The signed distance (GJK/EPA,
+   exact for a cylinder: its caps are flat and its side is ruled) gives the normal and the
+   closest or deepest pair; a hull face parallel to the normal then clips the cap (as a polygon
+   of CT__CYL_SIDES rim points at fixed angles, plus the deepest rim point when it is deeper,
+   and the face's own vertices that fall on the true disk) or the side line, and a cap parallel
+   to the normal clips the hull's edge facing it to the disk. A clip stands when it holds the
+   deepest pair (ct__pair_face_holds), else the pair alone is the contact (Jolt clips its
+   cylinder caps as polygons the same way). */
+#define CT__CYL_SIDES 8
+/* Cylinder feature keys: cap vertices (cap c, rim point k, deepest point CT__CYL_SIDES), cap
+   rim edges, cap faces, the side line's ends and the side. */
+#define CT__CYL_VKEY(c, k) ct__sat_key(CT__KEY_VERT, (c) * 16 + (k))
+#define CT__CYL_EKEY(c, k) ct__sat_key(CT__KEY_EDGE, (c) * 16 + (k))
+#define CT__CYL_FKEY(c) ct__sat_key(CT__KEY_FACE, (c))
+#define CT__CYL_SIDE_KEY(k) ct__sat_key(CT__KEY_VERT, 32 + (k))
+
+/* Cap polygon (cap c centred at cc, rim points at fixed angles in the basis ex, ey, radius R,
+   axis u) clipped to the prism of face f of a (A's frame): candidates (midway points, keyed)
+   into out (room for 3 (CT__CYL_SIDES + 1) + the face's vertices); returns the count. */
+CT__PRIVATE int ct__cyl_cap_face(const ct_hull *a, int f, int c, ct_vec3 cc, ct_vec3 ex, ct_vec3 ey, ct_real R,
+                                 ct_vec3 u, ct_real speculative, ct_real tol, ct__cand *out) {
+    ct_plane pl = a->planes[f];
+    ct_vec3 poly[CT__CYL_SIDES + 1], w;
+    unsigned pk[CT__CYL_SIDES + 1];
+    ct_real best = CT__MAXR, wl, den;
+    int k, j, np = 0, nc = 0, e0 = a->face_first[f], e1 = a->face_first[f + 1], deep = -1;
+    /* the deepest rim point along -n, when the cap is tilted enough to have one */
+    w = ct__madd(ct__neg(pl.n), u, ct__dot(pl.n, u));
+    wl = ct__len(w);
+    for (k = 0; k < CT__CYL_SIDES; ++k) {
+        ct_real t = (ct_real)6.283185307179586 * (ct_real)k / CT__CYL_SIDES;
+        poly[np] = ct__madd(ct__madd(cc, ex, R * ct__cos(t)), ey, R * ct__sin(t));
+        pk[np++] = (unsigned)k;
+        best = ct__min(best, ct__dot(pl.n, poly[np - 1]) + pl.d);
+    }
+    if (wl > 0) {
+        ct_vec3 q = ct__madd(cc, w, R / wl);
+        ct_real sq = ct__dot(pl.n, q) + pl.d;
+        if (sq < best - tol) {   /* inserted in angular order: after rim point floor(angle / step) */
+            ct_real ang = ct__atan2(ct__dot(w, ey), ct__dot(w, ex));
+            if (ang < 0) ang += (ct_real)6.283185307179586;
+            deep = (int)(ang / ((ct_real)6.283185307179586 / CT__CYL_SIDES)) % CT__CYL_SIDES;
+            for (j = np; j > deep + 1; --j) { poly[j] = poly[j - 1]; pk[j] = pk[j - 1]; }
+            poly[deep + 1] = q;
+            pk[deep + 1] = CT__CYL_SIDES;
+            np++;
+        }
+    }
+    /* (0) rim points inside the face's prism, (1) rim edges crossing a side plane inside the
+       others (the side planes: edge x n points out of a counter-clockwise face) */
+    for (k = 0; k < np; ++k) {
+        ct_vec3 p0 = poly[k], p1 = poly[k + 1 == np ? 0 : k + 1];
+        int in = 1;
+        for (j = e0; j < e1 && in; ++j) {
+            ct_vec3 va = a->verts[a->face_verts[j]], vb = a->verts[a->face_verts[a->he_next[j]]];
+            in = ct__dot(ct__cross(ct__sub(vb, va), pl.n), ct__sub(p0, va)) <= 0;
+        }
+        if (in) {
+            ct_real sp = ct__dot(pl.n, p0) + pl.d;
+            if (sp <= speculative) {
+                out[nc].p = ct__madd(p0, pl.n, -sp / 2);
+                out[nc].s = sp;
+                out[nc++].id = ct__sat_id(ct__sat_key(CT__KEY_FACE, f), CT__CYL_VKEY(c, (int)pk[k]));
+            }
+        }
+        for (j = e0; j < e1; ++j) {
+            ct_vec3 va = a->verts[a->face_verts[j]], vb = a->verts[a->face_verts[a->he_next[j]]];
+            ct_vec3 sd = ct__cross(ct__sub(vb, va), pl.n), q;
+            ct_real d0 = ct__dot(sd, ct__sub(p0, va)), d1 = ct__dot(sd, ct__sub(p1, va)), sq;
+            int i;
+            if ((d0 <= 0) == (d1 <= 0)) continue;
+            q = ct__lerp(p0, p1, d0 / (d0 - d1));
+            for (i = e0; i < e1; ++i) {
+                ct_vec3 wa = a->verts[a->face_verts[i]], wb = a->verts[a->face_verts[a->he_next[i]]];
+                if (i != j && ct__dot(ct__cross(ct__sub(wb, wa), pl.n), ct__sub(q, wa)) > 0) break;
+            }
+            if (i < e1) continue;
+            sq = ct__dot(pl.n, q) + pl.d;
+            if (!(sq <= speculative)) continue;
+            out[nc].p = ct__madd(q, pl.n, -sq / 2);
+            out[nc].s = sq;
+            out[nc++].id = ct__sat_id(ct__sat_edge_key(a, j), CT__CYL_EKEY(c, (int)pk[k]));
+        }
+    }
+    /* (2) the face's vertices that fall on the disk, projected onto the cap along n */
+    den = ct__dot(u, pl.n);
+    if (ct__abs(den) > 0)
+        for (j = e0; j < e1; ++j) {
+            ct_vec3 v = a->verts[a->face_verts[j]], x;
+            ct_real t = ct__dot(u, ct__sub(cc, v)) / den;
+            x = ct__madd(v, pl.n, t);
+            if (!(ct__len2(ct__sub(x, cc)) <= R * R) || !(t <= speculative)) continue;
+            out[nc].p = ct__madd(v, pl.n, t / 2);
+            out[nc].s = t;
+            out[nc++].id = ct__sat_id(ct__sat_key(CT__KEY_VERT, a->face_verts[j]), CT__CYL_FKEY(c));
+        }
+    return nc;
+}
+
+/* The hull's edge at its support vertex v along n (A's frame) most nearly normal to n, within
+   the parallel tolerance: its half-edge from v, or -1. */
+CT__PRIVATE int ct__cyl_flat_edge(const ct_hull *a, int v, ct_vec3 n) {
+    int e0 = a->vert_edge[v], e = e0, best = -1, guard = a->face_first[a->nfaces];
+    ct_real bc = CT__PAIR_PARALLEL;
+    do {
+        ct_vec3 d = ct__sub(a->verts[a->face_verts[a->he_next[e]]], a->verts[v]);
+        ct_real l = ct__len(d), c = l > 0 ? ct__abs(ct__dot(d, n)) / l : 1;
+        if (c <= bc) { bc = c; best = e; }
+        e = a->he_next[a->he_twin[e]];
+    } while (e != e0 && --guard > 0);
+    return best;
+}
+
+/* The manifold checked as every pair's (ct__pair_finish); else EPA's status (CT_OK, or
+   CT_NO_CONVERGENCE with its best answer). */
+CT__INLINE ct_status ct__cyl_done(ct_manifold *out, ct_status st) {
+    ct_status f = ct__pair_finish(out);
+    return f == CT_OK ? st : f;
+}
+
+CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, ct_real radius, ct_real half_height,
+                                          const ct_xform *xb, ct_real speculative, ct_scratch *s, ct_manifold *out) {
+    ct_xform rel;
+    ct_shape sa, sb;
+    ct_distance g;
+    ct_status st;
+    ct_vec3 n, u, c, ex, ey;
+    ct_real d, L, scale, cu, par = 1 - CT__PAIR_PARALLEL * CT__PAIR_PARALLEL / 2, cf = -CT__MAXR;
+    ct__cand pts[CT_MANIFOLD_MAX];
+    int face = -1, k, np = 0, cap;
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__sat_hull_ok(a) || !ct__xf_valid(xa) || !ct__xf_valid(xb) || !ct__finite(radius) || radius < 0 ||
+        !ct__finite(half_height) || half_height < 0 || !ct__finite(speculative) || speculative < 0)
+        return CT_INVALID;
+    rel = ct__xf_rel(xa, xb);
+    sa = ct_shape_hull(a);
+    sb = ct_shape_cylinder(radius, half_height);
+    st = ct_signed_distance(&sa, NULL, &sb, &rel, NULL, s, &g);
+    if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); return st; }
+    d = g.distance;
+    n = g.normal;
+    if (!(d <= speculative)) return ct__cyl_done(out, st);
+    c = rel.p;
+    u = ct__xf_dir(&rel, ct__v3(0, 0, 1));
+    ex = ct__xf_dir(&rel, ct__v3(1, 0, 0));
+    ey = ct__xf_dir(&rel, ct__v3(0, 1, 0));
+    L = a->extent + radius + half_height;
+    scale = L + ct__maxabs(c);
+    cu = ct__dot(n, u);
+    cap = cu > 0 ? 0 : 1;   /* the cap facing A: bottom (-u, cap 0) when n runs along +u */
+    for (k = 0; k < a->nfaces; ++k)
+        if (ct__dot(a->planes[k].n, n) > cf) { cf = ct__dot(a->planes[k].n, n); face = k; }
+    if (cf >= par && ct__abs(cu) >= par) {   /* a cap on a face of A */
+        ct_scratch local, *sc = ct__scratch_begin(s, &local, NULL);
+        ct__mark mk = ct__scratch_mark(sc);
+        int nf = a->face_first[face + 1] - a->face_first[face], nc;
+        ct__cand *cand = CT__SALLOC(sc, ct__cand, 3 * (CT__CYL_SIDES + 1) + nf);
+        ct_vec3 cc = ct__madd(c, u, cap ? half_height : -half_height);
+        if (!cand) { ct__scratch_end(sc, &local, mk); memset(out, 0, sizeof *out); return CT_NO_MEMORY; }
+        nc = ct__cyl_cap_face(a, face, cap, cc, ex, ey, radius, u, speculative, CT__SAT_REDUCE_TOL * L, cand);
+        if (nc > 0) {
+            ct_real deepest = CT__MAXR;
+            for (k = 0; k < nc; ++k) deepest = ct__min(deepest, cand[k].s);
+            np = ct__red_reduce(NULL, cand, nc, a->planes[face].n, L, pts);
+            if (!ct__pair_face_holds(np, deepest, d, scale, L)) np = 0;
+        }
+        ct__scratch_end(sc, &local, mk);
+        if (np > 0) { ct__sat_emit(pts, np, xa, a->planes[face].n, out); return ct__cyl_done(out, st); }
+    } else if (cf >= par && ct__abs(cu) <= CT__PAIR_PARALLEL) {   /* the side line on a face of A */
+        ct_vec3 w = ct__madd(ct__neg(a->planes[face].n), u, ct__dot(a->planes[face].n, u)), side;
+        ct_real wl = ct__len(w), deepest;
+        if (wl > 0) {
+            side = ct__madd(c, w, radius / wl);
+            np = ct__pair_segment_face(a, face, ct__madd(side, u, -half_height), ct__madd(side, u, half_height), 0,
+                                       speculative, CT__CYL_SIDE_KEY(0), CT__CYL_SIDE_KEY(1), pts, &deepest);
+            if (ct__pair_face_holds(np, deepest, d, scale, L)) {
+                ct__sat_emit(pts, np, xa, a->planes[face].n, out);
+                return ct__cyl_done(out, st);
+            }
+            np = 0;
+        }
+    } else if (ct__abs(cu) >= par) {   /* A's edge facing a cap: the edge clipped to the disk */
+        int v = ct__sat_support(a, n), e = ct__cyl_flat_edge(a, v, n);
+        ct_vec3 m = cap ? u : ct__neg(u), cc = ct__madd(c, m, half_height);   /* m: the cap's outward normal */
+        if (e >= 0) {
+            ct_vec3 p0 = a->verts[v], p1 = a->verts[a->face_verts[a->he_next[e]]], dv = ct__sub(p1, p0);
+            ct_vec3 q0 = ct__sub(p0, cc), qp = ct__madd(q0, m, -ct__dot(q0, m)), dp = ct__madd(dv, m, -ct__dot(dv, m));
+            ct_real qa = ct__len2(dp), qb = ct__dot(qp, dp), qc = ct__len2(qp) - radius * radius, disc = qb * qb - qa * qc;
+            ct_real deepest = CT__MAXR;
+            if (qa > 0 && disc >= 0) {
+                ct_real r = ct__sqrt(disc), t0 = ct__max((-qb - r) / qa, 0), t1 = ct__min((-qb + r) / qa, 1);
+                for (k = 0; k < 2 && t0 <= t1; ++k) {
+                    ct_real t = k ? t1 : t0, sp;
+                    ct_vec3 x = ct__madd(p0, dv, t);
+                    unsigned ka = t <= 0 ? ct__sat_key(CT__KEY_VERT, v)
+                                 : (t >= 1 ? ct__sat_key(CT__KEY_VERT, a->face_verts[a->he_next[e]]) : ct__sat_edge_key(a, e));
+                    if (k == 1 && t1 - t0 <= CT__PAIR_PARALLEL) break;   /* one point: a vertex on the disk */
+                    sp = ct__dot(m, ct__sub(x, cc));
+                    deepest = ct__min(deepest, sp);
+                    if (!(sp <= speculative)) continue;
+                    pts[np].p = ct__madd(x, m, -sp / 2);
+                    pts[np].s = sp;
+                    pts[np++].id = ct__sat_id(ka, CT__CYL_FKEY(cap));
+                }
+            }
+            if (ct__pair_face_holds(np, deepest, d, scale, L)) {
+                ct__sat_emit(pts, np, xa, ct__neg(m), out);
+                return ct__cyl_done(out, st);
+            }
+            np = 0;
+        }
+    }
+    {   /* one point: the closest (apart) or deepest (overlapping) pair, keyed by A's feature at it
+           and the cylinder's (rim, cap or side) */
+        unsigned ka = 0, kb;
+        ct_vec3 q = ct__sub(g.pb, c), pa = g.pa;
+        ct_real z = ct__dot(q, u), rr = ct__len(ct__madd(q, u, -z)), tol = CT__SAT_REDUCE_TOL * L;
+        int on_cap = ct__abs(z) >= half_height - tol, on_rim = rr >= radius - tol;
+        (void)ct__sat_closest(a, g.pa, &pa, &ka);
+        kb = on_cap && on_rim ? CT__CYL_EKEY(z > 0, 15) : (on_cap ? CT__CYL_FKEY(z > 0) : CT__CYL_SIDE_KEY(2));
+        pts[0].p = ct__scale(ct__add(g.pa, g.pb), (ct_real)0.5);
+        pts[0].s = d;
+        pts[0].id = ct__sat_id(ka, kb);
+        ct__sat_emit(pts, 1, xa, n, out);
+    }
+    return ct__cyl_done(out, st);
 }

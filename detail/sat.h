@@ -902,14 +902,16 @@ CT__PRIVATE void ct__clip_enum(const ct__clip *c, ct__red *r) {
     }
 }
 
-/* Runs the reduction; returns the number of points kept (ref frame) in pts. */
-CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
+/* Runs the reduction over the candidates of the clip c, or (c NULL) over the array arr[0..narr)
+   in the contact plane normal to n; returns the number of points kept in pts. */
+CT__PRIVATE int ct__red_reduce(const ct__clip *c, const ct__cand *arr, int narr, ct_vec3 n, ct_real L, ct__cand *pts) {
     ct__red r;
     int i;
     memset(&r, 0, sizeof r);
-    r.n = c->pr.n;
+    r.n = n;
     r.tol = CT__SAT_REDUCE_TOL * L;
-    ct__clip_enum(c, &r);
+    if (c) ct__clip_enum(c, &r);
+    else for (i = 0; i < narr; ++i) ct__red_visit(&r, &arr[i]);
     if (r.count <= CT_MANIFOLD_MAX) {
         for (i = 0; i < r.count; ++i) pts[i] = r.first[i];
         return r.count;
@@ -921,8 +923,10 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
         r.have = 0;
         if (r.count <= CT__SAT_KEEP)
             for (i = 0; i < r.count; ++i) ct__red_visit(&r, &r.first[i]);
-        else
+        else if (c)
             ct__clip_enum(c, &r);
+        else
+            for (i = 0; i < narr; ++i) ct__red_visit(&r, &arr[i]);
         if (r.mode == 1) need = r.tol * r.tol;
         else need = r.tol * ct__len(ct__sub(r.pick[1].p, r.pick[0].p));
         if (!r.have || !(r.score > need)) break;
@@ -935,6 +939,7 @@ CT__PRIVATE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) {
     for (i = 0; i < r.npick; ++i) pts[i] = r.pick[i];
     return r.npick;
 }
+CT__INLINE int ct__clip_reduce(const ct__clip *c, ct_real L, ct__cand *pts) { return ct__red_reduce(c, NULL, 0, c->pr.n, L, pts); }
 
 /* The incident face: among the faces around the incident hull's deepest vertex v, the most
    anti-parallel to the reference normal (dir, in the incident frame). The globally most

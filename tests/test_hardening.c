@@ -359,6 +359,21 @@ static ct_status ac_pfc_reduced(const fixture *f, tu_alloc *t, ct_scratch *sc, d
     if (st == CT_OK) dg_contact(d, &c);
     return st;
 }
+static ct_status ac_cylinder(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
+    ct_manifold m;
+    ct_status st = ct_manifold_hull_cylinder(&f->hc, &f->xc, (ct_real)0.4, (ct_real)0.5, &f->xd, (ct_real)0.1, sc, &m);
+    const unsigned char *z = (const unsigned char *)&m;
+    size_t i;
+    int k;
+    (void)t;
+    for (i = 0, *cleared = 1; i < sizeof m; ++i) *cleared &= z[i] == 0;
+    if (st == CT_OK) {
+        dg_vec(d, m.normal);
+        dg_int(d, m.count);
+        for (k = 0; k < m.count; ++k) { dg_vec(d, m.points[k].point); dg_real(d, m.points[k].separation); dg_int(d, m.points[k].id); }
+    }
+    return st;
+}
 static ct_status ac_pfc_rounded(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
     ct_contact c;
     ct_status st = ct_contact_rounded_hulls(&f->ha, &f->xa, (ct_real)0.05, &f->hb, &f->xb, (ct_real)0.1, 0, NULL, sc, &c);
@@ -426,6 +441,8 @@ static const alloc_case ALLOC_CASES[] = {
     { "ct_contact_hulls_warm (cache on t, NULL scratch)", ac_pfc_warm, 0 },
     { "ct_contact_hulls_warm (cache on t, fresh scratch)", ac_pfc_warm, 1 },
     { "ct_contact_hulls_reduced (fresh scratch)", ac_pfc_reduced, 1 },
+    { "ct_manifold_hull_cylinder (NULL scratch)", ac_cylinder, 0 },
+    { "ct_manifold_hull_cylinder (fresh scratch)", ac_cylinder, 1 },
     { "ct_contact_rounded_hulls (NULL scratch)", ac_pfc_rounded, 0 },
     { "ct_contact_facet_hull (prism via CT_MALLOC)", ac_pfc_facet, 1 },
     { "ct_hull_erode", ac_pfc_erode, 0 },
@@ -1097,6 +1114,12 @@ static ct_status xs_hull_sphere(badctx *c, const ct_xform *x, int *cl) {
     *cl = all_zero(&m, sizeof m);
     return st;
 }
+static ct_status xs_cylinder(badctx *c, const ct_xform *x, int *cl) {
+    ct_manifold m;
+    ct_status st = ct_manifold_hull_cylinder(&c->box, NULL, (ct_real)0.5, (ct_real)0.5, x, 1, NULL, &m);
+    *cl = all_zero(&m, sizeof m);
+    return st;
+}
 static ct_status xs_ellipsoids_a(badctx *c, const ct_xform *x, int *cl) {
     ct_pw p;
     ct_status st = ct_ellipsoids(tu_vec(1, 2, 3), x, tu_vec(1, 1, 1), &c->f.xb, NULL, &p);
@@ -1175,7 +1198,7 @@ static const struct { const char *name; xform_slot fn; } XFORM_SLOTS[] = {
     { "ct_contact_hulls xa", xs_contact_a }, { "ct_contact_hulls xb", xs_contact_b },
     { "ct_manifold_hulls xa", xs_manifold_a }, { "ct_manifold_hulls xb", xs_manifold_b },
     { "ct_manifold_rounded_hulls xa", xs_rounded_a }, { "ct_manifold_rounded_hulls xb", xs_rounded_b },
-    { "ct_manifold_hull_sphere xa", xs_hull_sphere },
+    { "ct_manifold_hull_sphere xa", xs_hull_sphere }, { "ct_manifold_hull_cylinder xb", xs_cylinder },
     { "ct_ellipsoids xa", xs_ellipsoids_a }, { "ct_ellipsoids xb", xs_ellipsoids_b },
     { "ct_contact_hulls_warm xa", xs_pfc_warm_a }, { "ct_contact_hulls_warm xb", xs_pfc_warm_b },
     { "ct_contact_hulls_reduced xa", xs_pfc_reduced_a }, { "ct_contact_rounded_hulls xb", xs_pfc_rounded_b },

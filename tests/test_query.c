@@ -991,6 +991,130 @@ Test(query_pairs, hull_capsule_matches_signed_distance_and_rests_on_faces) {
     ct_hull_free(&hb);
 }
 
+/* A point p + sep/2 n of a cylinder manifold (B's side) lies on or in the cylinder. */
+static void on_cylinder(const ct_manifold *m, const ct_xform *xb, double R, double H, double tol, int trial) {
+    int k;
+    for (k = 0; k < m->count; ++k) {
+        qd q = qadd(qof(m->points[k].point), qscl(qof(m->normal), m->points[k].separation / 2));
+        ct_vec3 l = ct_xform_inv_point(xb, qct(q));
+        cr_assert_leq(fabs(l.z), H + tol, "trial %d point %d above the cylinder: z %g", trial, k, (double)l.z);
+        cr_assert_leq(sqrt((double)l.x * l.x + (double)l.y * l.y), R + tol, "trial %d point %d outside the cylinder", trial, k);
+    }
+}
+
+Test(query_pairs, hull_cylinder_matches_closed_forms_and_signed_distance) {
+    const double R = 0.3, H = 0.5, d = 0.05, PI = 3.14159265358979323846;
+    ct_hull hb, cube, hull;
+    ct_manifold m;
+    ct_xform xb;
+    ct_scratch sc;
+    ct_vec3 pts[30];
+    unsigned long long seed = 71;
+    int k, trial;
+    ct_scratch_init(&sc, NULL);
+    cr_assert_eq(ct_hull_box(tu_vec(1, 0.7, 0.4), NULL, &hb), CT_OK);
+    cr_assert_eq(ct_hull_box(tu_vec(0.5, 0.5, 0.5), NULL, &cube), CT_OK);
+    for (k = 0; k < 30; ++k) pts[k] = qct(qunit(&seed));
+    cr_assert_eq(ct_hull_build(pts, 30, NULL, NULL, &hull), CT_OK);
+    /* standing on the box's top face, sunk d: 4 points at separation -d on the cap */
+    xb = ct_xform_identity();
+    xb.p = tu_vec(0.1, -0.1, 0.4 + H - d);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, 0, &sc, &m), CT_OK);
+    cr_assert_eq(m.count, 4);
+    cr_assert_float_eq(m.normal.z, 1, QM_TOL);
+    for (k = 0; k < 4; ++k) {
+        cr_assert_float_eq(m.points[k].separation, -d, QM_TOL);
+        cr_assert_float_eq(m.points[k].point.z, 0.4 - d / 2, QM_TOL);
+    }
+    on_cylinder(&m, &xb, R, H, QM_TOL, -1);
+    /* 0.01 above it: 4 points within speculative 0.02, none within 0.005 */
+    xb.p.z = (ct_real)(0.4 + H + 0.01);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, (ct_real)0.02, &sc, &m), CT_OK);
+    cr_assert_eq(m.count, 4);
+    for (k = 0; k < 4; ++k) cr_assert_float_eq(m.points[k].separation, 0.01, QM_TOL);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, (ct_real)0.005, &sc, &m), CT_OK);
+    cr_assert_eq(m.count, 0);
+    /* over the box's edge x = 1: the clipped half disk, no point beyond the edge */
+    xb.p = tu_vec(1, 0, 0.4 + H - d);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, 0, &sc, &m), CT_OK);
+    cr_assert_eq(m.count, 4);
+    for (k = 0; k < 4; ++k) {
+        cr_assert_leq(m.points[k].point.x, 1 + QM_TOL);
+        cr_assert_float_eq(m.points[k].separation, -d, QM_TOL);
+    }
+    cr_assert_float_eq(fmax(fmax(m.points[0].point.y, m.points[1].point.y), fmax(m.points[2].point.y, m.points[3].point.y)), R, QM_TOL);
+    /* lying on its side along x: the side line, two points at its ends */
+    xb = ct_xform_from_axis_angle(tu_vec(0, 1, 0), (ct_real)(PI / 2), tu_vec(0.2, 0.1, 0.4 + R - d));
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, 0, &sc, &m), CT_OK);
+    cr_assert_eq(m.count, 2);
+    cr_assert_float_eq(m.normal.z, 1, QM_TOL);
+    cr_assert_float_eq(fmin(m.points[0].point.x, m.points[1].point.x), 0.2 - H, QM_TOL);
+    cr_assert_float_eq(fmax(m.points[0].point.x, m.points[1].point.x), 0.2 + H, QM_TOL);
+    for (k = 0; k < 2; ++k) cr_assert_float_eq(m.points[k].separation, -d, QM_TOL);
+    /* tilted 30 degrees about x: the lowest rim point alone, at the depth d */
+    {
+        double a = PI / 6;
+        xb = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)a, tu_vec(0, 0, 0.4 + H * cos(a) + R * sin(a) - d));
+        cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, (ct_real)R, (ct_real)H, &xb, 0, &sc, &m), CT_OK);
+        cr_assert_eq(m.count, 1);
+        cr_assert_float_eq(m.points[0].separation, -d, QM_TOL * 10);
+        cr_assert_float_eq(m.normal.z, 1, QM_TOL * 10);
+    }
+    /* standing across the ridge of a cube turned 45 degrees about x: the ridge clipped to the
+       disk, two points at x = -R and +R */
+    {
+        ct_xform xc = ct_xform_from_axis_angle(tu_vec(1, 0, 0), (ct_real)(PI / 4), tu_vec(0, 0, 0));
+        xb = ct_xform_identity();
+        xb.p = tu_vec(0, 0, 0.5 * sqrt(2.0) + H - d);
+        cr_assert_eq(ct_manifold_hull_cylinder(&cube, &xc, (ct_real)R, (ct_real)H, &xb, 0, &sc, &m), CT_OK);
+        cr_assert_eq(m.count, 2);
+        cr_assert_float_eq(m.normal.z, 1, QM_TOL * 10);
+        cr_assert_float_eq(fmin(m.points[0].point.x, m.points[1].point.x), -R, QM_TOL * 10);
+        cr_assert_float_eq(fmax(m.points[0].point.x, m.points[1].point.x), R, QM_TOL * 10);
+        for (k = 0; k < 2; ++k) cr_assert_float_eq(m.points[k].separation, -d, QM_TOL * 10);
+    }
+    /* random poses: at least one point exactly when within speculative, the deepest within the
+       face tolerance of the signed distance, every point on the cylinder */
+    for (trial = 0; trial < 2000; ++trial) {
+        const ct_hull *Hh = trial % 2 ? &hull : &hb;
+        ct_xform xa = qxform(&seed, 0.3);
+        ct_shape sa = ct_shape_hull(Hh), sb;
+        double r = 0.1 + 0.4 * tu_uniform(&seed), h = 0.05 + 0.5 * tu_uniform(&seed), sd, L, spec = 0.02;
+        xb = qxform(&seed, 0);
+        xb.p = qct(qadd(qof(xa.p), qscl(qunit(&seed), 0.5 + 1.5 * tu_uniform(&seed))));
+        if (trial % 4 == 0) {   /* upright over a face now and then: the cap and side clips */
+            memcpy(xb.r, xa.r, sizeof xb.r);
+            if (trial % 8 == 0) xb = ct_xform_from_axis_angle(ct_xform_vector(&xa, tu_vec(0, 1, 0)), (ct_real)(PI / 2), xb.p);
+        }
+        sb = ct_shape_cylinder((ct_real)r, (ct_real)h);
+        L = Hh->extent + r + h;
+        cr_assert_eq(ct_manifold_hull_cylinder(Hh, &xa, (ct_real)r, (ct_real)h, &xb, (ct_real)spec, &sc, &m), CT_OK);
+        sd = signed_dist(&sa, &xa, &sb, &xb);
+        if (sd > spec + QM_TOL) { cr_assert_eq(m.count, 0, "trial %d: %d points at %g", trial, m.count, sd); continue; }
+        if (sd <= spec - QM_TOL) cr_assert_geq(m.count, 1, "trial %d: none at %g", trial, sd);
+        if (!m.count) continue;
+        cr_assert_leq(min_sep(&m), sd + QM_TOL * 10, "trial %d: deeper %.17g than the distance %.17g", trial, min_sep(&m), sd);
+        cr_assert_geq(min_sep(&m), sd - 0.02 * fabs(sd) - 5e-4 * L - QM_TOL * 10, "trial %d: %.17g vs %.17g", trial, min_sep(&m), sd);
+        for (k = 0; k < m.count; ++k) cr_assert_leq(m.points[k].separation, spec + QM_TOL);
+        on_cylinder(&m, &xb, r, h, 1e-6 + QM_TOL * 10, trial);
+    }
+    /* bad input */
+    cr_assert_eq(ct_manifold_hull_cylinder(NULL, NULL, 1, 1, NULL, 0, &sc, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, -1, 1, NULL, 0, &sc, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, 1, (ct_real)NAN, NULL, 0, &sc, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, 1, 1, NULL, (ct_real)-1, &sc, &m), CT_INVALID);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, 1, 1, NULL, 0, &sc, NULL), CT_INVALID);
+    xb = ct_xform_identity();
+    xb.p.x = (ct_real)INFINITY;
+    memset(&m, 0x55, sizeof m);
+    cr_assert_eq(ct_manifold_hull_cylinder(&hb, NULL, 1, 1, &xb, 0, &sc, &m), CT_INVALID);
+    cr_assert(m.count == 0 && m.normal.x == 0);
+    ct_scratch_release(&sc);
+    ct_hull_free(&hb);
+    ct_hull_free(&cube);
+    ct_hull_free(&hull);
+}
+
 Test(query_pairs, bad_input_is_invalid) {
     ct_capsule c = { { 0, 0, 0 }, { 1, 0, 0 }, 1 }, bad = { { 0, 0, 0 }, { 1, 0, 0 }, -1 };
     ct_hull hb;

@@ -119,6 +119,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FZ_CHECK(st == CT_OK || st == CT_INVALID);
             if (!rigid) FZ_CHECK(st == CT_INVALID);
             if (st == CT_OK) fz_check_manifold(&m, 2, spec);
+            /* the capsule's segment length and radius as a cylinder's height and radius */
+            st = ct_manifold_hull_cylinder(&h, &x, cb.radius, ct_vec3_length(ct_vec3_sub(cb.p1, cb.p0)) / 2, &xb0, spec, NULL, &m);
+            FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_NO_CONVERGENCE || st == CT_NO_MEMORY);
+            if (!rigid) FZ_CHECK(st == CT_INVALID);
+            if (st == CT_OK || st == CT_NO_CONVERGENCE) fz_check_manifold(&m, CT_MANIFOLD_MAX, spec);
         }
     }
     if (have_hull) ct_hull_free(&h);

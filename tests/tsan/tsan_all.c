@@ -301,6 +301,8 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         call(d, ct_manifold_capsules(&ca, &in->xa, &cb, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
         call(d, ct_manifold_hull_capsule(&in->box, NULL, &cb, &in->xt, (ct_real)0.1, &m)); put_manifold(d, &m);
         call(d, ct_manifold_hull_capsule(&in->hc, &in->xc, &ca, &in->xd, (ct_real)0.5, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_hull_cylinder(&in->hc, &in->xc, (ct_real)0.3, (ct_real)0.5, &in->xd, (ct_real)0.5, NULL, &m)); put_manifold(d, &m);
+        call(d, ct_manifold_hull_cylinder(&in->box, NULL, (ct_real)0.4, (ct_real)0.3, &in->xt, (ct_real)0.1, NULL, &m)); put_manifold(d, &m);
     }
 
     {   /* meshes: the shared mesh against hulls, a capsule, a sphere; ray casts */
