@@ -229,12 +229,13 @@ void mesh_rows() {
 }
 
 // ---- manifold pairs ---------------------------------------------------------------------------
-enum PairKind { kSpheres, kBoxSphere, kCapsules, kHullCapsule };
+enum PairKind { kSpheres, kBoxSphere, kCapsules, kHullCapsule, kHullCylinder, kBoxCylinder, kNumPairKinds };
 struct PairSet {
     PairKind kind;
     std::vector<ct_xform> xa, xb;
-    ct_hull hull;
+    ct_hull hull, box;
     ct_capsule cap;
+    ct_scratch scratch;
     ct_vec3 half;
 #ifdef CT_HAVE_BULLET
     btCollisionShape *sa = nullptr, *sb = nullptr;
@@ -251,7 +252,9 @@ double ours_pair_one(PairSet &s, int k) {
     case kSpheres: ct_manifold_spheres(a.p, 1, b.p, (ct_real)0.7, 0, &m); break;
     case kBoxSphere: ct_manifold_box_sphere(s.half, &a, b.p, (ct_real)0.7, 0, &m); break;
     case kCapsules: ct_manifold_capsules(&s.cap, &a, &s.cap, &b, 0, &m); break;
-    default: ct_manifold_hull_capsule(&s.hull, &a, &s.cap, &b, 0, &m); break;
+    case kHullCapsule: ct_manifold_hull_capsule(&s.hull, &a, &s.cap, &b, 0, &m); break;
+    case kHullCylinder: ct_manifold_hull_cylinder(&s.hull, &a, (ct_real)0.4, (ct_real)0.6, &b, 0, &s.scratch, &m); break;
+    default: ct_manifold_hull_cylinder(&s.box, &a, (ct_real)0.4, (ct_real)0.6, &b, 0, &s.scratch, &m); break;
     }
     return m.count ? m.points[m.deepest].separation : 1e30;
 }
@@ -288,6 +291,8 @@ void pair_build(PairSet &s, PairKind kind, unsigned long long seed) {
         pts.push_back(mv(d[0], d[1], d[2]));
     }
     ct_hull_build(pts.data(), 20, NULL, NULL, &s.hull);
+    ct_hull_box(s.half, NULL, &s.box);
+    ct_scratch_init(&s.scratch, NULL);
     for (int k = 0; k < kPairsN; ++k) {
         double r[9], d[3];
         ct_xform a, b;
@@ -299,7 +304,8 @@ void pair_build(PairSet &s, PairKind kind, unsigned long long seed) {
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) b.r[i][j] = (ct_real)r[3 * i + j];
         wl_direction(d, &seed);
-        double dist = (kind == kSpheres ? 1.7 : kind == kBoxSphere ? 1.3 : kind == kCapsules ? 1.0 : 1.2) * (0.9 + 0.15 * bench_uniform(&seed));
+        double dist = (kind == kSpheres ? 1.7 : kind == kBoxSphere ? 1.3 : kind == kCapsules ? 1.0 : kind == kHullCapsule ? 1.2
+                       : kind == kHullCylinder ? 1.3 : 1.1) * (0.9 + 0.15 * bench_uniform(&seed));
         b.p = mv(dist * d[0], dist * d[1], dist * d[2]);
         s.xa.push_back(a);
         s.xb.push_back(b);
@@ -310,13 +316,24 @@ void pair_build(PairSet &s, PairKind kind, unsigned long long seed) {
     case kSpheres: s.sa = new btSphereShape(1); s.sb = new btSphereShape((btScalar)0.7); break;
     case kBoxSphere: s.sa = new btBoxShape(btVector3((btScalar)0.8, (btScalar)0.6, (btScalar)0.5)); s.sb = new btSphereShape((btScalar)0.7); break;
     case kCapsules: s.sa = new btCapsuleShapeZ((btScalar)0.4, (btScalar)1.2); s.sb = new btCapsuleShapeZ((btScalar)0.4, (btScalar)1.2); break;
+    case kBoxCylinder:
+        s.sa = new btBoxShape(btVector3((btScalar)0.8, (btScalar)0.6, (btScalar)0.5));
+        s.sa->setMargin(0);
+        s.sb = new btCylinderShapeZ(btVector3((btScalar)0.4, (btScalar)0.4, (btScalar)0.6));
+        s.sb->setMargin(0);
+        break;
     default: {
         btConvexHullShape *c = new btConvexHullShape();
         for (int i = 0; i < s.hull.nverts; ++i) c->addPoint(btVector3((btScalar)s.hull.verts[i].x, (btScalar)s.hull.verts[i].y, (btScalar)s.hull.verts[i].z), false);
         c->recalcLocalAabb();
         c->setMargin(0);
         s.sa = c;
-        s.sb = new btCapsuleShapeZ((btScalar)0.4, (btScalar)1.2);
+        if (kind == kHullCylinder) {
+            s.sb = new btCylinderShapeZ(btVector3((btScalar)0.4, (btScalar)0.4, (btScalar)0.6));
+            s.sb->setMargin(0);
+        } else {
+            s.sb = new btCapsuleShapeZ((btScalar)0.4, (btScalar)1.2);
+        }
     }
     }
     if (kind == kBoxSphere) s.sa->setMargin(0);
@@ -334,21 +351,27 @@ void pair_destroy(PairSet &s) {
     delete s.oa; delete s.ob; delete s.sa; delete s.sb; delete s.w;
 #endif
     ct_hull_free(&s.hull);
+    ct_hull_free(&s.box);
+    ct_scratch_release(&s.scratch);
 }
 
 void pair_rows() {
     char chk[256];
-    const char *names[4] = { "sphere-sphere", "box-sphere", "capsule-capsule", "hull 20 v-capsule" };
-    const char *peers[4] = { "btSphereSphereCollisionAlgorithm", "btSphereBoxCollisionAlgorithm", "btConvexConvexAlgorithm (capsule closed form)",
-                             "btConvexConvexAlgorithm (GJK/EPA)" };
-    bench_table("Manifold pairs: ct_manifold_spheres / box_sphere / capsules / hull_capsule vs Bullet's dispatcher",
+    const char *names[kNumPairKinds] = { "sphere-sphere", "box-sphere", "capsule-capsule", "hull 20 v-capsule", "hull 20 v-cylinder",
+                                         "box-cylinder" };
+    const char *peers[kNumPairKinds] = { "btSphereSphereCollisionAlgorithm", "btSphereBoxCollisionAlgorithm",
+                                         "btConvexConvexAlgorithm (capsule closed form)", "btConvexConvexAlgorithm (GJK/EPA)",
+                                         "btConvexConvexAlgorithm (GJK/EPA, btCylinderShapeZ margin 0)",
+                                         "btConvexConvexAlgorithm (GJK/EPA, btCylinderShapeZ margin 0)" };
+    bench_table("Manifold pairs: ct_manifold_spheres / box_sphere / capsules / hull_capsule / hull_cylinder vs Bullet's dispatcher",
                 "256 random pairs per kind at distances around touching (about half overlapping), random rotations; "
-                "sphere radii 1 and 0.7, box 0.8 x 0.6 x 0.5, capsules segment 1.2 radius 0.4, hull: 20 points on the "
+                "sphere radii 1 and 0.7, box 0.8 x 0.6 x 0.5, capsules segment 1.2 radius 0.4, cylinders radius 0.4 "
+                "half height 0.6 (ours with a warm scratch; the box as ct_hull_box), hull: 20 points on the "
                 "unit sphere. Ours: speculative 0. Peer: btCollisionWorld::contactPairTest on the same two shapes "
                 "(the dispatcher's algorithm for the pair, created per call), margins 0 where Bullet allows (capsule "
                 "and sphere margins are their radii), float. Agreement: same contact/no-contact and deepest "
                 "separation vs Bullet's deepest distance.");
-    for (int kind = 0; kind < 4; ++kind) {
+    for (int kind = 0; kind < kNumPairKinds; ++kind) {
         PairSet s;
         pair_build(s, (PairKind)kind, 500 + kind);
 #ifdef CT_HAVE_BULLET

@@ -302,6 +302,12 @@ CT__PRIVATE void ct__epa_witness(const ct__epa *e, const ct__epa_face *best, ct_
 #define CT__EPA_START_COS ((ct_real)0.825)
 /* forward-difference step of the normal: sqrt(eps) balances truncation against rounding */
 #define CT__EPA_FD      (ct__sqrt(CT__EPS))
+/* A step that does not descend is halved at most this many times (to 2^-16 of itself, about
+   1e-5 rad): h that still does not descend is not smooth there (a kink: the minimum sits at a
+   flat facet of the Minkowski difference, a hull's face against a cylinder's rim, where EPA's
+   answer stands), or the gradient is rounding. Smooth minima descend within a few halvings;
+   40 halvings cost a cylinder's refinement ~400 support calls to end the same way. */
+#define CT__EPA_HALVINGS 16
 /* converged when |gradient| <= this x wmax: the depth is then within ~eps of its minimum */
 #define CT__EPA_GRAD    (ct__sqrt(CT__EPS))
 
@@ -356,13 +362,13 @@ CT__PRIVATE int ct__epa_smooth(ct__mink *m, ct_real wmax, ct__epa_result *res) {
         }
         t = ct__sqrt(da * da + db * db);
         if (t > (ct_real)0.5) { da *= (ct_real)0.5 / t; db *= (ct_real)0.5 / t; }
-        for (k = 0; k < 40; ++k, da /= 2, db /= 2) {
+        for (k = 0; k <= CT__EPA_HALVINGS; ++k, da /= 2, db /= 2) {
             ct_real gg[2];
             hn = ct__epa_grad(m, n, u, v, da, db, gg, &w1, &np);
             if (m->bad) return 0;
             if (hn <= h) break;
         }
-        if (k == 40) return 0; /* no descent left: rounding (checked by the gradient test) */
+        if (k > CT__EPA_HALVINGS) return 0; /* no descent: a kink, or rounding (the gradient test) */
         n = np;
         w = w1;
         h = hn;
