@@ -217,6 +217,7 @@ typedef struct ct__gjk_run {
     ct_vec3 v;             /* closest point of A - B found (A's frame) */
     ct_real wmax;          /* largest |w| seen: the scale of A - B */
     int overlap;           /* the origin is in (or within rounding of) A - B */
+    int stalled;           /* overlap decided by rounding (a stalled step, the origin on the simplex) */
     int iters;
 } ct__gjk_run;
 
@@ -230,7 +231,13 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         ct__sv *w = &s->v[s->n];
         ct_real vv = ct__len2(v), vw, wmax = r->wmax;
         int dup = 0, deep;
-        if (s->n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) { r->overlap = 1; break; }
+        if (s->n == 4 || vv <= CT__GJK_ZERO * CT__GJK_ZERO * wmax * wmax) {
+            /* a tetrahedron holding the origin only by a weight at rounding level (the origin
+               on its face): contact by rounding, as at a stalled step */
+            r->overlap = 1;
+            r->stalled = s->n == 4 && ct__min(ct__min(s->l[0], s->l[1]), ct__min(s->l[2], s->l[3])) <= CT__GJK_REL;
+            break;
+        }
         ct__mink_support(&r->m, ct__neg(v), w); /* into the free slot: s is unchanged if rejected */
         if (r->m.bad) return CT_INVALID;
         r->wmax = ct__max(wmax, ct__len(w->w));
@@ -247,14 +254,14 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         deep = vw < 0 && vv <= CT__GJK_TOUCH * CT__GJK_TOUCH * r->wmax * r->wmax;
         if (dup) {
             if (deep || (vw < -CT__GJK_NOISE * r->wmax * r->wmax && vv <= CT__GJK_STALL * CT__GJK_STALL * r->wmax * r->wmax))
-                r->overlap = 1;
+                r->overlap = r->stalled = 1;
             break;
         }
         CT_ASSERT(s->n >= 0 && s->n < 4);   /* room for the new support point */
         s->n++;
         v = ct__simplex_solve(s, next);
         s->n--;
-        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; if (deep) r->overlap = 1; break; }
+        if (ct__len2(v) >= vv && next->n < 4) { v = r->v; if (deep) r->overlap = r->stalled = 1; break; }
         r->s = next;
         r->v = v;
     }
@@ -318,7 +325,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->s = &r->buf[0];
     r->s->n = 0;
     r->wmax = 0;
-    r->overlap = r->iters = 0;
+    r->overlap = r->stalled = r->iters = 0;
     r->m.bad = r->m.scanned = 0;
     r->m.scale = r->m.inv = 1;
     r->v = ct__v3(0, 0, 0);

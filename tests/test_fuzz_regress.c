@@ -470,6 +470,51 @@ Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
                   (double)d1.distance);
 }
 
+/* fuzz_gjk (CI mode from a fresh clone), regress_gjk_origin_on_a_face: a 16-point and a 6-point
+   cloud at 4e6 apart by 4.49e-6 (1e-12 of the scale). ct_signed_distance(A, B) said so; (B, A)
+   ended GJK on a tetrahedron holding the origin only by a weight of 3e-16 (the origin on its
+   face, by rounding), and EPA from it answered a depth of 35.3. A tetrahedron that holds the
+   origin by a weight at rounding level is now contact by rounding, like a stalled step: GJK on
+   the swapped pair proves the clouds apart, and that is the answer both ways. */
+Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
+    static const double ra[3][3] = { { -0.00011117040061803252, -0.00011118276085031464, 0.99999998763976772 },
+                                     { 0.99999998763976772, 0.00011117040061814354, 0.00011118276085031464 },
+                                     { -0.00011118276085031464, 0.99999998763976772, 0.00011117040061814354 } };
+    const double a = 999969.482421875, m = -4000000, c = 607818.603515625;
+    ct_vec3 pa[16], pb[6];
+    ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
+    ct_shape sa, sb;
+    ct_distance d1, d2;
+    ct_status s1, s2;
+    int i, k;
+    for (i = 0; i < 16; ++i) pa[i] = tu_vec(m, m, m);
+    pa[0] = tu_vec(a, a, a);
+    pa[8] = tu_vec(m, a, a);
+    pa[9] = tu_vec(a, a, -679718.017578125);
+    pb[0] = tu_vec(m, m, m);
+    pb[1] = tu_vec(m, m, c);
+    pb[2] = tu_vec(c, c, c);
+    pb[3] = tu_vec(c, c, a);
+    pb[4] = tu_vec(a, -695343.017578125, a);
+    pb[5] = tu_vec(a, -686279.296875, m);
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xa.r[i][k] = (ct_real)ra[i][k];
+    xa.p = tu_vec(m, m, m);
+    xb.r[0][0] = 0; xb.r[0][2] = 1; xb.r[1][1] = 0; xb.r[1][0] = 1; xb.r[2][2] = 0; xb.r[2][1] = 1;
+    xb.p = tu_vec(m, m, m);
+    sa = ct_shape_points(pa, 16);
+    sb = ct_shape_points(pb, 6);
+    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
+    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
+    cr_assert(s1 == CT_OK && s2 == CT_OK, "%s %s", ct_status_string(s1), ct_status_string(s2));
+    /* the same both ways to the harness's tolerance, 1e4 ulps of the 1.6e7 scene (float: the
+       coordinates and rotation round differently, so only the agreement is checked) */
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e4 * (double)TU_EPS * 1.6e7, "A,B %.9g, B,A %.9g",
+              (double)d1.distance, (double)d2.distance);
+    cr_assert(fabs((double)(d1.normal.x + d2.normal.x)) <= 1e-6 && fabs((double)(d1.normal.z + d2.normal.z)) <= 1e-6);
+    if (!TU_FLOAT) cr_assert(d1.distance > 0 && d2.distance > 0, "A,B %.17g, B,A %.17g", (double)d1.distance, (double)d2.distance);
+}
+
 /* fuzz_gjk (time-limited run), regress_gjk_coincident_rescale: two rounded 7-point clouds
    (all 7 points at (3e6, 3e6, 3e6), radius 3e6), A rotated about the (1, 1, 1) axis and moved
    by a subnormal 1e-310, B in place. The cores coincide, so A - B spans 1e-310: GJK's rescale
