@@ -422,6 +422,14 @@ Test(fuzz_regress, ellipsoid_warm_start_at_the_end_of_the_bracket) {
     }
 }
 
+/* ct_signed_distance of two point clouds both ways round, both CT_OK. */
+static void clouds_both_ways(const ct_vec3 *pa, int na, const ct_xform *xa, const ct_vec3 *pb, int nb, const ct_xform *xb,
+                             ct_distance *d1, ct_distance *d2) {
+    ct_shape sa = ct_shape_points(pa, na), sb = ct_shape_points(pb, nb);
+    ct_status s1 = ct_signed_distance(&sa, xa, &sb, xb, NULL, NULL, d1), s2 = ct_signed_distance(&sb, xb, &sa, xa, NULL, NULL, d2);
+    cr_assert(s1 == CT_OK && s2 == CT_OK, "%s %s", ct_status_string(s1), ct_status_string(s2));
+}
+
 /* fuzz_gjk (CI mode, about 1 run in 3), regress_gjk_flat_stall: a 16-point and a 6-point cloud
    at 4e6 overlapping by 19.11 (the hull of A - B: the origin 19.112 inside its nearest face).
    ct_signed_distance(A, B) stopped GJK on a repeated support point with the origin 6.3e-7 (270
@@ -445,9 +453,7 @@ Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
                                      { -2.2234574752755254e-05, 0.99999999950563456, 2.2234080387706356e-05 } };
     ct_vec3 pa[16], pb[6];
     ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
-    ct_shape sa, sb;
     ct_distance d1, d2;
-    ct_status s1, s2;
     int i, k;
     for (i = 0; i < 16; ++i) pa[i] = tu_vec(a[i][0], a[i][1], a[i][2]);
     for (i = 0; i < 6; ++i) pb[i] = tu_vec(b[i][0], b[i][1], b[i][2]);
@@ -456,11 +462,7 @@ Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
     for (i = 0; i < 3; ++i)
         for (k = 0; k < 3; ++k) xb.r[i][k] = (ct_real)rb[i][k];
     xb.p = tu_vec(-4e6, -4e6, -4e6);
-    sa = ct_shape_points(pa, 16);
-    sb = ct_shape_points(pb, 6);
-    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
-    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
-    cr_assert(s1 == CT_OK && s2 == CT_OK, "%s %s", ct_status_string(s1), ct_status_string(s2));
+    clouds_both_ways(pa, 16, &xa, pb, 6, &xb, &d1, &d2);
     /* the same depth both ways, to the rounding of the 1.4e7 scene (float: its coordinates and
        rotation round differently, so only the agreement is checked) */
     cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e3 * (double)TU_EPS * 1.4e7, "A,B %.9g, B,A %.9g",
@@ -483,9 +485,7 @@ Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
     const double a = 999969.482421875, m = -4000000, c = 607818.603515625;
     ct_vec3 pa[16], pb[6];
     ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
-    ct_shape sa, sb;
     ct_distance d1, d2;
-    ct_status s1, s2;
     int i, k;
     for (i = 0; i < 16; ++i) pa[i] = tu_vec(m, m, m);
     pa[0] = tu_vec(a, a, a);
@@ -502,11 +502,7 @@ Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
     xa.p = tu_vec(m, m, m);
     xb.r[0][0] = 0; xb.r[0][2] = 1; xb.r[1][1] = 0; xb.r[1][0] = 1; xb.r[2][2] = 0; xb.r[2][1] = 1;
     xb.p = tu_vec(m, m, m);
-    sa = ct_shape_points(pa, 16);
-    sb = ct_shape_points(pb, 6);
-    s1 = ct_signed_distance(&sa, &xa, &sb, &xb, NULL, NULL, &d1);
-    s2 = ct_signed_distance(&sb, &xb, &sa, &xa, NULL, NULL, &d2);
-    cr_assert(s1 == CT_OK && s2 == CT_OK, "%s %s", ct_status_string(s1), ct_status_string(s2));
+    clouds_both_ways(pa, 16, &xa, pb, 6, &xb, &d1, &d2);
     /* the same both ways to the harness's tolerance, 1e4 ulps of the 1.6e7 scene (float: the
        coordinates and rotation round differently, so only the agreement is checked) */
     cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e4 * (double)TU_EPS * 1.6e7, "A,B %.9g, B,A %.9g",
