@@ -889,9 +889,10 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
 CT__INLINE int ct__bp_valid(const ct_aabb *b) {
     return ct__finite3(b->lo) && ct__finite3(b->hi) && b->lo.x <= b->hi.x && b->lo.y <= b->hi.y && b->lo.z <= b->hi.z;
 }
+/* branch-free: a quarter of the filter's candidates fail on some axis, at random */
 CT__INLINE int ct__bp_aabb_overlap(const ct_aabb *a, const ct_aabb *b) {
-    return a->lo.x <= b->hi.x && b->lo.x <= a->hi.x && a->lo.y <= b->hi.y && b->lo.y <= a->hi.y &&
-           a->lo.z <= b->hi.z && b->lo.z <= a->hi.z;
+    return (a->lo.x <= b->hi.x) & (b->lo.x <= a->hi.x) & (a->lo.y <= b->hi.y) & (b->lo.y <= a->hi.y) &
+           (a->lo.z <= b->hi.z) & (b->lo.z <= a->hi.z);
 }
 CT__INLINE int ct__bp_inside(const ct_aabb *b, const ct_aabb *f) {
     return f->lo.x <= b->lo.x && f->lo.y <= b->lo.y && f->lo.z <= b->lo.z && b->hi.x <= f->hi.x &&
@@ -1142,40 +1143,38 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     return CT_OK;
 }
 
-/* out = the candidates whose boxes overlap (exactly), in order: flags and counts per fixed
-   chunk, then the writes. */
+/* out = the candidates whose boxes overlap (exactly), in order: each fixed chunk of candidates
+   writes its overlapping ones (branch-free) into its own stretch of scratch, and the stretches
+   are then packed into out. */
 CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, int T, ct_pairs *out) {
     const ct_pair *c = bp->ct__cand.items;
-    size_t m = bp->ct__cand.count, nch = (m + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *off, tot = 0, k;
-    unsigned char *flag = CT__SALLOC(s, unsigned char, m);
+    size_t m = bp->ct__cand.count, nch = (m + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *cnt, tot = 0, k;
+    ct_pair *buf = m ? CT__SALLOC(s, ct_pair, m) : NULL;
     long long q;
-    off = CT__SALLOC(s, size_t, nch + 1);
-    if ((m && !flag) || !off) return CT_NO_MEMORY;
+    cnt = CT__SALLOC(s, size_t, nch + 1);
+    if ((m && !buf) || !cnt) return CT_NO_MEMORY;
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
 #endif
     for (q = 0; q < (long long)nch; ++q) {
-        size_t i, e = (size_t)(q + 1) * CT__BP_FCHUNK < m ? (size_t)(q + 1) * CT__BP_FCHUNK : m, cnt = 0;
-        for (i = (size_t)q * CT__BP_FCHUNK; i < e; ++i) {
-            unsigned char f = (unsigned char)ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
-            flag[i] = f;
-            cnt += f;
+        size_t i, i0 = (size_t)q * CT__BP_FCHUNK, e = i0 + CT__BP_FCHUNK < m ? i0 + CT__BP_FCHUNK : m, w = i0;
+        for (i = i0; i < e; ++i) {
+            if (i + CT__BP_AHEAD < e) CT__BP_PREFETCH(&boxes[c[i + CT__BP_AHEAD].b]);
+            buf[w] = c[i];
+            w += (size_t)ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
         }
-        off[q] = cnt;
+        cnt[q] = w - i0;
     }
-    for (k = 0; k < nch; ++k) { size_t t = off[k]; off[k] = tot; tot += t; }
-    off[nch] = tot;
+    for (k = 0; k < nch; ++k) { size_t t = cnt[k]; cnt[k] = tot; tot += t; }   /* counts -> offsets */
+    cnt[nch] = tot;
     out->items = tot ? (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tot, sizeof(ct_pair))) : NULL;
     out->count = tot;
     if (tot && !out->items) return CT_NO_MEMORY;
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
 #endif
-    for (q = 0; q < (long long)nch; ++q) {
-        size_t i, e = (size_t)(q + 1) * CT__BP_FCHUNK < m ? (size_t)(q + 1) * CT__BP_FCHUNK : m, w = off[q];
-        for (i = (size_t)q * CT__BP_FCHUNK; i < e; ++i)
-            if (flag[i]) out->items[w++] = c[i];
-    }
+    for (q = 0; q < (long long)nch; ++q)
+        if (cnt[q + 1] > cnt[q]) memcpy(out->items + cnt[q], buf + (size_t)q * CT__BP_FCHUNK, (cnt[q + 1] - cnt[q]) * sizeof(ct_pair));
     (void)T;
     return CT_OK;
 }
@@ -1189,48 +1188,61 @@ CT__INLINE size_t ct__bp_lower_a(const ct_pair *p, size_t n, int x) {
     }
     return s;
 }
-/* The pairs of x not in y (both sorted) within [x0, x1) and [y0, y1); counted when o is NULL. */
-CT__PRIVATE size_t ct__bp_minus(const ct_pair *x, size_t x0, size_t x1, const ct_pair *y, size_t y0, size_t y1, ct_pair *o) {
-    size_t w = 0;
-    while (x0 < x1) {
-        unsigned long long kx = ct__bp_key(&x[x0]);
-        while (y0 < y1 && ct__bp_key(&y[y0]) < kx) ++y0;
-        if (y0 == y1 || ct__bp_key(&y[y0]) != kx) {
-            if (o) o[w] = x[x0];
-            ++w;
-        }
-        ++x0;
+/* One merge of x[x0, x1) and y[y0, y1) (both sorted): the pairs of x not in y into ox, those
+   of y not in x into oy; returns their counts in *nx, *ny. */
+CT__PRIVATE void ct__bp_diff_range(const ct_pair *x, size_t x0, size_t x1, const ct_pair *y, size_t y0, size_t y1,
+                                   ct_pair *ox, size_t *nx, ct_pair *oy, size_t *ny) {
+    size_t wx = 0, wy = 0;
+    while (x0 < x1 && y0 < y1) {
+        unsigned long long kx = ct__bp_key(&x[x0]), ky = ct__bp_key(&y[y0]);
+        if (kx < ky) ox[wx++] = x[x0++];
+        else if (ky < kx) oy[wy++] = y[y0++];
+        else { ++x0; ++y0; }
     }
-    return w;
+    while (x0 < x1) ox[wx++] = x[x0++];
+    while (y0 < y1) oy[wy++] = y[y0++];
+    *nx = wx;
+    *ny = wy;
 }
-/* out = x \ y for sorted pair lists over indices below n, in CT__BP_DCHUNKS ranges of a. */
-CT__PRIVATE ct_status ct__bp_setminus(const ct_bp *bp, ct_scratch *s, const ct_pairs *x, const ct_pairs *y, int n, int T,
-                                      ct_pairs *out) {
+/* *ox = x \ y and *oy = y \ x for sorted pair lists over indices below n, by one merge in
+   CT__BP_DCHUNKS ranges of a: each range writes into its own stretch of scratch as long as
+   its part of x (of y), and the stretches are then packed into the outputs. */
+CT__PRIVATE ct_status ct__bp_diff(const ct_bp *bp, ct_scratch *s, const ct_pairs *x, const ct_pairs *y, int n, int T,
+                                  ct_pairs *ox, ct_pairs *oy) {
     size_t *xo = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1), *yo = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1);
-    size_t *off = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1), tot = 0;
+    size_t *cx = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1), *cy = CT__SALLOC(s, size_t, CT__BP_DCHUNKS + 1);
+    ct_pair *bx = x->count ? CT__SALLOC(s, ct_pair, x->count) : NULL, *by = y->count ? CT__SALLOC(s, ct_pair, y->count) : NULL;
+    size_t tx = 0, ty = 0;
     int k;
-    out->items = NULL;
-    out->count = 0;
-    if (!xo || !yo || !off) return CT_NO_MEMORY;
+    ox->items = oy->items = NULL;
+    ox->count = oy->count = 0;
+    if (!xo || !yo || !cx || !cy || (x->count && !bx) || (y->count && !by)) return CT_NO_MEMORY;
     for (k = 0; k <= CT__BP_DCHUNKS; ++k) {
         int a = (int)((long long)n * k / CT__BP_DCHUNKS);
         xo[k] = k == CT__BP_DCHUNKS ? x->count : ct__bp_lower_a(x->items, x->count, a);
         yo[k] = k == CT__BP_DCHUNKS ? y->count : ct__bp_lower_a(y->items, y->count, a);
     }
 #if CT__BP_OMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count > 65536)
-#endif
-    for (k = 0; k < CT__BP_DCHUNKS; ++k) off[k] = ct__bp_minus(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], NULL);
-    for (k = 0; k < CT__BP_DCHUNKS; ++k) { size_t t = off[k]; off[k] = tot; tot += t; }
-    if (tot == 0) return CT_OK;
-    out->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tot, sizeof(ct_pair)));
-    if (!out->items) return CT_NO_MEMORY;
-    out->count = tot;
-#if CT__BP_OMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count > 65536)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count + y->count > 65536)
 #endif
     for (k = 0; k < CT__BP_DCHUNKS; ++k)
-        ct__bp_minus(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], out->items + off[k]);
+        ct__bp_diff_range(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], bx + xo[k], &cx[k], by + yo[k], &cy[k]);
+    for (k = 0; k < CT__BP_DCHUNKS; ++k) { tx += cx[k]; ty += cy[k]; }
+    if (tx) ox->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tx, sizeof(ct_pair)));
+    if (ty) oy->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)ty, sizeof(ct_pair)));
+    if ((tx && !ox->items) || (ty && !oy->items)) {
+        ct_pairs_free(ox);
+        ct_pairs_free(oy);
+        return CT_NO_MEMORY;
+    }
+    ox->count = tx;
+    oy->count = ty;
+    for (k = 0, tx = ty = 0; k < CT__BP_DCHUNKS; ++k) {
+        if (cx[k]) memcpy(ox->items + tx, bx + xo[k], cx[k] * sizeof(ct_pair));
+        if (cy[k]) memcpy(oy->items + ty, by + yo[k], cy[k] * sizeof(ct_pair));
+        tx += cx[k];
+        ty += cy[k];
+    }
     (void)T;
     return CT_OK;
 }
@@ -1275,8 +1287,7 @@ CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *
         st = ct__bp_rebuild(bp, s, boxes, n, T);
     }
     if (st == CT_OK) st = ct__bp_filter(bp, s, boxes, T, &np);
-    if (st == CT_OK) st = ct__bp_setminus(bp, s, &np, &bp->pairs, nmax, T, &na);
-    if (st == CT_OK) st = ct__bp_setminus(bp, s, &bp->pairs, &np, nmax, T, &nr);
+    if (st == CT_OK) st = ct__bp_diff(bp, s, &np, &bp->pairs, nmax, T, &na, &nr);
     ct__scratch_end(s, &local, mk);
     if (st != CT_OK) {
         ct_pairs_free(&np);
