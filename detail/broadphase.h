@@ -161,8 +161,6 @@ CT__INLINE int ct__bp_less(const ct__bpbox *a, const ct__bpbox *b) {
 CT__INLINE int ct__bp_int_less(const int *a, const int *b) { return *a < *b; }
 CT__BP_DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
 CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
-CT__INLINE int ct__bp_real_less(const ct_real *a, const ct_real *b) { return *a < *b; }
-CT__BP_DEFINE_SORT(ct__bp_sort_reals, ct_real, ct__bp_real_less)
 CT__INLINE int ct__bp_hit_less(const ct_hit *a, const ct_hit *b) { return a->t < b->t || (a->t == b->t && a->id < b->id); }
 CT__BP_DEFINE_SORT(ct__bp_sort_hits, ct_hit, ct__bp_hit_less)
 #undef CT__BP_DEFINE_SORT
@@ -268,12 +266,15 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
             y[c] = b->lo[1];
             z[c++] = b->lo[2];
         }
-        if (c >= 1000) {
+        if (c >= 1000) {   /* the quantiles by selection: the values a sort gives, in O(c) */
+            ct_real y0, y1, z0, z1;
             q = c / 1000;
-            ct__bp_sort_reals(y, (size_t)c);
-            ct__bp_sort_reals(z, (size_t)c);
-            if (y[c - 1 - q] > y[q]) { mn1 = y[q]; mx1 = y[c - 1 - q]; }
-            if (z[c - 1 - q] > z[q]) { mn2 = z[q]; mx2 = z[c - 1 - q]; }
+            y0 = ct__bp_select(y, c, q);
+            y1 = ct__bp_select(y, c, c - 1 - q);
+            z0 = ct__bp_select(z, c, q);
+            z1 = ct__bp_select(z, c, c - 1 - q);
+            if (y1 > y0) { mn1 = y0; mx1 = y1; }
+            if (z1 > z0) { mn2 = z0; mx2 = z1; }
         }
     }
     /* The window lo - cq must stay below the lower corner of every overlapping box despite
