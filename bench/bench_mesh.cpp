@@ -305,7 +305,7 @@ void pair_build(PairSet &s, PairKind kind, unsigned long long seed) {
             for (int j = 0; j < 3; ++j) b.r[i][j] = (ct_real)r[3 * i + j];
         wl_direction(d, &seed);
         double dist = (kind == kSpheres ? 1.7 : kind == kBoxSphere ? 1.3 : kind == kCapsules ? 1.0 : kind == kHullCapsule ? 1.2
-                       : kind == kHullCylinder ? 1.3 : 1.1) * (0.9 + 0.15 * bench_uniform(&seed));
+                       : kind == kHullCylinder ? 1.45 : 1.3) * (0.9 + 0.15 * bench_uniform(&seed));
         b.p = mv(dist * d[0], dist * d[1], dist * d[2]);
         s.xa.push_back(a);
         s.xb.push_back(b);

@@ -525,6 +525,18 @@ CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, 
         !ct__finite(half_height) || half_height < 0 || !ct__finite(speculative) || speculative < 0)
         return CT_INVALID;
     rel = ct__xf_rel(xa, xb);
+    {   /* apart beyond speculative along the line of the centres (a separating axis bounds the
+           distance from below): no contact, without GJK */
+        ct_vec3 cc = ct__sub(rel.p, a->center);
+        ct_real l = ct__len(cc);
+        if (l > 0) {
+            ct_vec3 m = ct__scale(cc, 1 / l), mu = ct__xf_inv_dir(&rel, m);
+            ct_real ha = ct__dot(m, a->verts[ct__sat_support(a, m)]);
+            ct_real lb = ct__dot(m, rel.p) - half_height * ct__abs(mu.z) - radius * ct__sqrt(ct__max(0, 1 - mu.z * mu.z));
+            if (lb - ha > speculative + CT__PAIR_TOUCH * (a->extent + radius + half_height + ct__maxabs(rel.p)))
+                return CT_OK;
+        }
+    }
     sa = ct_shape_hull(a);
     sb = ct_shape_cylinder(radius, half_height);
     st = ct_signed_distance(&sa, NULL, &sb, &rel, NULL, s, &g);
