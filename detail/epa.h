@@ -465,51 +465,60 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     return st;
 }
 
-CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
-                                   const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
-                                   ct_distance *out) {
-    ct__gjk_run r;
+/* ct_signed_distance after its GJK run r (status st): the separated answer, or EPA. */
+CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
+                                              const ct_xform *xb, ct__gjk_run *r, ct_status st, ct_scratch *s,
+                                              ct_distance *out) {
     ct__epa_result e;
     ct_scratch local, *sc;
     ct__mark mk;
-    ct_status st, st2;
+    ct_status st2;
     ct_real ra, rb;
-    if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
-    st = ct__gjk_query(a, xa, b, xb, cache, &r);
-    if (st == CT_INVALID) return st;
-    if (!r.overlap) { /* cores apart: exact from the cores and the radii, no EPA */
-        ct__gjk_separated(&r, xa, 0, out);
+    if (!r->overlap) { /* cores apart: exact from the cores and the radii, no EPA */
+        ct__gjk_separated(r, xa, 0, out);
         return st;
     }
-    if (r.stalled) {
+    if (r->stalled) {
         /* contact decided by rounding at a stalled step (a sliver simplex): GJK on B - A may
            still prove the cores apart (its bounds agree, the origin beyond a support plane),
            and then that is the answer, as the call with A and B swapped gives it; EPA from
            a stalled simplex of cores that in fact miss each other was seen to report a
-           depth of 4e-6 of the scale (fuzz_gjk, regress_gjk_stalled_apart) */
+           depth of 4e-6 of the scale (fuzz_gjk, regress_gjk_origin_on_a_face) */
         ct__gjk_run q;
-        ct_status sq = ct__gjk_query(b, xb, a, xa, NULL, &q);
+        ct_status sq = ct__gjk_query(b, xb, a, xa, NULL, CT__MAXR, &q);
         if (sq == CT_OK && !q.overlap) {
             ct_vec3 t;
             ct__gjk_separated(&q, xb, 0, out);
             t = out->pa; out->pa = out->pb; out->pb = t;
             out->normal = ct__neg(out->normal);
-            out->iterations += r.iters;
+            out->iterations += r->iters;
             return st;
         }
     }
     sc = ct__scratch_begin(s, &local, NULL);
     mk = ct__scratch_mark(sc);
-    st2 = ct__epa_run(&r.m, r.s, r.wmax, sc, &e);
+    st2 = ct__epa_run(&r->m, r->s, r->wmax, sc, &e);
     ct__scratch_end(sc, &local, mk);
     if (st2 == CT_INVALID || st2 == CT_NO_MEMORY) return st2;
     ra = a->radius;
     rb = b->radius;
-    out->distance = -(e.depth * r.m.scale + ra + rb);   /* back from the working scale */
+    out->distance = -(e.depth * r->m.scale + ra + rb);   /* back from the working scale */
     out->normal = ct__xf_dir(xa, e.n);
-    out->pa = ct__xf_point(xa, ct__madd(ct__scale(e.pa, r.m.scale), e.n, ra));
-    out->pb = ct__xf_point(xa, ct__madd(ct__scale(e.pb, r.m.scale), e.n, -rb));
-    out->iterations = r.iters + e.iters;
+    out->pa = ct__xf_point(xa, ct__madd(ct__scale(e.pa, r->m.scale), e.n, ra));
+    out->pb = ct__xf_point(xa, ct__madd(ct__scale(e.pb, r->m.scale), e.n, -rb));
+    out->iterations = r->iters + e.iters;
     return st2 != CT_OK ? st2 : st;
+}
+
+CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
+                                   const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                   ct_distance *out) {
+    ct__gjk_run r;
+    ct_status st;
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    st = ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, &r);
+    if (st == CT_INVALID) return st;
+    return ct__signed_distance_run(a, xa, b, xb, &r, st, s, out);
 }

@@ -217,6 +217,8 @@ typedef struct ct__gjk_run {
     ct_vec3 v;             /* closest point of A - B found (A's frame) */
     ct_real wmax;          /* largest |w| seen: the scale of A - B */
     int overlap;           /* the origin is in (or within rounding of) A - B */
+    ct_real limit;         /* stop once the lower bound of the distance exceeds this (world) */
+    int beyond;            /* stopped so: the cores are farther apart than limit */
     int stalled;           /* overlap decided by rounding (a stalled step, the origin on the simplex) */
     int iters;
 } ct__gjk_run;
@@ -242,6 +244,12 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         if (r->m.bad) return CT_INVALID;
         r->wmax = ct__max(wmax, ct__len(w->w));
         vw = ct__dot(v, w->w);
+        /* a caller that only asks "within limit?" stops at a support plane beyond it (v.w / |v|
+           bounds the distance from below; its rounding is allowed for) */
+        if (vw > 0 && vw * r->m.scale > (r->limit + CT__GJK_NOISE * r->wmax * r->m.scale) * ct__sqrt(vv)) {
+            r->beyond = 1;
+            break;
+        }
         /* van den Bergen's termination test, with a floor for the rounding of v.w */
         if (vv - vw <= CT__GJK_REL * vv + CT__GJK_NOISE * ct__sqrt(vv) * r->wmax) break;
         for (i = 0; i < s->n; ++i)
@@ -319,13 +327,14 @@ CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
 /* Checks the arguments, sets up A - B, warm-starts from the cache, runs GJK and updates the
    cache. */
 CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
-                                    const ct_xform *xb, ct_gjk_cache *cache, ct__gjk_run *r) {
+                                    const ct_xform *xb, ct_gjk_cache *cache, ct_real limit, ct__gjk_run *r) {
     ct_status st;
     int i, na, nb, warm = 0;
     r->s = &r->buf[0];
     r->s->n = 0;
     r->wmax = 0;
-    r->overlap = r->stalled = r->iters = 0;
+    r->limit = limit;
+    r->overlap = r->stalled = r->iters = r->beyond = 0;
     r->m.bad = r->m.scanned = 0;
     r->m.scale = r->m.inv = 1;
     r->v = ct__v3(0, 0, 0);
@@ -409,7 +418,7 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
     ct_status st;
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
-    st = ct__gjk_query(a, xa, b, xb, cache, &r);
+    st = ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, &r);
     if (st == CT_INVALID) return st;
     if (!r.overlap) {
         ct__gjk_separated(&r, xa, 1, out);

@@ -539,7 +539,13 @@ CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, 
     }
     sa = ct_shape_hull(a);
     sb = ct_shape_cylinder(radius, half_height);
-    st = ct_signed_distance(&sa, NULL, &sb, &rel, NULL, s, &g);
+    {   /* GJK stops as soon as a support plane puts them beyond speculative: no contact */
+        ct__gjk_run r;
+        st = ct__gjk_query(&sa, NULL, &sb, &rel, NULL, speculative, &r);
+        if (st == CT_INVALID) return st;
+        if (r.beyond) return CT_OK;
+        st = ct__signed_distance_run(&sa, NULL, &sb, &rel, &r, st, s, &g);
+    }
     if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); return st; }
     d = g.distance;
     n = g.normal;

@@ -1510,7 +1510,7 @@ CT__PRIVATE void ct__sat_closest_features(const ct__sat *s, const ct__satq *q, c
     if (!(x + ct__sat_face_tol(s, x) + ct__sat_edge_tol(s, x) + s->margin > 0)) return;
     for (i = 0; i < out->count; ++i) deepest = ct__min(deepest, out->points[i].separation);
     if (out->count > 0 && deepest <= ct__max(x, 0) + tol) return;
-    ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, CT__MAXR, &g.r);
     if (g.r.overlap) return;
     g.d = ct__len(g.r.v) * g.r.m.scale;
     if (out->count > 0 && deepest <= g.d + tol) return;
@@ -1583,7 +1583,7 @@ CT__PRIVATE ct_status ct__manifold_rounded(const ct_hull *a, const ct_xform *xa,
     if (ct__sat_round_boxes(&s, ra, rb, speculative, xa, xb, cache, out)) return CT_OK;
     /* GJK on the cores (cold, so the answer does not depend on the cache; CT_NO_CONVERGENCE
        leaves the best estimate, which serves) */
-    ct__gjk_query(&sa, xa, &sb, xb, NULL, &g.r);
+    ct__gjk_query(&sa, xa, &sb, xb, NULL, CT__MAXR, &g.r);
     ct__simplex_witness(g.r.s, &g.pa, &g.pb);
     /* back from GJK's working scale (a power of two; 1 unless the sizes are extreme: beyond
        2^+-20 in float, so a float scene of size 1e6 takes it) */
