@@ -515,10 +515,7 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
                                    const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
                                    ct_distance *out) {
     ct__gjk_run r;
-    ct_status st;
-    if (!out) return CT_INVALID;
-    memset(out, 0, sizeof *out);
-    st = ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, &r);
+    ct_status st = ct__gjk_begin(a, xa, b, xb, cache, out, &r);
     if (st == CT_INVALID) return st;
     return ct__signed_distance_run(a, xa, b, xb, &r, st, s, out);
 }

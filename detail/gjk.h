@@ -412,13 +412,18 @@ CT__PRIVATE void ct__gjk_separated(const ct__gjk_run *r, const ct_xform *xa, int
     out->iterations = r->iters;
 }
 
+/* The entry of ct_gjk and ct_signed_distance: out checked and zeroed, then GJK (no limit). */
+CT__INLINE ct_status ct__gjk_begin(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
+                                   ct_gjk_cache *cache, ct_distance *out, ct__gjk_run *r) {
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    return ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, r);
+}
+
 CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
                        ct_gjk_cache *cache, ct_distance *out) {
     ct__gjk_run r;
-    ct_status st;
-    if (!out) return CT_INVALID;
-    memset(out, 0, sizeof *out);
-    st = ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, &r);
+    ct_status st = ct__gjk_begin(a, xa, b, xb, cache, out, &r);
     if (st == CT_INVALID) return st;
     if (!r.overlap) {
         ct__gjk_separated(&r, xa, 1, out);
