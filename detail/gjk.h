@@ -420,20 +420,25 @@ CT__INLINE ct_status ct__gjk_begin(const ct_shape *a, const ct_xform *xa, const 
     return ct__gjk_query(a, xa, b, xb, cache, CT__MAXR, r);
 }
 
+/* ct_gjk's answer from a finished run r (out zeroed): the separated distance, or contact. */
+CT__PRIVATE void ct__gjk_answer(const ct__gjk_run *r, const ct_xform *xa, ct_distance *out) {
+    if (!r->overlap) {
+        ct__gjk_separated(r, xa, 1, out);
+    } else { /* cores overlap: distance 0, normal unspecified (zero), witnesses coincide */
+        ct_vec3 pa, pb;
+        ct__simplex_witness(r->s, &pa, &pb);
+        out->pa = ct__xf_point(xa, ct__scale(pa, r->m.scale));
+        out->pb = ct__xf_point(xa, ct__scale(pb, r->m.scale));
+        out->iterations = r->iters;
+    }
+}
+
 CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
                        ct_gjk_cache *cache, ct_distance *out) {
     ct__gjk_run r;
     ct_status st = ct__gjk_begin(a, xa, b, xb, cache, out, &r);
     if (st == CT_INVALID) return st;
-    if (!r.overlap) {
-        ct__gjk_separated(&r, xa, 1, out);
-    } else { /* cores overlap: distance 0, normal unspecified (zero), witnesses coincide */
-        ct_vec3 pa, pb;
-        ct__simplex_witness(r.s, &pa, &pb);
-        out->pa = ct__xf_point(xa, ct__scale(pa, r.m.scale));
-        out->pb = ct__xf_point(xa, ct__scale(pb, r.m.scale));
-        out->iterations = r.iters;
-    }
+    ct__gjk_answer(&r, xa, out);
     return st;
 }
 

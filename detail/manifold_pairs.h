@@ -320,11 +320,16 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
     p1 = ct__xf_inv_point(xa, ct__xf_point(xb, b->p1));
     rb = b->radius;
     L = a->extent + ct__len(ct__sub(p1, p0)) + rb;
-    {   /* GJK on the cores (the segment as a triangle with a repeated corner) */
+    {   /* GJK on the cores (the segment as a triangle with a repeated corner); it stops at the
+           first support plane that puts them beyond speculative + radius: no contact */
         ct_shape sa = ct_shape_hull(a), sb = ct_shape_triangle(p0, p1, p1);
         ct_distance g;
-        ct_status st = ct_gjk(&sa, NULL, &sb, NULL, NULL, &g);
+        ct__gjk_run r;
+        ct_status st = ct__gjk_query(&sa, NULL, &sb, NULL, NULL, speculative + rb, &r);
         if (st == CT_INVALID) return st;
+        if (r.beyond) return ct__pair_finish(out);
+        memset(&g, 0, sizeof g);
+        ct__gjk_answer(&r, NULL, &g);
         d = g.distance; n = g.normal; pa = g.pa; pb = g.pb;
     }
     if (d > CT__PAIR_TOUCH * (L + ct__maxabs(p0))) { /* apart: the closest pair, or a face clip */
