@@ -465,7 +465,8 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     return st;
 }
 
-/* ct_signed_distance after its GJK run r (status st): the separated answer, or EPA. */
+/* ct_signed_distance after its GJK run r (status st): the separated answer, or EPA. Every
+   field of out is written on success; on failure the caller's zeroed out stays as it was. */
 CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
                                               const ct_xform *xb, ct__gjk_run *r, ct_status st, ct_scratch *s,
                                               ct_distance *out) {
@@ -474,7 +475,6 @@ CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform 
     ct__mark mk;
     ct_status st2;
     ct_real ra, rb;
-    memset(out, 0, sizeof *out);
     if (!r->overlap) { /* cores apart: exact from the cores and the radii, no EPA */
         ct__gjk_separated(r, xa, 0, out);
         return st;

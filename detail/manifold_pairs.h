@@ -411,22 +411,41 @@ CTDEF ct_status ct_manifold_hull_capsule(const ct_hull *a, const ct_xform *xa, c
 #define CT__CYL_FKEY(c) ct__sat_key(CT__KEY_FACE, (c))
 #define CT__CYL_SIDE_KEY(k) ct__sat_key(CT__KEY_VERT, 32 + (k))
 
+/* Whether p lies in the prism of a face: inside (<= 0) every side plane but skip (-1: none);
+   side[j] is the outward normal of the side plane through the face's j-th vertex vert[j]. */
+CT__INLINE int ct__cyl_in_prism(const ct_vec3 *side, const ct_vec3 *vert, int nf, int skip, ct_vec3 p) {
+    int j;
+    for (j = 0; j < nf; ++j)
+        if (j != skip && ct__dot(side[j], ct__sub(p, vert[j])) > 0) return 0;
+    return 1;
+}
+
 /* Cap polygon (cap c centred at cc, rim points at fixed angles in the basis ex, ey, radius R,
    axis u) clipped to the prism of face f of a (A's frame): candidates (midway points, keyed)
-   into out (room for 3 (CT__CYL_SIDES + 1) + the face's vertices); returns the count. */
+   into out (room for 3 (CT__CYL_SIDES + 1) + the face's vertices); returns the count. side and
+   vert: room for the face's vertex count, filled here (the side planes, computed once). */
 CT__PRIVATE int ct__cyl_cap_face(const ct_hull *a, int f, int c, ct_vec3 cc, ct_vec3 ex, ct_vec3 ey, ct_real R,
-                                 ct_vec3 u, ct_real speculative, ct_real tol, ct__cand *out) {
+                                 ct_vec3 u, ct_real speculative, ct_real tol, ct_vec3 *side, ct_vec3 *vert,
+                                 ct__cand *out) {
+    /* cos and sin of the rim points' fixed angles, k 45 degrees */
+    static const double cs[CT__CYL_SIDES][2] = { { 1, 0 }, { 0.70710678118654752, 0.70710678118654752 }, { 0, 1 },
+                                                 { -0.70710678118654752, 0.70710678118654752 }, { -1, 0 },
+                                                 { -0.70710678118654752, -0.70710678118654752 }, { 0, -1 },
+                                                 { 0.70710678118654752, -0.70710678118654752 } };
     ct_plane pl = a->planes[f];
     ct_vec3 poly[CT__CYL_SIDES + 1], w;
     unsigned pk[CT__CYL_SIDES + 1];
     ct_real best = CT__MAXR, wl, den;
-    int k, j, np = 0, nc = 0, e0 = a->face_first[f], e1 = a->face_first[f + 1], deep = -1;
+    int k, j, np = 0, nc = 0, e0 = a->face_first[f], nf = a->face_first[f + 1] - e0, deep = -1;
+    for (j = 0; j < nf; ++j) {
+        vert[j] = a->verts[a->face_verts[e0 + j]];
+        side[j] = ct__cross(ct__sub(a->verts[a->face_verts[a->he_next[e0 + j]]], vert[j]), pl.n);
+    }
     /* the deepest rim point along -n, when the cap is tilted enough to have one */
     w = ct__madd(ct__neg(pl.n), u, ct__dot(pl.n, u));
     wl = ct__len(w);
     for (k = 0; k < CT__CYL_SIDES; ++k) {
-        ct_real t = (ct_real)6.283185307179586 * (ct_real)k / CT__CYL_SIDES;
-        poly[np] = ct__madd(ct__madd(cc, ex, R * ct__cos(t)), ey, R * ct__sin(t));
+        poly[np] = ct__madd(ct__madd(cc, ex, R * (ct_real)cs[k][0]), ey, R * (ct_real)cs[k][1]);
         pk[np++] = (unsigned)k;
         best = ct__min(best, ct__dot(pl.n, poly[np - 1]) + pl.d);
     }
@@ -447,12 +466,7 @@ CT__PRIVATE int ct__cyl_cap_face(const ct_hull *a, int f, int c, ct_vec3 cc, ct_
        others (the side planes: edge x n points out of a counter-clockwise face) */
     for (k = 0; k < np; ++k) {
         ct_vec3 p0 = poly[k], p1 = poly[k + 1 == np ? 0 : k + 1];
-        int in = 1;
-        for (j = e0; j < e1 && in; ++j) {
-            ct_vec3 va = a->verts[a->face_verts[j]], vb = a->verts[a->face_verts[a->he_next[j]]];
-            in = ct__dot(ct__cross(ct__sub(vb, va), pl.n), ct__sub(p0, va)) <= 0;
-        }
-        if (in) {
+        if (ct__cyl_in_prism(side, vert, nf, -1, p0)) {
             ct_real sp = ct__dot(pl.n, p0) + pl.d;
             if (sp <= speculative) {
                 out[nc].p = ct__madd(p0, pl.n, -sp / 2);
@@ -460,36 +474,30 @@ CT__PRIVATE int ct__cyl_cap_face(const ct_hull *a, int f, int c, ct_vec3 cc, ct_
                 out[nc++].id = ct__sat_id(ct__sat_key(CT__KEY_FACE, f), CT__CYL_VKEY(c, (int)pk[k]));
             }
         }
-        for (j = e0; j < e1; ++j) {
-            ct_vec3 va = a->verts[a->face_verts[j]], vb = a->verts[a->face_verts[a->he_next[j]]];
-            ct_vec3 sd = ct__cross(ct__sub(vb, va), pl.n), q;
-            ct_real d0 = ct__dot(sd, ct__sub(p0, va)), d1 = ct__dot(sd, ct__sub(p1, va)), sq;
-            int i;
+        for (j = 0; j < nf; ++j) {
+            ct_real d0 = ct__dot(side[j], ct__sub(p0, vert[j])), d1 = ct__dot(side[j], ct__sub(p1, vert[j])), sq;
+            ct_vec3 q;
             if ((d0 <= 0) == (d1 <= 0)) continue;
             q = ct__lerp(p0, p1, d0 / (d0 - d1));
-            for (i = e0; i < e1; ++i) {
-                ct_vec3 wa = a->verts[a->face_verts[i]], wb = a->verts[a->face_verts[a->he_next[i]]];
-                if (i != j && ct__dot(ct__cross(ct__sub(wb, wa), pl.n), ct__sub(q, wa)) > 0) break;
-            }
-            if (i < e1) continue;
+            if (!ct__cyl_in_prism(side, vert, nf, j, q)) continue;
             sq = ct__dot(pl.n, q) + pl.d;
             if (!(sq <= speculative)) continue;
             out[nc].p = ct__madd(q, pl.n, -sq / 2);
             out[nc].s = sq;
-            out[nc++].id = ct__sat_id(ct__sat_edge_key(a, j), CT__CYL_EKEY(c, (int)pk[k]));
+            out[nc++].id = ct__sat_id(ct__sat_edge_key(a, e0 + j), CT__CYL_EKEY(c, (int)pk[k]));
         }
     }
     /* (2) the face's vertices that fall on the disk, projected onto the cap along n */
     den = ct__dot(u, pl.n);
     if (ct__abs(den) > 0)
-        for (j = e0; j < e1; ++j) {
-            ct_vec3 v = a->verts[a->face_verts[j]], x;
+        for (j = 0; j < nf; ++j) {
+            ct_vec3 v = vert[j], x;
             ct_real t = ct__dot(u, ct__sub(cc, v)) / den;
             x = ct__madd(v, pl.n, t);
             if (!(ct__len2(ct__sub(x, cc)) <= R * R) || !(t <= speculative)) continue;
             out[nc].p = ct__madd(v, pl.n, t / 2);
             out[nc].s = t;
-            out[nc++].id = ct__sat_id(ct__sat_key(CT__KEY_VERT, a->face_verts[j]), CT__CYL_FKEY(c));
+            out[nc++].id = ct__sat_id(ct__sat_key(CT__KEY_VERT, a->face_verts[e0 + j]), CT__CYL_FKEY(c));
         }
     return nc;
 }
@@ -549,6 +557,7 @@ CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, 
         st = ct__gjk_query(&sa, NULL, &sb, &rel, NULL, speculative, &r);
         if (st == CT_INVALID) return st;
         if (r.beyond) return CT_OK;
+        memset(&g, 0, sizeof g);
         st = ct__signed_distance_run(&sa, NULL, &sb, &rel, &r, st, s, &g);
     }
     if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); return st; }
@@ -570,9 +579,10 @@ CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, 
         ct__mark mk = ct__scratch_mark(sc);
         int nf = a->face_first[face + 1] - a->face_first[face], nc;
         ct__cand *cand = CT__SALLOC(sc, ct__cand, 3 * (CT__CYL_SIDES + 1) + nf);
-        ct_vec3 cc = ct__madd(c, u, cap ? half_height : -half_height);
-        if (!cand) { ct__scratch_end(sc, &local, mk); memset(out, 0, sizeof *out); return CT_NO_MEMORY; }
-        nc = ct__cyl_cap_face(a, face, cap, cc, ex, ey, radius, u, speculative, CT__SAT_REDUCE_TOL * L, cand);
+        ct_vec3 cc = ct__madd(c, u, cap ? half_height : -half_height), *side = CT__SALLOC(sc, ct_vec3, 2 * nf);
+        if (!cand || !side) { ct__scratch_end(sc, &local, mk); memset(out, 0, sizeof *out); return CT_NO_MEMORY; }
+        nc = ct__cyl_cap_face(a, face, cap, cc, ex, ey, radius, u, speculative, CT__SAT_REDUCE_TOL * L, side, side + nf,
+                              cand);
         if (nc > 0) {
             ct_real deepest = CT__MAXR;
             for (k = 0; k < nc; ++k) deepest = ct__min(deepest, cand[k].s);
