@@ -1278,17 +1278,15 @@ CTDEF ct_status ct_export_scene_step(const ct_scene *s, const ct_scene_result *r
 /* >>pfc ------------------------------------------------------------------------------- */
 /* PFC rigid blocks (detail/pfc.h): the contact resolutions of Itasca PFC's rigid-block model.
 
-   Full resolution, warm-started. ct_contact_hulls_warm computes what ct_contact_hulls computes
-   (same fields, same conventions, equal up to rounding of the overlap's vertices: within 1e-12
-   of the size in the tests over 1000-step motion sequences) and keeps, per pair, the
-   combinatorial structure of A n B (plane ids of its vertices and faces: invariant under
-   rigid motion) and its volume centroid in both bodies' frames. The next call recomputes the
-   cached vertices from their planes and accepts them when each lies on its own planes and
-   strictly inside every other plane (by 4 touch bands, CT__WARM_MARGIN): then they are A n B
-   and no interior-point LP or dual hull is needed. Otherwise the moved centroid, when it is
-   still inside both bodies by 1e-2 of the extent (CT__POLAR_THIN), is the interior point of
-   the polar construction; otherwise the call is cold. Overlaps with a vertex where more than
-   three planes of both bodies meet (flush faces) are not cached.
+   Full resolution, warm-started. ct_contact_hulls_warm computes what ct_contact_hulls computes,
+   bit for bit (both evaluate the canonical form of A n B: vertices named by their planes and
+   placed from those names, faces in plane order; equal in the tests on every step of 1000-step
+   motion sequences), and keeps, per pair, the combinatorial structure of A n B (plane ids of
+   its vertices and faces: invariant under rigid motion). The next call places the cached
+   vertices from their names and accepts them when each lies strictly inside every other plane
+   (by 4 touch bands, CT__WARM_MARGIN): then they are A n B and no interior-point LP or dual
+   hull is needed; otherwise the call is cold. Overlaps with a vertex where more than three
+   planes of both bodies meet (flush faces) are not cached.
 
    ct_contact_cache: zero it (or ct_contact_cache_init with an allocator; NULL: CT_MALLOC)
    before the first call, pass the same cache for the same (a, b) pair, in the same order,

@@ -7,9 +7,9 @@
    bound each face) rarely changes. The cache keeps that structure (plane ids, so it is
    invariant under rigid motion of either body) and the overlap's centroid in both bodies'
    frames. A warm call
-     1. recomputes every cached vertex from a triple of its planes (Cramer, as the cold path
-        places vertices) and checks it: on each of its own planes within the margin and
-        strictly inside every other plane by the margin (CT__WARM_MARGIN). Then the cached
+     1. places every cached vertex from its name (a vertex of one body, or Cramer on its three
+        sorted planes: as ct__vc_canon places it) and checks it: strictly inside every other
+        plane by the margin (CT__WARM_MARGIN). Then the cached
         structure IS A n B: each checked vertex is a vertex of A n B with exactly the cached
         planes tight (so its edges are the cached ones), a vertex's neighbour along an edge
         is the first vertex met on that line (any farther one would break the plane that
@@ -18,24 +18,25 @@
         holds the other body's bounding sphere (ct__polar_far) cannot be tight anywhere in
         A n B and are skipped. Cost: vertices x planes dot products instead of the interior
         point's LP and the dual hull.
-     2. otherwise, when the moved centroid is still inside both bodies by CT__POLAR_THIN of the
-        extent (the depth from which the cold path takes a point without the LP), it is the
-        interior point of the polar construction: the LP / line search is skipped, the
-        dual hull is built about it.
-     3. otherwise the cold path (ct__polar_run).
-   The answer is then computed from A n B exactly as ct_contact_hulls does (ct__vc_from_polar),
-   so a warm call equals a cold one up to the rounding of the vertices' placement. A vertex
-   with more than three planes of both bodies (flush stacking, coincident features) would
-   split under motion: such an overlap is not cached. */
+     2. otherwise the cold path (ct__polar_run). (Building the dual hull about the moved
+        centroid instead saved nothing measurable on the bench's motion - the LP is about a
+        tenth of a call - and its structure could differ from the cold one by rounding.)
+   The answer is then computed from the canonical form of A n B (ct__vc_canon: vertices placed
+   from their names, faces in plane order, the cache holding that order) exactly as
+   ct_contact_hulls computes it, so a warm call equals a cold one bit for bit whenever the
+   cached structure is the one the cold call finds (they could differ only where rounding
+   decides the structure within the margin; the tests see none). A vertex with
+   more than three planes of both bodies (flush stacking, coincident features) would split
+   under motion and is placed by the polar construction: such an overlap is not cached. */
 
 /* Margin of the structure check, in touch bands of the working frame (ct__polar.touch,
    CT__POLAR_TOUCH scaled by the coordinates' magnitude): the same margin the plane filter
    keeps (4 touch), so a vertex that close to a plane it is not on is left to the cold path. */
 #define CT__WARM_MARGIN 4
-/* A cached vertex of three planes whose unit normals' triple product is below this is not
-   cached: its rounding grows as 1/det (1e4 ulps here, within the 1e-12 agreement with the
-   cold path in double); the cold path places such vertices with more care (CT__POLAR_ILL). */
-#define CT__WARM_TRIPLE ((ct_real)1e-4)
+/* A vertex of three planes whose unit normals' triple product is below this is not cached
+   (nor canonical, ct__vc_canon): its rounding grows as 1/det (1e4 ulps here); the polar
+   construction places such vertices with more care (CT__POLAR_ILL). */
+#define CT__WARM_TRIPLE CT__VC_CANON_TRIPLE
 
 /* The cache's int block: triple (3 per vertex), vert_first (nv + 1), vert_planes (nhe),
    face_first (nf + 1), face_verts (nhe), face_plane (nf). */
@@ -69,33 +70,14 @@ CT__INLINE int ct__warm_same(const ct_contact_cache *c, const ct_hull *a, const 
            c->ct__na == a->nfaces && c->ct__nb == b->nfaces;
 }
 
-/* The best-conditioned triple among the deg planes of a vertex (greedy, as ct__polar_vertex:
-   the most orthogonal partner of the first plane, then the plane farthest from their line);
-   returns |det| of the triple's unit normals. */
-CT__PRIVATE ct_real ct__warm_pick(const ct_plane *pl, const int *list, int deg, int tri[3]) {
-    int t, b = -1, c = -1;
-    ct_real best = -1;
-    ct_vec3 na = pl[list[0]].n, ab;
-    for (t = 1; t < deg; ++t) {
-        ct_real q = ct__len2(ct__cross(na, pl[list[t]].n));
-        if (q > best) { best = q; b = list[t]; }
-    }
-    ab = ct__cross(na, pl[b].n);
-    best = -1;
-    for (t = 1; t < deg; ++t) {
-        ct_real q = ct__abs(ct__dot(ab, pl[list[t]].n));
-        if (list[t] != b && q > best) { best = q; c = list[t]; }
-    }
-    tri[0] = list[0]; tri[1] = b; tri[2] = c;
-    return c < 0 ? 0 : best;
-}
-
-/* Stores the structure of the overlap p (state OVERLAP) in the cache, or empties it
-   (count 0) when a vertex has mixed planes beyond three or an ill-conditioned triple. */
+/* Stores the structure of the overlap p (state OVERLAP, canonical: ct__vc_canon) in the cache,
+   or empties it (count 0) when some vertex is not canonical (mixed planes beyond three, an
+   ill-conditioned triple). */
 CT__PRIVATE ct_status ct__warm_store(ct_contact_cache *c, const ct__polar *p, const ct_hull *a, const ct_hull *b) {
     int nv = p->nv, nf = p->nf, nhe = p->face_first[p->nf], k, f, need;
     int *tri, *vfirst, *vpl, *ff, *fv, *fp;
     c->count = 0;
+    if (!p->vkey) return CT_OK;   /* not in canonical form: not cached */
     need = 3 * nv + nv + 1 + nhe + nf + 1 + nhe + nf;
     if (need > c->ct__cap) {
         ct_allocator al = ct__allocator(c->ct__has_alloc ? &c->ct__alloc : NULL);
@@ -118,24 +100,9 @@ CT__PRIVATE ct_status ct__warm_store(ct_contact_cache *c, const ct__polar *p, co
     for (k = 0; k < nv; ++k) tri[3 * k] = vfirst[k];   /* fill cursors, overwritten below */
     for (f = 0; f < nf; ++f)
         for (k = ff[f]; k < ff[f + 1]; ++k) vpl[tri[3 * fv[k]]++] = fp[f];
-    for (k = 0; k < nv; ++k) {
-        int deg = vfirst[k + 1] - vfirst[k], *list = vpl + vfirst[k], t, na = 0;
-        for (t = 0; t < deg; ++t) na += list[t] < p->na;
-        if (deg >= 3 && (na == 0 || na == deg)) {
-            /* on planes of one body only: a vertex of that body (the dual hull may list it
-               several times, once per triple of its faces); cached as the body's vertex */
-            const ct_hull *h = &p->body[na == 0];
-            ct_vec3 x = ct__add(p->v[k], p->c);
-            int i, best = 0;
-            for (i = 1; i < h->nverts; ++i)
-                if (ct__dist(h->verts[i], x) < ct__dist(h->verts[best], x)) best = i;
-            if (!(ct__dist(h->verts[best], x) <= CT__WARM_MARGIN * p->touch)) break;
-            tri[3 * k] = -1; tri[3 * k + 1] = na == 0; tri[3 * k + 2] = best;
-        } else if (deg != 3 || ct__warm_pick(p->pl, list, deg, tri + 3 * k) < CT__WARM_TRIPLE) {
-            break;   /* mixed planes beyond three (coincident features), or ill-conditioned */
-        }
-    }
-    if (k < nv) {
+    /* each vertex by its canonical name (ct__vc_canon): a body's vertex, or its three planes */
+    for (k = 0; k < 3 * nv && p->vkey[k - k % 3] != -2; ++k) tri[k] = p->vkey[k];
+    if (k < 3 * nv) {
         c->count = 0;
         return CT_OK;
     }
@@ -158,11 +125,12 @@ CT__PRIVATE int ct__warm_in_face(const ct__polar *p, const ct_hull *h, int f, in
     return 1;
 }
 
-/* Step 1: the cached structure about the interior point x (working frame), checked against
-   every plane that can be tight. Fills p (v, faces, state OVERLAP) and returns 1 when it
+/* Step 1: the cached structure, its vertices placed from their names as ct__vc_canon places
+   them (about the working frame's origin), checked against every plane that can be tight.
+   Fills p (the canonical A n B: v, faces, vkey, c, state OVERLAP) and returns 1 when it
    holds; 0 otherwise (p's arrays then are scratch garbage). */
 CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_hull *ha, const ct_hull *hb,
-                             const ct_xform *rel, ct__polar *p, ct_vec3 x, ct_status *st) {
+                             const ct_xform *rel, ct__polar *p, ct_status *st) {
     int nv = c->count, m = p->m, k, j, t, nnear = 0;
     const int *tri = ct__warm_triple(c), *vfirst = ct__warm_vfirst(c), *vpl = ct__warm_vplanes(c);
     ct_real tol = CT__WARM_MARGIN * p->touch, *slack = CT__SALLOC(s, ct_real, m);
@@ -171,8 +139,8 @@ CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_
     int local = ha->face_first && ha->he_twin && ha->he_face && hb->face_first && hb->he_twin && hb->he_face;
     *st = CT_OK;
     if (!slack || !mark || !near || !v) { *st = CT_NO_MEMORY; return 0; }
-    for (j = 0; j < m; ++j) {
-        slack[j] = -(ct__dot(p->pl[j].n, x) + p->pl[j].d);
+    for (j = 0; j < m; ++j) {   /* slacks about the working frame's origin, where the vertices are placed */
+        slack[j] = -p->pl[j].d;
         mark[j] = -1;
         if (!ct__polar_far(p, j, tol)) near[nnear++] = j;
     }
@@ -183,20 +151,13 @@ CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_
             int lo = b ? 0 : p->na, hi = b ? p->na : m;
             const ct_hull *h = b ? hb : ha;
             if (q >= h->nverts) return 0;
-            w = b ? ct__xf_point(rel, h->verts[q]) : h->verts[q];
-            w = ct__sub(ct__scale(ct__sub(w, p->origin), 1 / p->scale), x);
+            w = ct__vc_at_vertex(p, h, b, q, rel);
             for (t = 0; t < nnear; ++t) {
                 j = near[t];
                 if (j >= lo && j < hi && !(ct__dot(p->pl[j].n, w) - slack[j] < -tol)) return 0;
             }
         } else {       /* three planes of both bodies: strictly inside every other plane */
-            ct_vec3 na = p->pl[a].n, nb = p->pl[b].n, nc = p->pl[q].n;
-            ct_real det = ct__dot(na, ct__cross(nb, nc));
-            if (!(ct__abs(det) >= CT__WARM_TRIPLE)) return 0;
-            w = ct__scale(ct__cross(nb, nc), slack[a]);
-            w = ct__madd(w, ct__cross(nc, na), slack[b]);
-            w = ct__madd(w, ct__cross(na, nb), slack[q]);
-            w = ct__scale(w, 1 / det);
+            if (!ct__vc_at_planes(p, a, b, q, &w)) return 0;
             for (t = vfirst[k]; t < vfirst[k + 1]; ++t) mark[vpl[t]] = k;
             if (local) {   /* inside both bodies: inside a face polygon of each (see above) */
                 int fa = a < p->na ? a : (b < p->na ? b : q), fb = a >= p->na ? a : (b >= p->na ? b : q);
@@ -212,16 +173,13 @@ CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_
         }
         v[k] = w;
     }
-    p->c = x;
-    p->r = CT__MAXR;
-    for (j = 0; j < m; ++j) p->r = ct__min(p->r, slack[j]);
-    p->v = v;
-    p->nv = nv;
+    ct__vc_centre(p, v, nv);   /* the cache holds the canonical order: this is ct__vc_canon's answer */
     p->nf = c->ct__nf;
     p->face_first = ct__warm_ffirst(c);
     p->face_verts = ct__warm_fverts(c);
     p->face_plane = ct__warm_fplane(c);
     p->face_twin = NULL;
+    p->vkey = ct__warm_triple(c);
     p->cond = 1;
     p->state = CT__POLAR_OVERLAP;
     return 1;
@@ -235,7 +193,7 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
     ct__polar p;
     ct_status st = CT_OK;
     ct_xform rel;
-    int done = 0, hit = 0;
+    int hit = 0;
     if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
@@ -243,33 +201,22 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
     if (cache->count > 0 && ct__warm_same(cache, a, b)) {
-        ct_vec3 x;
         memset(&p, 0, sizeof p);
         rel = ct__xf_rel(xa, xb);
         st = ct__polar_frame(s, a, xa, b, xb, &rel, &p);
-        /* the last centroid, moved with A and with B: their midpoint, in the working frame */
-        x = ct__scale(ct__add(cache->point_a, ct__xf_point(&rel, cache->point_b)), (ct_real)0.5);
-        x = ct__scale(ct__sub(x, p.origin), 1 / p.scale);
-        if (st == CT_OK && ct__finite3(x)) {
-            hit = done = ct__warm_try(s, cache, a, b, &rel, &p, x, &st);
+        if (st == CT_OK) hit = ct__warm_try(s, cache, a, b, &rel, &p, &st);
 #ifdef CT_PFC_DEBUG
-            CT_PFC_DEBUG(hit);
+        CT_PFC_DEBUG(hit);
 #endif
-            if (!done && st == CT_OK) {
-                ct_real depth;
-                st = ct__polar_filter(s, &p, a, b, &rel);
-                depth = ct__polar_depth(&p, x);
-                if (st == CT_OK && depth >= CT__POLAR_THIN && depth > p.touch) {
-                    p.c = x; p.r = depth; p.state = CT__POLAR_OVERLAP; p.sep_ok = 0;
-                    st = ct__polar_finish(s, &p);
-                    done = st == CT_OK && p.state == CT__POLAR_OVERLAP;
-                }
-            }
-        }
     }
-    if (st == CT_OK && !done) {
+    /* a miss is a cold call; either way the answer comes from the canonical A n B */
+    if (st == CT_OK && !hit) {
         ct__scratch_reset(s, mk);
         st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+        if (st == CT_OK && p.state == CT__POLAR_OVERLAP) {
+            rel = ct__xf_rel(xa, xb);
+            ct__vc_canon(s, &p, a, b, &rel, &st);
+        }
     }
     if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st == CT_OK && !hit) {

@@ -103,6 +103,7 @@ typedef struct ct__polar {
     int *face_first, *face_verts;
     int *face_plane;        /* index into pl */
     int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
+    int *vkey;              /* 3 per vertex after ct__vc_canon (detail/volcontact.h), else NULL */
     ct_real cond;           /* smallest |det| of the plane triples that placed the vertices */
 } ct__polar;
 

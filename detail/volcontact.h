@@ -315,6 +315,177 @@ CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct
     return CT_OK;
 }
 
+/* ---- canonical form of A n B ----------------------------------------------------------------
+   The contact is a function of A n B's structure and the transforms only, not of the path that
+   found it: ct_contact_hulls (the LP's interior point and the dual hull) and the warm start of
+   detail/pfc.h (a cached structure about the moved centroid) evaluate the same canonical
+   polyhedron, so they agree bit for bit whenever they find the same structure (the scene relies
+   on it: its volumetric pairs are warm, its answers those of a cold call). A vertex is named by
+   its planes, sorted; it is placed
+     - on one body's planes only: at that body's vertex common to its first three faces
+       (transformed into the working frame as the warm start's check does);
+     - on exactly three planes of both bodies: by Cramer on the sorted triple, about the
+       working frame's origin, when |det| of the unit normals is at least CT__VC_CANON_TRIPLE;
+     - otherwise (more than three planes of both bodies: flush faces; or an ill-conditioned
+       triple) where the polar construction put it: such an overlap is not canonical, and the
+       warm start neither caches it nor keeps a warm answer with it.
+   Faces are listed in plane order, each polygon from its vertex with the smallest plane list;
+   vertices are numbered in order of first appearance; the reference point c is their mean. */
+#define CT__VC_CANON_TRIPLE ((ct_real)1e-4)
+
+/* The vertex of hull h common to its faces f0, f1, f2; -1 when there is none. */
+CT__PRIVATE int ct__vc_common_vertex(const ct_hull *h, int f0, int f1, int f2) {
+    int i, j, k;
+    if (f0 < 0 || f1 < 0 || f2 < 0 || f0 >= h->nfaces || f1 >= h->nfaces || f2 >= h->nfaces) return -1;
+    for (i = h->face_first[f0]; i < h->face_first[f0 + 1]; ++i) {
+        int v = h->face_verts[i], in1 = 0, in2 = 0;
+        for (j = h->face_first[f1]; j < h->face_first[f1 + 1] && !in1; ++j) in1 = h->face_verts[j] == v;
+        for (k = h->face_first[f2]; k < h->face_first[f2 + 1] && in1 && !in2; ++k) in2 = h->face_verts[k] == v;
+        if (in1 && in2) return v;
+    }
+    return -1;
+}
+
+/* A canonical vertex in the working frame: body vertex q of h (B's when one) ... */
+CT__INLINE ct_vec3 ct__vc_at_vertex(const ct__polar *p, const ct_hull *h, int one, int q, const ct_xform *rel) {
+    ct_vec3 x = one ? ct__xf_point(rel, h->verts[q]) : h->verts[q];
+    return ct__scale(ct__sub(x, p->origin), 1 / p->scale);
+}
+/* ... or where planes l0 < l1 < l2 meet (Cramer about the working frame's origin); 0 when
+   |det| of their unit normals is below CT__VC_CANON_TRIPLE. */
+CT__INLINE int ct__vc_at_planes(const ct__polar *p, int l0, int l1, int l2, ct_vec3 *w) {
+    ct_vec3 n0 = p->pl[l0].n, n1 = p->pl[l1].n, n2 = p->pl[l2].n, x;
+    ct_real det = ct__dot(n0, ct__cross(n1, n2));
+    if (!(ct__abs(det) >= CT__VC_CANON_TRIPLE)) return 0;
+    x = ct__scale(ct__cross(n1, n2), -p->pl[l0].d);
+    x = ct__madd(x, ct__cross(n2, n0), -p->pl[l1].d);
+    x = ct__madd(x, ct__cross(n0, n1), -p->pl[l2].d);
+    *w = ct__scale(x, 1 / det);
+    return 1;
+}
+/* The reference point: c = the mean of the n vertices w (working frame, in order); w becomes
+   relative to it, and p->r the depth of c. */
+CT__PRIVATE void ct__vc_centre(ct__polar *p, ct_vec3 *w, int n) {
+    ct_vec3 c = ct__v3(0, 0, 0);
+    int k;
+    for (k = 0; k < n; ++k) c = ct__add(c, w[k]);
+    c = ct__scale(c, 1 / (ct_real)n);
+    for (k = 0; k < n; ++k) w[k] = ct__sub(w[k], c);
+    p->c = c;
+    p->r = CT__MAXR;
+    for (k = 0; k < p->m; ++k) p->r = ct__min(p->r, -(ct__dot(p->pl[k].n, c) + p->pl[k].d));
+    p->v = w;
+    p->nv = n;
+}
+
+/* Key order of two vertex names (3 ints each). */
+CT__INLINE int ct__vc_key_less(const int *x, const int *y) {
+    return x[0] != y[0] ? x[0] < y[0] : x[1] != y[1] ? x[1] < y[1] : x[2] < y[2];
+}
+
+/* Rewrites the overlap p (state OVERLAP, vertices relative to p->c) in the canonical form above;
+   p->vkey gets each vertex's name for the warm cache: (-1, body, vertex) on one body, the sorted
+   triple on three planes, -2 first when not canonical. Copies of one body vertex (the dual hull
+   can list a vertex of degree > 3 once per triple of its faces, joined by edges of zero length)
+   become one vertex. Returns 1 when every vertex is canonical, 0 otherwise (p rewritten all the
+   same), -1 when p was left as it is (a plane carrying two faces, a vertex on no face, a face
+   left with fewer than 3 vertices); *st CT_NO_MEMORY on failure. */
+CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b, const ct_xform *rel,
+                             ct_status *st) {
+    int nv = p->nv, nf = p->nf, m = p->m, nhe = p->face_first[p->nf], k, f, j, t, cnt = 0, all = 1;
+    int *vfirst = CT__SALLOC(s, int, nv + 1), *vpl = CT__SALLOC(s, int, nhe), *fill = CT__SALLOC(s, int, nv);
+    int *key = CT__SALLOC(s, int, 3 * nv), *fmap = CT__SALLOC(s, int, m), *ident = CT__SALLOC(s, int, nv);
+    int *bmap = CT__SALLOC(s, int, a->nverts + b->nverts), *newid = CT__SALLOC(s, int, nv);
+    int *order = CT__SALLOC(s, int, nv), *nfirst = CT__SALLOC(s, int, nf + 1), *nverts = CT__SALLOC(s, int, nhe);
+    int *nplane = CT__SALLOC(s, int, nf), *nkey = CT__SALLOC(s, int, 3 * nv);
+    ct_vec3 *w = CT__SALLOC(s, ct_vec3, nv), *nvtx = CT__SALLOC(s, ct_vec3, nv);
+    *st = CT_OK;
+    if (!vfirst || !vpl || !fill || !key || !fmap || !ident || !bmap || !newid || !order || !nfirst || !nverts ||
+        !nplane || !nkey || !w || !nvtx) {
+        *st = CT_NO_MEMORY;
+        return -1;
+    }
+    for (j = 0; j < m; ++j) fmap[j] = -1;
+    for (f = 0; f < nf; ++f) {
+        int q = p->face_plane[f];
+        if (q < 0 || q >= m || fmap[q] >= 0) return -1;
+        fmap[q] = f;
+    }
+    for (k = 0; k < a->nverts + b->nverts; ++k) bmap[k] = -1;
+    /* the planes of each vertex (counting sort by vertex), each list sorted */
+    for (k = 0; k <= nv; ++k) vfirst[k] = 0;
+    for (k = 0; k < nhe; ++k) vfirst[p->face_verts[k] + 1]++;
+    for (k = 0; k < nv; ++k) { vfirst[k + 1] += vfirst[k]; fill[k] = vfirst[k]; newid[k] = -1; }
+    for (f = 0; f < nf; ++f)
+        for (k = p->face_first[f]; k < p->face_first[f + 1]; ++k) vpl[fill[p->face_verts[k]]++] = p->face_plane[f];
+    for (k = 0; k < nv; ++k) {
+        int *l = vpl + vfirst[k], deg = vfirst[k + 1] - vfirst[k], na = 0, i;
+        if (deg == 0) return -1;
+        for (i = 1; i < deg; ++i) {   /* insertion sort: a vertex has a handful of planes */
+            int x = l[i], y = i;
+            for (; y > 0 && l[y - 1] > x; --y) l[y] = l[y - 1];
+            l[y] = x;
+        }
+        for (i = 0; i < deg; ++i) na += l[i] < p->na;
+        key[3 * k] = -2;
+        ident[k] = k;
+        if (deg >= 3 && (na == 0 || na == deg)) {   /* a vertex of one body */
+            int one = na == 0, off = one ? p->na : 0;
+            const ct_hull *h = one ? b : a;
+            int q = ct__vc_common_vertex(h, l[0] - off, l[1] - off, l[2] - off);
+            if (q >= 0) {
+                int *slot = &bmap[(one ? a->nverts : 0) + q];
+                w[k] = ct__vc_at_vertex(p, h, one, q, rel);
+                key[3 * k] = -1; key[3 * k + 1] = one; key[3 * k + 2] = q;
+                if (*slot < 0) *slot = k;
+                ident[k] = *slot;   /* its copies are one vertex */
+            }
+        } else if (deg == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
+            key[3 * k] = l[0]; key[3 * k + 1] = l[1]; key[3 * k + 2] = l[2];
+        }
+        if (key[3 * k] == -2) {   /* where the polar construction put it */
+            w[k] = ct__add(p->v[k], p->c);
+            key[3 * k + 1] = l[0]; key[3 * k + 2] = deg > 1 ? l[1] : -2;
+            all = 0;
+        }
+    }
+    /* faces in plane order, each from its least vertex (copies of it give the same cycle once
+       the repeats are dropped); vertices numbered by first appearance */
+    nfirst[0] = 0;
+    for (j = 0, f = 0, t = 0; j < m; ++j) {
+        int g = fmap[j], b0, e0, start, i, t0 = t;
+        if (g < 0) continue;
+        b0 = p->face_first[g];
+        e0 = p->face_first[g + 1];
+        start = b0;
+        for (i = b0 + 1; i < e0; ++i)
+            if (ct__vc_key_less(key + 3 * p->face_verts[i], key + 3 * p->face_verts[start])) start = i;
+        for (i = 0; i < e0 - b0; ++i) {
+            int u = ident[p->face_verts[start + i < e0 ? start + i : start + i - (e0 - b0)]];
+            if (newid[u] < 0) { newid[u] = cnt; order[cnt++] = u; }
+            if (t == t0 || nverts[t - 1] != newid[u]) nverts[t++] = newid[u];
+        }
+        if (t - t0 > 1 && nverts[t - 1] == nverts[t0]) --t;
+        if (t - t0 < 3) return -1;
+        nplane[f] = j;
+        nfirst[++f] = t;
+    }
+    for (k = 0; k < cnt; ++k) {
+        nvtx[k] = w[order[k]];
+        nkey[3 * k] = key[3 * order[k]]; nkey[3 * k + 1] = key[3 * order[k] + 1]; nkey[3 * k + 2] = key[3 * order[k] + 2];
+    }
+    ct__vc_centre(p, nvtx, cnt);
+    p->face_first = nfirst;
+    p->face_verts = nverts;
+    p->face_plane = nplane;
+    p->face_twin = NULL;
+    p->vkey = nkey;
+#ifdef CT_CANON_DEBUG
+    CT_CANON_DEBUG(p);
+#endif
+    return all;
+}
+
 /* The contact from a finished ct__polar (ct__polar_run, or the warm start of detail/pfc.h)
    into *out (zeroed by the caller); temporaries from s. */
 CT__PRIVATE ct_status ct__vc_from_polar(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_xform *xa,
@@ -372,6 +543,10 @@ CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
     st = ct__polar_run(s, a, xa, b, xb, 1, &p);
+    if (st == CT_OK && p.state == CT__POLAR_OVERLAP) {
+        ct_xform rel = ct__xf_rel(xa, xb);
+        ct__vc_canon(s, &p, a, b, &rel, &st);
+    }
     if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st != CT_OK) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
