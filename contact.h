@@ -1160,7 +1160,8 @@ CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 o
    (rounded or not), "ellipsoid" ct_shape_ellipsoid with radius 0; "other" is everything else:
    points, box, triangle, support, rounded ellipsoid):
        pair                      CT_SCENE_MANIFOLD                  CT_SCENE_VOLUMETRIC
-       hull - hull               ct_manifold_hulls (ct_sat_cache)   ct_contact_hulls, then
+       hull - hull               ct_manifold_hulls (ct_sat_cache)   ct_contact_hulls_warm
+                                                                    (ct_contact_cache), then
                                                                     ct_sparsify(minarea)
        hull/rounded - rounded    ct_manifold_rounded_hulls (cache)  one-point (below)
        hull - sphere             ct_manifold_hull_sphere            one-point
@@ -1182,9 +1183,10 @@ CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 o
    not now (event CT_SCENE_END; separated, left the broad phase, or a body was removed), sorted
    by (a, b), with this step's result (zeroed when not computed). The output is identical for
    any number of threads and bit-identical to the routine of the table called on the pair
-   with the pair's caches (the hull manifolds and ct_contact_hulls: to cold calls, whose cache
-   hits are exact), up to the culls above. Volumetric mode sends a hull pair to
-   ct_contact_hulls only when ct_manifold_hulls, with a speculative distance of 4096 ulps of
+   with the pair's caches (the hull manifolds and the volumetric hull pairs: to cold calls,
+   ct_manifold_hulls and ct_contact_hulls, whose cache hits are exact), up to the culls above.
+   Volumetric mode sends a hull pair to ct_contact_hulls_warm only when ct_manifold_hulls, with
+   a speculative distance of 4096 ulps of
    the coordinates' magnitude (16x ct_contact_hulls' touching band), finds no separating axis.
 
    Threads: desc.threads (0: omp_get_max_threads(); 1 inside a parallel region; 1 without
@@ -1192,7 +1194,8 @@ CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 o
    on their threads, so the allocator must then be thread-safe (NULL, malloc, is).
    Memory: the scene, its per-body arrays, its pair table (two buffers), its outputs and its
    scratches come from the allocator given to ct_scene_create; after warm-up a step allocates
-   only inside ct_broadphase, on steps where it runs.
+   only inside ct_broadphase, on steps where it runs, and for a volumetric pair whose overlap
+   outgrows its ct_contact_cache block (kept with the pair's record and reused).
 
    Statuses. ct_scene_create: CT_INVALID for a bad desc (unknown mode, negative or NaN
    speculative/minarea, threads < 0) or NULL out. ct_scene_add: CT_INVALID for a NULL argument,

@@ -40,7 +40,8 @@
    0.1 lets a body move 10% of its size (or turn about 6 degrees) before the broad phase must
    run again, while fattening the box pair count by only ~30% on dense scenes. */
 #define CT__SCENE_MARGIN ((ct_real)0.1)
-/* Volumetric mode: a hull pair goes to ct_contact_hulls only when ct_manifold_hulls, with this
+/* Volumetric mode: a hull pair goes to ct_contact_hulls_warm (its record keeps the
+   ct_contact_cache; the answer is the cold call's, bit for bit) only when ct_manifold_hulls, with this
    speculative distance times the coordinates' magnitude (largest |coordinate| of the two tight
    boxes plus their sizes), finds no separating axis. 4096 ulps is 16x the touching band of
    ct_contact_hulls (256 ulps of the same magnitude), so every pair it reports as touching or
@@ -81,6 +82,8 @@ typedef struct ct__spair {
     ct_real lambda;
     ct_sat_cache sat;
     ct_gjk_cache gjk;
+    ct_contact_cache cc;     /* volumetric hull pairs: the structure of A n B (its block stays
+                                with the slot, reused by the next pair that takes it) */
     union { ct_manifold m; ct_contact c; } r;   /* this step's result (by the scene's mode) */
 } ct__spair;
 
@@ -342,7 +345,7 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
             p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
             ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
         } else if (st == CT_OK) {
-            st = ct_contact_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, scr, &p->r.c);
+            st = ct_contact_hulls_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, &p->r.c);
             if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0)
                 p->r.c.found = 0;
         }
@@ -382,10 +385,12 @@ CTDEF ct_status ct_scene_create(const ct_scene_desc *desc, const ct_allocator *a
 
 CTDEF void ct_scene_destroy(ct_scene *s) {
     ct_allocator al;
+    size_t r;
     int t;
     if (!s) return;
     al = s->alloc;
     for (t = 0; t < s->nscr; ++t) ct_scratch_release(&s->scr[t]);
+    for (r = 0; r < s->nrec; ++r) ct_contact_cache_free(&s->rec[r].cc);
     ct__free(&al, s->scr);
     ct__free(&al, s->block);
     ct__free(&al, s->tab[0]);
@@ -609,8 +614,13 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         if (i < nold && old[i].a == q->a && old[i].b == q->b) {
             nw[k] = old[i++];
         } else {
-            int r = s->nrfree > 0 ? s->rfree[--s->nrfree] : (int)s->nrec++;
+            int reuse = s->nrfree > 0, r = reuse ? s->rfree[--s->nrfree] : (int)s->nrec++;
+            ct_contact_cache cc;
+            if (reuse) cc = s->rec[r].cc;   /* a slot below nrec was taken before: its block is kept */
+            else ct_contact_cache_init(&cc, &s->alloc);
+            cc.count = 0;
             memset(&s->rec[r], 0, sizeof s->rec[r]);
+            s->rec[r].cc = cc;
             s->rec[r].a = q->a;
             s->rec[r].b = q->b;
             s->rnew[s->nrnew++] = r;

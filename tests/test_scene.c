@@ -85,7 +85,7 @@ static void world_free(world *w) {
 }
 
 /* Poses at step k: each body moved 0.05 along its direction and turned 0.03 rad per step. */
-static void world_pose(world *w, int k) {
+static void world_pose(world *w, double k) {
     int i, a, b, c;
     for (i = 0; i < w->n; ++i) {
         ct_xform r = ct_xform_from_axis_angle(w->axis[i], (ct_real)(0.03 * k), tu_vec(0, 0, 0));
@@ -624,7 +624,7 @@ Test(scene, bad_input_is_an_answer_and_the_scene_survives) {
    fails its k-th allocation, for k = 1, 2, ... until the session never fails. A failing call
    returns CT_NO_MEMORY and is retried with the allocator healthy: the session must then give
    exactly the reference outputs, and nothing may be left allocated after destroy. */
-static long session(world *w, ct_scene_mode mode, tu_alloc *t, long fail_at, record *out, int nrec) {
+static long session(world *w, ct_scene_mode mode, double dt, tu_alloc *t, long fail_at, record *out, int nrec) {
     ct_scene *s = NULL;
     ct_scene_desc d;
     ct_scene_result r;
@@ -650,7 +650,7 @@ static long session(world *w, ct_scene_mode mode, tu_alloc *t, long fail_at, rec
         RETRY(ct_scene_add(s, &b, &id));
     }
     for (step = 0; step < 6; ++step) {
-        world_pose(w, 4 * step);
+        world_pose(w, dt * step);
         if (step == 3) cr_assert_eq(ct_scene_remove(s, 5), CT_OK);
         if (step == 4) {
             ct_body_desc b;
@@ -688,10 +688,10 @@ Test(scene, allocation_failure_sweep) {
         long k, sites = 0;
         int i;
         tu_alloc_init(&t, 0);
-        session(w, (ct_scene_mode)mode, &t, 0, ref, 6);
+        session(w, (ct_scene_mode)mode, 4, &t, 0, ref, 6);
         for (k = 1;; ++k) {
             tu_alloc_init(&t, k);
-            if (session(w, (ct_scene_mode)mode, &t, k, ref, 6) == 0) break;
+            if (session(w, (ct_scene_mode)mode, 4, &t, k, ref, 6) == 0) break;
             ++sites;
             cr_assert(k < 10000, "the sweep does not end");
         }
@@ -699,6 +699,48 @@ Test(scene, allocation_failure_sweep) {
         cr_log_info("scene allocation sweep, mode %d: %ld sites", mode, sites);
         for (i = 0; i < 6; ++i) { free(ref[i].t); free(ref[i].e); }
     }
+    world_free(w);
+}
+
+/* Volumetric mode under small motion (1e-3 of a unit and 6e-4 rad per step): the scene's hull
+   pairs run warm (ct_contact_hulls_warm, the pair's ct_contact_cache: most calls reuse the cached
+   structure of A n B), yet every step equals cold direct calls bit for bit, and so does a session
+   retried after an allocation failure at every site (a failed step leaves some caches refilled). */
+Test(scene, volumetric_warm_steps_equal_cold_calls) {
+    static const int kinds[2] = { K_HULL, K_HULLBOX };
+    int ids[200], step, total = 0;
+    world *w = world_make(150, kinds, 2, 91);
+    ct_scene *s;
+    world_pose(w, 0);
+    s = scene_of(w, CT_SCENE_VOLUMETRIC, 0, 0, ids);
+    for (step = 0; step < 12; ++step) {
+        ct_scene_result r;
+        world_pose(w, 0.02 * step);
+        cr_assert_eq(ct_scene_step(s, &r), CT_OK);
+        total += check_against_direct(w, &r, CT_SCENE_VOLUMETRIC, 0, 1);
+    }
+    cr_assert_gt(total, 200, "too few contacts to test anything (%d)", total);
+    ct_scene_destroy(s);
+    world_free(w);
+}
+
+Test(scene, volumetric_warm_allocation_failure_sweep) {
+    static const int kinds[2] = { K_HULL, K_HULLBOX };
+    world *w = world_make(60, kinds, 2, 93);
+    record ref[6];
+    tu_alloc t;
+    long k, sites = 0;
+    int i;
+    tu_alloc_init(&t, 0);
+    session(w, CT_SCENE_VOLUMETRIC, 0.02, &t, 0, ref, 6);
+    for (k = 1;; ++k) {
+        tu_alloc_init(&t, k);
+        if (session(w, CT_SCENE_VOLUMETRIC, 0.02, &t, k, ref, 6) == 0) break;
+        ++sites;
+        cr_assert(k < 10000, "the sweep does not end");
+    }
+    cr_assert_gt(sites, 5, "only %ld allocation sites", sites);
+    for (i = 0; i < 6; ++i) { free(ref[i].t); free(ref[i].e); }
     world_free(w);
 }
 
