@@ -326,12 +326,17 @@ CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct
        (transformed into the working frame as the warm start's check does);
      - on exactly three planes of both bodies: by Cramer on the sorted triple, about the
        working frame's origin, when |det| of the unit normals is at least CT__VC_CANON_TRIPLE;
-     - otherwise (more than three planes of both bodies: flush faces; or an ill-conditioned
-       triple) where the polar construction put it: such an overlap is not canonical, and the
-       warm start neither caches it nor keeps a warm answer with it.
+     - otherwise (more than three planes of both bodies: flush faces; an ill-conditioned
+       triple; a named placement that strays from the polar construction's by more than
+       CT__VC_CANON_AGREE, as a needle's stray planes make it) where the polar construction put
+       it: such an overlap is not canonical, and the warm start does not cache it.
    Faces are listed in plane order, each polygon from its vertex with the smallest plane list;
    vertices are numbered in order of first appearance; the reference point c is their mean. */
 #define CT__VC_CANON_TRIPLE ((ct_real)1e-4)
+/* A named placement farther than this from the polar construction's (working frame, scaled
+   like the touching band by the coordinates' magnitude) is not trusted: well-placed vertices
+   agree to rounding (1e-13 in double), a needle's stray planes by far more. */
+#define CT__VC_CANON_AGREE (ct__sqrt(CT__EPS))
 
 /* The vertex of hull h common to its faces f0, f1, f2; -1 when there is none. */
 CT__PRIVATE int ct__vc_common_vertex(const ct_hull *h, int f0, int f1, int f2) {
@@ -399,6 +404,7 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
     int *order = CT__SALLOC(s, int, nv), *nfirst = CT__SALLOC(s, int, nf + 1), *nverts = CT__SALLOC(s, int, nhe);
     int *nplane = CT__SALLOC(s, int, nf), *nkey = CT__SALLOC(s, int, 3 * nv);
     ct_vec3 *w = CT__SALLOC(s, ct_vec3, nv), *nvtx = CT__SALLOC(s, ct_vec3, nv);
+    ct_real agree = CT__VC_CANON_AGREE * (p->touch / CT__POLAR_TOUCH);
     *st = CT_OK;
     if (!vfirst || !vpl || !fill || !key || !fmap || !ident || !bmap || !newid || !order || !nfirst || !nverts ||
         !nplane || !nkey || !w || !nvtx) {
@@ -443,6 +449,10 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
         } else if (deg == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
             key[3 * k] = l[0]; key[3 * k + 1] = l[1]; key[3 * k + 2] = l[2];
         }
+        /* a name whose placement strays from the polar construction's (a needle's or sliver's
+           planes can miss its vertices, an ill-conditioned triple slides along its line) is
+           not trusted: the construction's placement stays, and the overlap is not canonical */
+        if (key[3 * k] != -2 && !(ct__len(ct__sub(w[k], ct__add(p->v[k], p->c))) <= agree)) key[3 * k] = -2;
         if (key[3 * k] == -2) {   /* where the polar construction put it */
             w[k] = ct__add(p->v[k], p->c);
             key[3 * k + 1] = l[0]; key[3 * k + 2] = deg > 1 ? l[1] : -2;

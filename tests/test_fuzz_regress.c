@@ -741,3 +741,54 @@ Test(fuzz_regress, polar_dual_hull_is_checked) {
     ct_hull_free(&A);
     ct_hull_free(&B);
 }
+
+/* fuzz_polar (this session's canonical form of A n B, caught before it landed): a needle A
+   (5 vertices, volume 1152 at extent 1.4e7) whose face planes miss its vertices, across B. The
+   canonical form placed A n B's vertices from their names (A's vertices, plane triples) where
+   the polar construction had placed them from the planes, and the overlap's faces came out
+   twisted: area -1.97e6, volume 0. Names whose placement strays from the construction's
+   (CT__VC_CANON_AGREE) are no longer trusted. */
+Test(fuzz_regress, polar_canonical_form_keeps_a_needles_vertices) {
+    const double ra[5][3] = { { -8000000.0851562498, -8000000.0999999996, -7999999.9007659918 },
+                              { -1999999.9752960205, -1999999.9752960205, -2000000.0245147706 },
+                              { 4999999.9768615719, 4999999.9771820074, 4999999.9768615719 },
+                              { -7999999.9000030514, -7999999.9007995604, -7999999.9000030514 },
+                              { -1999999.9752960205, -1999999.9752960205, -1999999.9752960205 } };
+    const double rb[9][3] = { { -7200439.453125, -8253860.4736328125, -4500793.45703125 },
+                              { 8362731.93359375, -7700805.6640625, -8335876.46484375 },
+                              { -8498062.1337890625, -7876480.1025390625, -1876480.1025390625 },
+                              { 2629959.1064453125, -5322479.248046875, -640121.4599609375 },
+                              { 1511718.75, 1265853.8818359375, 6770507.8125 },
+                              { -7229415.8935546875, 6770584.1064453125, -7229415.8935546875 },
+                              { 6640625, 8296066.2841796875, 8296066.2841796875 },
+                              { -1739593.505859375, -640121.4599609375, 5856857.2998046875 },
+                              { -6723205.56640625, 3276458.740234375, 3276458.740234375 } };
+    const double xa[3][4] = { { 0.00083139284021482851, -0.00083208462989708964, 0.99999930821031757, -458831.787109375 },
+                              { 0.99999930821031757, -0.00083139284021460647, -0.00083208462989708964, -458831.787109375 },
+                              { 0.00083208462989708964, 0.99999930821031757, 0.00083139284021482851, -685394.287109375 } };
+    const double xb[3][4] = { { 0.0044229260594360609, -0.0044425756290622509, 0.99998035043037348, 720855.712890625 },
+                              { 0.99998035043037348, -0.0044229260594357278, -0.0044425756290622509, -459808.349609375 },
+                              { 0.0044425756290622509, 0.99998035043037348, 0.0044229260594360609, -735473.6328125 } };
+    ct_vec3 pa[5], pb[9];
+    ct_xform XA, XB;
+    ct_hull A, B;
+    ct_contact c;
+    int i, j;
+    if (TU_FLOAT) return;   /* coordinates of 8e6 with fractions: a double input */
+    for (i = 0; i < 5; ++i) pa[i] = tu_vec(ra[i][0], ra[i][1], ra[i][2]);
+    for (i = 0; i < 9; ++i) pb[i] = tu_vec(rb[i][0], rb[i][1], rb[i][2]);
+    for (i = 0; i < 3; ++i) {
+        for (j = 0; j < 3; ++j) { XA.r[i][j] = (ct_real)xa[i][j]; XB.r[i][j] = (ct_real)xb[i][j]; }
+    }
+    XA.p = tu_vec(xa[0][3], xa[1][3], xa[2][3]);
+    XB.p = tu_vec(xb[0][3], xb[1][3], xb[2][3]);
+    cr_assert_eq(ct_hull_build(pa, 5, NULL, NULL, &A), CT_OK);
+    cr_assert_eq(ct_hull_build(pb, 9, NULL, NULL, &B), CT_OK);
+    cr_assert_eq(A.nverts, 5);
+    cr_assert_eq(ct_contact_hulls(&A, &XA, &B, &XB, NULL, &c), CT_OK);
+    cr_assert(c.found);
+    cr_assert(c.gap <= 0 && c.area >= 0 && c.volume >= 0, "gap %g area %g volume %g", (double)c.gap, (double)c.area,
+              (double)c.volume);
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
