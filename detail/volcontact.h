@@ -369,7 +369,8 @@ CT__INLINE int ct__vc_at_planes(const ct__polar *p, int l0, int l1, int l2, ct_v
     return 1;
 }
 /* The reference point: c = the mean of the n vertices w (working frame, in order); w becomes
-   relative to it, and p->r the depth of c. */
+   relative to it. (p->r, the depth of the construction's interior point, is not kept up: no
+   step after this one reads it.) */
 CT__PRIVATE void ct__vc_centre(ct__polar *p, ct_vec3 *w, int n) {
     ct_vec3 c = ct__v3(0, 0, 0);
     int k;
@@ -377,8 +378,6 @@ CT__PRIVATE void ct__vc_centre(ct__polar *p, ct_vec3 *w, int n) {
     c = ct__scale(c, 1 / (ct_real)n);
     for (k = 0; k < n; ++k) w[k] = ct__sub(w[k], c);
     p->c = c;
-    p->r = CT__MAXR;
-    for (k = 0; k < p->m; ++k) p->r = ct__min(p->r, -(ct__dot(p->pl[k].n, c) + p->pl[k].d));
     p->v = w;
     p->nv = n;
 }
