@@ -185,22 +185,27 @@ CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_
     return 1;
 }
 
-CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *user,
-                                      ct_contact *out) {
+/* The warm start. mode CT__WARM_FULL: the cached structure, else cold (ct_contact_hulls_warm);
+   CT__WARM_ONLY: the cached structure only - on a miss *hit = 0, *out not found and the cache
+   untouched (the scene then rejects separated pairs by the SAT before a cold call);
+   CT__WARM_COLD: cold, the cache refilled (after a miss of CT__WARM_ONLY with the same
+   arguments). Arguments checked by the caller. */
+enum { CT__WARM_FULL = 0, CT__WARM_ONLY = 1, CT__WARM_COLD = 2 };
+CT__PRIVATE ct_status ct__contact_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
+                                       ct_contact_cache *cache, ct_scratch *user, int mode, ct_contact *out,
+                                       int *hit_out) {
     ct_scratch local, *s;
     ct__mark mk;
     ct__polar p;
     ct_status st = CT_OK;
     ct_xform rel;
     int hit = 0;
-    if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
-    if (!cache || !ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    if (hit_out) *hit_out = 0;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    if (cache->count > 0 && ct__warm_same(cache, a, b)) {
+    if (mode != CT__WARM_COLD && cache->count > 0 && ct__warm_same(cache, a, b)) {
         memset(&p, 0, sizeof p);
         rel = ct__xf_rel(xa, xb);
         st = ct__polar_frame(s, a, xa, b, xb, &rel, &p);
@@ -209,6 +214,11 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
         CT_PFC_DEBUG(hit);
 #endif
     }
+    if (mode == CT__WARM_ONLY && (st != CT_OK || !hit)) {   /* a miss: nothing computed, nothing changed */
+        ct__scratch_end(s, &local, mk);
+        return st;
+    }
+    if (hit_out) *hit_out = hit;
     /* a miss is a cold call; either way the answer comes from the canonical A n B */
     if (st == CT_OK && !hit) {
         ct__scratch_reset(s, mk);
@@ -234,6 +244,16 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
     }
     ct__scratch_end(s, &local, mk);
     return st;
+}
+
+CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *user,
+                                      ct_contact *out) {
+    if (!out) return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    out->face_a = out->face_b = -1;
+    if (!cache || !ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
+    return ct__contact_warm(a, xa, b, xb, cache, user, CT__WARM_FULL, out, NULL);
 }
 
 /* ---- reduced resolution ------------------------------------------------------------------
