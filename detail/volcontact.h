@@ -397,7 +397,8 @@ CT__INLINE int ct__vc_key_less(const int *x, const int *y) {
 CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, const ct_hull *b, const ct_xform *rel,
                              ct_status *st) {
     int nv = p->nv, nf = p->nf, m = p->m, nhe = p->face_first[p->nf], k, f, j, t, cnt = 0, all = 1;
-    int *vfirst = CT__SALLOC(s, int, nv + 1), *vpl = CT__SALLOC(s, int, nhe), *fill = CT__SALLOC(s, int, nv);
+    /* per vertex: its degree, its three least planes and its greatest one (all that naming needs) */
+    int *deg = CT__SALLOC(s, int, nv), *low = CT__SALLOC(s, int, 3 * nv), *high = CT__SALLOC(s, int, nv);
     int *key = CT__SALLOC(s, int, 3 * nv), *fmap = CT__SALLOC(s, int, m), *ident = CT__SALLOC(s, int, nv);
     int *bmap = CT__SALLOC(s, int, a->nverts + b->nverts), *newid = CT__SALLOC(s, int, nv);
     int *order = CT__SALLOC(s, int, nv), *nfirst = CT__SALLOC(s, int, nf + 1), *nverts = CT__SALLOC(s, int, nhe);
@@ -405,7 +406,7 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
     ct_vec3 *w = CT__SALLOC(s, ct_vec3, nv), *nvtx = CT__SALLOC(s, ct_vec3, nv);
     ct_real agree = CT__VC_CANON_AGREE * (p->touch / CT__POLAR_TOUCH);
     *st = CT_OK;
-    if (!vfirst || !vpl || !fill || !key || !fmap || !ident || !bmap || !newid || !order || !nfirst || !nverts ||
+    if (!deg || !low || !high || !key || !fmap || !ident || !bmap || !newid || !order || !nfirst || !nverts ||
         !nplane || !nkey || !w || !nvtx) {
         *st = CT_NO_MEMORY;
         return -1;
@@ -417,25 +418,37 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
         fmap[q] = f;
     }
     for (k = 0; k < a->nverts + b->nverts; ++k) bmap[k] = -1;
-    /* the planes of each vertex (counting sort by vertex), each list sorted */
-    for (k = 0; k <= nv; ++k) vfirst[k] = 0;
-    for (k = 0; k < nhe; ++k) vfirst[p->face_verts[k] + 1]++;
-    for (k = 0; k < nv; ++k) { vfirst[k + 1] += vfirst[k]; fill[k] = vfirst[k]; newid[k] = -1; }
-    for (f = 0; f < nf; ++f)
-        for (k = p->face_first[f]; k < p->face_first[f + 1]; ++k) vpl[fill[p->face_verts[k]]++] = p->face_plane[f];
     for (k = 0; k < nv; ++k) {
-        int *l = vpl + vfirst[k], deg = vfirst[k + 1] - vfirst[k], na = 0, i;
-        if (deg == 0) return -1;
-        for (i = 1; i < deg; ++i) {   /* insertion sort: a vertex has a handful of planes */
-            int x = l[i], y = i;
-            for (; y > 0 && l[y - 1] > x; --y) l[y] = l[y - 1];
-            l[y] = x;
+        deg[k] = 0;
+        high[k] = -1;
+        low[3 * k] = low[3 * k + 1] = low[3 * k + 2] = m;
+        newid[k] = -1;
+    }
+    for (f = 0; f < nf; ++f) {
+        int q = p->face_plane[f];
+        for (k = p->face_first[f]; k < p->face_first[f + 1]; ++k) {
+            int u = p->face_verts[k], *l = low + 3 * u;
+            deg[u]++;
+            high[u] = q > high[u] ? q : high[u];
+            if (q < l[2]) {   /* insert into the three least */
+                if (q < l[1]) {
+                    l[2] = l[1];
+                    if (q < l[0]) { l[1] = l[0]; l[0] = q; }
+                    else l[1] = q;
+                } else l[2] = q;
+            }
         }
-        for (i = 0; i < deg; ++i) na += l[i] < p->na;
+    }
+    for (k = 0; k < nv; ++k) {
+        const int *l = low + 3 * k;
+        int d = deg[k], one = -1;
+        if (d == 0) return -1;
         key[3 * k] = -2;
         ident[k] = k;
-        if (deg >= 3 && (na == 0 || na == deg)) {   /* a vertex of one body */
-            int one = na == 0, off = one ? p->na : 0;
+        if (d >= 3 && l[0] >= p->na) one = 1;        /* planes of B only */
+        else if (d >= 3 && high[k] < p->na) one = 0; /* planes of A only */
+        if (one >= 0) {   /* a vertex of one body */
+            int off = one ? p->na : 0;
             const ct_hull *h = one ? b : a;
             int q = ct__vc_common_vertex(h, l[0] - off, l[1] - off, l[2] - off);
             if (q >= 0) {
@@ -445,16 +458,16 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
                 if (*slot < 0) *slot = k;
                 ident[k] = *slot;   /* its copies are one vertex */
             }
-        } else if (deg == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
+        } else if (d == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
             key[3 * k] = l[0]; key[3 * k + 1] = l[1]; key[3 * k + 2] = l[2];
         }
         /* a name whose placement strays from the polar construction's (a needle's or sliver's
            planes can miss its vertices, an ill-conditioned triple slides along its line) is
            not trusted: the construction's placement stays, and the overlap is not canonical */
-        if (key[3 * k] != -2 && !(ct__len(ct__sub(w[k], ct__add(p->v[k], p->c))) <= agree)) key[3 * k] = -2;
+        if (key[3 * k] != -2 && !(ct__len2(ct__sub(w[k], ct__add(p->v[k], p->c))) <= agree * agree)) key[3 * k] = -2;
         if (key[3 * k] == -2) {   /* where the polar construction put it */
             w[k] = ct__add(p->v[k], p->c);
-            key[3 * k + 1] = l[0]; key[3 * k + 2] = deg > 1 ? l[1] : -2;
+            key[3 * k + 1] = l[0]; key[3 * k + 2] = d > 1 ? l[1] : -2;
             all = 0;
         }
     }
