@@ -1185,8 +1185,9 @@ CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 o
    any number of threads and bit-identical to the routine of the table called on the pair
    with the pair's caches (the hull manifolds and the volumetric hull pairs: to cold calls,
    ct_manifold_hulls and ct_contact_hulls, whose cache hits are exact), up to the culls above.
-   Volumetric mode sends a hull pair to ct_contact_hulls_warm only when ct_manifold_hulls, with
-   a speculative distance of 4096 ulps of
+   Volumetric mode sends a hull pair to ct_contact_hulls_warm when its cache holds the structure
+   of A n B from an earlier step (an overlap; a structure that still holds is the answer),
+   otherwise only when ct_manifold_hulls, with a speculative distance of 4096 ulps of
    the coordinates' magnitude (16x ct_contact_hulls' touching band), finds no separating axis.
 
    Threads: desc.threads (0: omp_get_max_threads(); 1 inside a parallel region; 1 without

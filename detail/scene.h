@@ -41,7 +41,8 @@
    run again, while fattening the box pair count by only ~30% on dense scenes. */
 #define CT__SCENE_MARGIN ((ct_real)0.1)
 /* Volumetric mode: a hull pair goes to ct_contact_hulls_warm (its record keeps the
-   ct_contact_cache; the answer is the cold call's, bit for bit) only when ct_manifold_hulls, with this
+   ct_contact_cache; the answer is the cold call's, bit for bit) when it overlapped at the last
+   step (the cache holds a structure), otherwise only when ct_manifold_hulls, with this
    speculative distance times the coordinates' magnitude (largest |coordinate| of the two tight
    boxes plus their sizes), finds no separating axis. 4096 ulps is 16x the touching band of
    ct_contact_hulls (256 ulps of the same magnitude), so every pair it reports as touching or
@@ -346,14 +347,17 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
         p->gap = -1;
         if (tried)
             st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_ONLY, &p->r.c, &hit);
-        if (st == CT_OK && !hit) {
+        if (st == CT_OK && !hit && tried) {
+            /* overlapping at the last step and moved a little: the SAT would almost always let it
+               through again; the cold call (whose LP also says when they are apart) decides */
+            st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_COLD, &p->r.c, NULL);
+        } else if (st == CT_OK && !hit) {
             st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
             if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
                 p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
                 ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
             } else if (st == CT_OK) {
-                st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr,
-                                      tried ? CT__WARM_COLD : CT__WARM_FULL, &p->r.c, NULL);
+                st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_FULL, &p->r.c, NULL);
             }
         }
         if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0) p->r.c.found = 0;
