@@ -289,9 +289,7 @@ CT__PRIVATE void ct__gjk_rescale(ct__gjk_run *r) {
     ct_real M = ct__maxabs(r->m.ab), P = 0;
     int i, e, ep;
     for (i = 0; i < r->s->n; ++i) M = ct__max(M, ct__maxabs(r->s->v[i].w));
-    if (!(M > 0) || !ct__finite(M)) return;
-    (void)frexp((double)M, &e);
-    if (e >= -lim && e <= lim) return;
+    if (!(M > 0) || !ct__finite(M) || ct__in_range(M)) return;
     /* Out of range (rare): the first vertices may be tiny where A - B is long in another
        direction (a needle seen end-on), so its size is taken from its support in the six axis
        directions too; scaling it up by the first vertices alone overflowed later supports. */

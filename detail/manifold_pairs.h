@@ -184,12 +184,12 @@ CT__PRIVATE ct_status ct__pair_capsules(ct_vec3 a0, ct_vec3 a1, ct_real ra, ct_v
     return ct__pair_finish(out);
 }
 
-/* Coordinates within 2^+-20 (float) / 2^+-200 (double) are used as they are; beyond, the pair
+/* Coordinates within 2^+-20 (float) / 2^+-200 (double) (ct__in_range) are used as they are; beyond, the pair
    is solved scaled by a power of two (exactly) so that the closest-point solver's quartic
    products stay in range, and the answer scaled back: the same answer either way round. */
 CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, const ct_capsule *b,
                                      const ct_xform *xb, ct_real speculative, ct_manifold *out) {
-    const int lim = CT__FLOAT ? 20 : 200, maxe = CT__FLOAT ? 128 : 1024; /* FLT/DBL_MAX_EXP */
+    const int maxe = CT__FLOAT ? 128 : 1024; /* FLT/DBL_MAX_EXP */
     ct_vec3 a0, a1, b0, b1;
     ct_real M, up, down;
     ct_status st;
@@ -203,9 +203,9 @@ CTDEF ct_status ct_manifold_capsules(const ct_capsule *a, const ct_xform *xa, co
     M = ct__max(ct__max(ct__maxabs(a0), ct__maxabs(a1)), ct__max(ct__maxabs(b0), ct__maxabs(b1)));
     M = ct__max(M, ct__max(a->radius, b->radius));
     if (!ct__finite(M)) return ct__pair_finish(out);
-    (void)frexp((double)M, &e);
-    if (!(M > 0) || (e >= -lim && e <= lim))
+    if (!(M > 0) || ct__in_range(M))
         return ct__pair_capsules(a0, a1, a->radius, b0, b1, b->radius, speculative, out);
+    (void)frexp((double)M, &e);
     if (e < 1 - maxe) e = 1 - maxe;
     down = (ct_real)ldexp(1.0, -e);
     up = (ct_real)ldexp(1.0, e);

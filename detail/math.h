@@ -54,6 +54,12 @@ CT__INLINE ct_real ct__atan2(ct_real y, ct_real x) { return CT__FLOAT ? (ct_real
 /* Finite: not NaN and not +-Inf. (x - x) is 0 only for finite x; written so that it
    survives -ffast-math-free builds without relying on isfinite's macro in C++. */
 CT__INLINE int ct__finite(ct_real x) { return (x - x) == (x - x) && x == x && ct__abs(x) <= CT__MAXR; }
+/* Whether frexp(M) would give an exponent within +-20 (float) / +-200 (double): the range the
+   scale-sensitive solvers (GJK, capsule pairs) use as they are. The same test without the libm
+   call: 2^(-lim-1) <= M < 2^lim, with the powers of two built exactly from 2^50. */
+#define CT__P2_50 1125899906842624.0
+#define CT__RANGE_HI (CT__FLOAT ? 1048576.0 : CT__P2_50 * CT__P2_50 * CT__P2_50 * CT__P2_50)
+CT__INLINE int ct__in_range(ct_real m) { return (double)m >= 0.5 / CT__RANGE_HI && (double)m < CT__RANGE_HI; }
 CT__INLINE int ct__imin(int a, int b) { return a < b ? a : b; }
 CT__INLINE int ct__imax(int a, int b) { return a > b ? a : b; }
 
