@@ -1538,18 +1538,26 @@ CT__PRIVATE void ct__sat_hulls(const ct__sat *s, ct_sat_cache *cache, const ct_x
     ct__sat_cache_store(cache, &q);
 }
 
-CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                  const ct_xform *xb, ct_real speculative,
-                                  ct_sat_cache *cache, ct_manifold *out) {
+/* ct_manifold_hulls with the transforms already checked (the scene checks each body's transform
+   once per step, not once per pair): the same answer. */
+CT__PRIVATE ct_status ct__manifold_hulls_xf_ok(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                               const ct_xform *xb, ct_real speculative, ct_sat_cache *cache,
+                                               ct_manifold *out) {
     ct__sat s;
-    if (out) memset(out, 0, sizeof *out);
-    if (!out || !ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__xf_valid(xa) || !ct__xf_valid(xb) ||
-        !ct__finite(speculative) || speculative < 0)
-        return CT_INVALID;
+    memset(out, 0, sizeof *out);
+    if (!ct__sat_hull_ok(a) || !ct__sat_hull_ok(b) || !ct__finite(speculative) || speculative < 0) return CT_INVALID;
     ct__sat_setup(&s, a, xa, b, xb, speculative);
     ct__sat_hulls(&s, cache, xa, xb, out);
     ct__manifold_deepest(out);
     return CT_OK;
+}
+
+CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                  const ct_xform *xb, ct_real speculative,
+                                  ct_sat_cache *cache, ct_manifold *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!out || !ct__xf_valid(xa) || !ct__xf_valid(xb)) return CT_INVALID;
+    return ct__manifold_hulls_xf_ok(a, xa, b, xb, speculative, cache, out);
 }
 
 CT__PRIVATE ct_status ct__manifold_rounded(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,

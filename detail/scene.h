@@ -50,6 +50,13 @@
 #define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
 /* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
 #define CT__SCENE_CHUNK 32
+/* The narrow phase prefetches the pair record this many pairs ahead. */
+#define CT__SCENE_AHEAD 4
+#if defined(__GNUC__) || defined(__clang__)
+#define CT__SC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define CT__SC_PREFETCH(p) ((void)0)
+#endif
 /* Bodies per static chunk of the per-body pass (large: each body costs the same). */
 #define CT__SCENE_BODY_CHUNK 256
 
@@ -323,7 +330,7 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
             else ct__sc_manifold_point(&p->r.m, pw.normal, pw.point, pw.gap, spec);
         }
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
-        st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
+        st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
         p->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
     } else if (!dem && (ka == CT__SK_HULL || ka == CT__SK_RHULL) && (kb == CT__SK_HULL || kb == CT__SK_RHULL)) {
         st = ct_manifold_rounded_hulls(A->shape.ct__hull, xa, A->shape.radius, B->shape.ct__hull, xb,
@@ -352,7 +359,7 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
                through again; the cold call (whose LP also says when they are apart) decides */
             st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_COLD, &p->r.c, NULL);
         } else if (st == CT_OK && !hit) {
-            st = ct_manifold_hulls(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
+            st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
             if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
                 p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
                 ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
@@ -730,6 +737,9 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, i
 #endif
     for (i = 0; i < m; ++i) {
         ct__spair *p = &s->rec[tab[ord[i]].r];
+        /* the records are visited in the bodies' order, not in memory order: the one a few
+           pairs ahead is fetched now (its culls read the first cache line) */
+        if (i + CT__SCENE_AHEAD < m) CT__SC_PREFETCH(&s->rec[tab[ord[i + CT__SCENE_AHEAD]].r]);
         /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
         ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
         if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
