@@ -792,3 +792,28 @@ Test(fuzz_regress, polar_canonical_form_keeps_a_needles_vertices) {
     ct_hull_free(&A);
     ct_hull_free(&B);
 }
+
+/* fuzz_pfc (a 120 s local run; older than the session that found it): a sliver tetrahedron
+   (two vertices 1e-4 apart at coordinates of 8e6) rounded by 5e5. ct_hull_rounded_mass summed
+   the vertices' ball sectors to 0.9949 x 4 pi (the sliver's face normals, off by rounding, made
+   the computed normal cones overlap or gap) and its mass was 1.25e-5 below Steiner's volume
+   (ct_hull_rounded_volume). The sectors are now scaled to tile the sphere exactly. */
+Test(fuzz_regress, rounded_mass_of_a_sliver_is_steiners_volume) {
+    const double p[4][3] = { { -1999999.9000030516, -7999999.9029998779, 8000000.0995269772 },
+                             { -7999999.9000030514, -7999999.9000030514, -7999999.9006591802 },
+                             { 7999999.9792144774, 8000000.0987945562, -7999999.900027466 },
+                             { -7999999.900100708, -7999999.9000030514, -7999999.9000030514 } };
+    ct_vec3 v[4];
+    ct_hull h;
+    ct_real m, I[3][3];
+    ct_vec3 g;
+    double vol;
+    int i;
+    if (TU_FLOAT) return;   /* 1e-4 apart at 8e6: a double input */
+    for (i = 0; i < 4; ++i) v[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
+    cr_assert_eq(ct_hull_build(v, 4, NULL, NULL, &h), CT_OK);
+    cr_assert_eq(ct_hull_rounded_mass(&h, (ct_real)5e5, 1, &m, &g, I), CT_OK);
+    vol = (double)ct_hull_rounded_volume(&h, (ct_real)5e5);
+    cr_assert(fabs((double)m - vol) <= 1e3 * TU_EPS * vol, "mass %.17g, Steiner volume %.17g", (double)m, vol);
+    ct_hull_free(&h);
+}
