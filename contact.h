@@ -1486,11 +1486,10 @@ CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, c
 #include "detail/manifold_pairs.h"
 /* triangle meshes and heightfields */
 #include "detail/mesh.h"
+/* scene: the whole step (broad phase, pair table, narrow phase, events) */
+#include "detail/scene.h"
 /* PFC rigid blocks: warm-started full resolution */
 #include "detail/pfc.h"
-/* scene: the whole step (broad phase, pair table, narrow phase, events; after pfc.h: its
-   volumetric pairs are warm-started) */
-#include "detail/scene.h"
 #include "detail/erode.h"
 #include "detail/wall.h"
 /* debug export (after the scene: it also writes a scene's bodies and contacts) */

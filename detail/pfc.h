@@ -33,11 +33,6 @@
    CT__POLAR_TOUCH scaled by the coordinates' magnitude): the same margin the plane filter
    keeps (4 touch), so a vertex that close to a plane it is not on is left to the cold path. */
 #define CT__WARM_MARGIN 4
-/* A vertex of three planes whose unit normals' triple product is below this is not cached
-   (nor canonical, ct__vc_canon): its rounding grows as 1/det (1e4 ulps here); the polar
-   construction places such vertices with more care (CT__POLAR_ILL). */
-#define CT__WARM_TRIPLE CT__VC_CANON_TRIPLE
-
 /* The cache's int block: triple (3 per vertex), vert_first (nv + 1), vert_planes (nhe),
    face_first (nf + 1), face_verts (nhe), face_plane (nf). */
 CT__INLINE int *ct__warm_triple(const ct_contact_cache *c) { return c->ct__data; }
@@ -185,27 +180,22 @@ CT__PRIVATE int ct__warm_try(ct_scratch *s, const ct_contact_cache *c, const ct_
     return 1;
 }
 
-/* The warm start. mode CT__WARM_FULL: the cached structure, else cold (ct_contact_hulls_warm);
-   CT__WARM_ONLY: the cached structure only - on a miss *hit = 0, *out not found and the cache
-   untouched (the scene then rejects separated pairs by the SAT before a cold call);
-   CT__WARM_COLD: cold, the cache refilled (after a miss of CT__WARM_ONLY with the same
-   arguments). Arguments checked by the caller. */
-enum { CT__WARM_FULL = 0, CT__WARM_ONLY = 1, CT__WARM_COLD = 2 };
-CT__PRIVATE ct_status ct__contact_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
-                                       ct_contact_cache *cache, ct_scratch *user, int mode, ct_contact *out,
-                                       int *hit_out) {
+CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *user,
+                                      ct_contact *out) {
     ct_scratch local, *s;
     ct__mark mk;
     ct__polar p;
     ct_status st = CT_OK;
     ct_xform rel;
     int hit = 0;
+    if (!out) return CT_INVALID;
     memset(out, 0, sizeof *out);
     out->face_a = out->face_b = -1;
-    if (hit_out) *hit_out = 0;
+    if (!cache || !ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    if (mode != CT__WARM_COLD && cache->count > 0 && ct__warm_same(cache, a, b)) {
+    if (cache->count > 0 && ct__warm_same(cache, a, b)) {
         memset(&p, 0, sizeof p);
         rel = ct__xf_rel(xa, xb);
         st = ct__polar_frame(s, a, xa, b, xb, &rel, &p);
@@ -214,19 +204,10 @@ CT__PRIVATE ct_status ct__contact_warm(const ct_hull *a, const ct_xform *xa, con
         CT_PFC_DEBUG(hit);
 #endif
     }
-    if (mode == CT__WARM_ONLY && (st != CT_OK || !hit)) {   /* a miss: nothing computed, nothing changed */
-        ct__scratch_end(s, &local, mk);
-        return st;
-    }
-    if (hit_out) *hit_out = hit;
     /* a miss is a cold call; either way the answer comes from the canonical A n B */
     if (st == CT_OK && !hit) {
         ct__scratch_reset(s, mk);
-        st = ct__polar_run(s, a, xa, b, xb, 1, &p);
-        if (st == CT_OK && p.state == CT__POLAR_OVERLAP) {
-            rel = ct__xf_rel(xa, xb);
-            ct__vc_canon(s, &p, a, b, &rel, &st);
-        }
+        st = ct__vc_polar_canonical(s, a, xa, b, xb, &p);
     }
     if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st == CT_OK && !hit) {
@@ -244,16 +225,6 @@ CT__PRIVATE ct_status ct__contact_warm(const ct_hull *a, const ct_xform *xa, con
     }
     ct__scratch_end(s, &local, mk);
     return st;
-}
-
-CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                      const ct_xform *xb, ct_contact_cache *cache, ct_scratch *user,
-                                      ct_contact *out) {
-    if (!out) return CT_INVALID;
-    memset(out, 0, sizeof *out);
-    out->face_a = out->face_b = -1;
-    if (!cache || !ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
-    return ct__contact_warm(a, xa, b, xb, cache, user, CT__WARM_FULL, out, NULL);
 }
 
 /* ---- reduced resolution ------------------------------------------------------------------

@@ -347,26 +347,21 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
         p->gap = -1;
         p->r.m.normal = ct__neg(p->r.m.normal);
     } else if (dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
-        /* a cached A n B that still holds is an overlap: the SAT would let it through, so it goes
-           first; a miss leaves the cache as it was and the SAT rejects separated pairs */
-        int tried = p->cc.count > 0, hit = 0;
+        /* a pair whose cache holds A n B's structure overlapped at the last step: the SAT would
+           let it through again, so the warm start goes first (a structure that still holds is
+           the answer, a miss a cold call); otherwise the SAT rejects separated pairs first */
+        int near = p->cc.count > 0;
         st = CT_OK;
         p->gap = -1;
-        if (tried)
-            st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_ONLY, &p->r.c, &hit);
-        if (st == CT_OK && !hit && tried) {
-            /* overlapping at the last step and moved a little: the SAT would almost always let it
-               through again; the cold call (whose LP also says when they are apart) decides */
-            st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_COLD, &p->r.c, NULL);
-        } else if (st == CT_OK && !hit) {
+        if (!near) {
             st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
-            if (st == CT_OK && p->r.m.count == 0) { /* separated beyond the touching band */
+            near = st == CT_OK && p->r.m.count > 0;
+            if (st == CT_OK && !near) { /* separated beyond the touching band */
                 p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
                 ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
-            } else if (st == CT_OK) {
-                st = ct__contact_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, CT__WARM_FULL, &p->r.c, NULL);
             }
         }
+        if (near) st = ct_contact_hulls_warm(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->cc, scr, &p->r.c);
         if (st == CT_OK && p->r.c.found && ct_sparsify(&p->r.c, 1, 0, s->desc.minarea, 0) == 0) p->r.c.found = 0;
     } else {
         ct_distance d;

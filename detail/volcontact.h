@@ -508,6 +508,18 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
     return all;
 }
 
+/* ct__polar_run, an overlap then put in its canonical form: the cold path of ct_contact_hulls
+   and of the warm start (detail/pfc.h). */
+CT__PRIVATE ct_status ct__vc_polar_canonical(ct_scratch *s, const ct_hull *a, const ct_xform *xa, const ct_hull *b,
+                                             const ct_xform *xb, ct__polar *p) {
+    ct_status st = ct__polar_run(s, a, xa, b, xb, 1, p);
+    if (st == CT_OK && p->state == CT__POLAR_OVERLAP) {
+        ct_xform rel = ct__xf_rel(xa, xb);
+        ct__vc_canon(s, p, a, b, &rel, &st);
+    }
+    return st;
+}
+
 /* The contact from a finished ct__polar (ct__polar_run, or the warm start of detail/pfc.h)
    into *out (zeroed by the caller); temporaries from s. */
 CT__PRIVATE ct_status ct__vc_from_polar(ct_scratch *s, const ct__polar *p, const ct_hull *a, const ct_xform *xa,
@@ -564,11 +576,7 @@ CTDEF ct_status ct_contact_hulls(const ct_hull *a, const ct_xform *xa, const ct_
     if (!ct__polar_args_ok(a, xa, b, xb)) return CT_INVALID;
     s = ct__scratch_begin(user, &local, NULL);
     mk = ct__scratch_mark(s);
-    st = ct__polar_run(s, a, xa, b, xb, 1, &p);
-    if (st == CT_OK && p.state == CT__POLAR_OVERLAP) {
-        ct_xform rel = ct__xf_rel(xa, xb);
-        ct__vc_canon(s, &p, a, b, &rel, &st);
-    }
+    st = ct__vc_polar_canonical(s, a, xa, b, xb, &p);
     if (st == CT_OK) st = ct__vc_from_polar(s, &p, a, xa, b, xb, out);
     if (st != CT_OK) { memset(out, 0, sizeof *out); out->face_a = out->face_b = -1; }
     ct__scratch_end(s, &local, mk);
