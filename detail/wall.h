@@ -81,7 +81,10 @@ CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_rea
         if (q->count >= 3) ++out->npoly;
         else out->npt = q->first;
     }
-    ncut = ncut > 0 ? ct__hull2d(cut2, ncut, work2, CT__VC_TOL2D) : 0;
+    /* the points are world lengths: the 2D hull's tolerance is tol (64 ulps of the block's
+       extent), not CT__VC_TOL2D, which is relative to a unit frame (absolute here, it merged
+       the cut face of a 1e-5 block in float: 30% of its overlap lost) */
+    ncut = ncut > 0 ? ct__hull2d(cut2, ncut, work2, tol) : 0;
     if (ncut >= 3) {   /* the cut face, counter-clockwise seen along +n (u x w = n) */
         ct__wpoly *q = &out->poly[out->npoly++];
         q->first = out->npt;

@@ -817,3 +817,51 @@ Test(fuzz_regress, rounded_mass_of_a_sliver_is_steiners_volume) {
     cr_assert(fabs((double)m - vol) <= 1e3 * TU_EPS * vol, "mass %.17g, Steiner volume %.17g", (double)m, vol);
     ct_hull_free(&h);
 }
+
+/* fuzz_pfc, float (a 120 s local run; older than the session that found it): a tetrahedral
+   block of size 1.2e-5 under a one-triangle wall. The wall's cut face was the 2D hull of the cut
+   points with CT__VC_TOL2D as an absolute tolerance (7.6e-6 in float, most of the block's size):
+   points merged and ct_contact_mesh_hull lost 30% of the overlap against ct_contact_facet_hull.
+   The cut's tolerance is now 64 ulps of the block's extent. */
+Test(fuzz_regress, one_triangle_wall_at_1e5_equals_the_facet) {
+    const float t[3][3] = { { -1.64678277e-05f, -4.4256376e-06f, -1.10653446e-06f },
+                            { -1.04871538e-06f, 1.55915131e-06f, -1.05104355e-05f },
+                            { -1.07506803e-05f, -4.64142613e-06f, -7.60789408e-06f } };
+    const float bv[4][3] = { { -7.99999998e-06f, -7.99999998e-06f, -7.99999998e-06f }, { 3.00000011e-06f, 0, 7.99999998e-06f },
+                             { 6.00000021e-06f, 3.00000011e-06f, 0 }, { -1.99999999e-06f, -7.99999998e-06f, 0 } };
+    const double r[3][3] = { { -0.193036556, -0.492419183, 0.84868145 },
+                             { 0.848368108, 0.35079515, 0.396502525 },
+                             { -0.492958784, 0.796533823, 0.350036442 } };
+    double a[3][3];
+    ct_vec3 tri[3], b[4];
+    ct_xform xb;
+    ct_hull B;
+    ct_mesh m;
+    ct_contact c;
+    ct_wall_contacts wc;
+    int idx[3] = { 0, 1, 2 }, i, j, k;
+    for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
+    for (i = 0; i < 4; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
+    for (i = 0; i < 3; ++i) {   /* the fuzzer's rotation, orthonormal in double too (Gram-Schmidt) */
+        double l = 0;
+        for (j = 0; j < 3; ++j) a[i][j] = r[i][j];
+        for (k = 0; k < i; ++k) {
+            double d = a[i][0] * a[k][0] + a[i][1] * a[k][1] + a[i][2] * a[k][2];
+            for (j = 0; j < 3; ++j) a[i][j] -= d * a[k][j];
+        }
+        for (j = 0; j < 3; ++j) l += a[i][j] * a[i][j];
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)(a[i][j] / sqrt(l));
+    }
+    xb.p = tu_vec(-6.23535129e-07, -3.99999999e-06, -5.06347646e-07);
+    cr_assert_eq(ct_hull_build(b, 4, NULL, NULL, &B), CT_OK);
+    cr_assert_eq(ct_mesh_build(tri, 3, idx, 1, NULL, &m), CT_OK);
+    ct_wall_contacts_init(&wc, NULL);
+    cr_assert_eq(ct_contact_facet_hull(tri, &B, &xb, 0, NULL, &c), CT_OK);
+    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &B, &xb, NULL, &wc), CT_OK);
+    cr_assert(c.found && wc.count == 1);
+    cr_assert(fabs((double)(wc.contacts[0].volume - c.volume)) <= 1e-3 * (double)c.volume, "wall %.9g, facet %.9g",
+              (double)wc.contacts[0].volume, (double)c.volume);
+    ct_wall_contacts_free(&wc);
+    ct_mesh_free(&m);
+    ct_hull_free(&B);
+}
