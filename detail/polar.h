@@ -723,7 +723,7 @@ CT__PRIVATE int ct__polar_inside(ct_scratch *s, ct__polar *p, ct_status *st) {
 
 /* Steps 3-5: A n B as a polyhedron (state must be OVERLAP). CT_DEGENERATE when the dual
    hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
-CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
+CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
     int m = p->m, j, f, k, nhe, nvd, nspare;
     ct_real *slack, W[3][3];
     ct_vec3 *dual;
@@ -748,7 +748,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p) {
            lies outside other planes */
         ct__mark mq = ct__scratch_mark(s);
         st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
-        if (st == CT_OK) st = ct__quickhull_checked(s, dual, p->nkeep, mq, 0, &qh);
+        if (st == CT_OK) st = ct__quickhull_checked(s, dual, p->nkeep, mq, full, &qh);
         if (st == CT_DEGENERATE) {   /* no build passed its check: the first one, unchecked */
             ct__scratch_reset(s, mq);
             st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
@@ -917,15 +917,19 @@ CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p) {
     if (st != CT_OK) return st;
     {
         ct__mark mk = ct__scratch_mark(s);
-        st = ct__polar_build(s, p);
-        if (st == CT_OK && p->cond < CT__POLAR_ILL && p->nkeep < p->m && ct__polar_escapes(p)) {
-            int j;   /* the filter was misled by stray planes: the dual hull of every plane */
+        st = ct__polar_build(s, p, 0);
+        if (st == CT_OK && p->cond < CT__POLAR_ILL && ct__polar_escapes(p)) {
+            /* the filter was misled by stray planes, or the dual hull's cheap check by points
+               of very different sizes (a plane near the interior point has a huge dual point,
+               and the dual hull's tolerance grows with it): the dual hull of every plane,
+               checked against every dual point (ct__qh_verify) */
+            int j;
             ct__scratch_reset(s, mk);
             p->keep = CT__SALLOC(s, int, p->m);
             if (!p->keep) return CT_NO_MEMORY;
             for (j = 0; j < p->m; ++j) p->keep[j] = j;
             p->nkeep = p->m;
-            st = ct__polar_build(s, p);
+            st = ct__polar_build(s, p, 1);
         }
         if (st == CT_DEGENERATE) {
             ct__scratch_reset(s, mk);
