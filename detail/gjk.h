@@ -23,10 +23,12 @@
 /* CT__GJK_TOUCH  |v| below this times max|w| with a negative lower bound at a stalled step:
                   contact (the origin is within rounding of the simplex) */
 #define CT__GJK_TOUCH ((ct_real)128 * CT__EPS)
-/* CT__GJK_STALL  the same for a repeated support point that lies clearly beyond the origin
-                  along -v (v.w below -CT__GJK_NOISE max|w|^2, beyond the rounding of v.w
-                  whatever v is): a vertex of the simplex cannot be farther along -v than its
-                  closest point, so v is rounding, which grows with the simplex's conditioning
+/* CT__GJK_STALL  the same for a support point that lies clearly beyond the origin along -v
+                  (v.w below -CT__GJK_NOISE max|w|^2, beyond the rounding of v.w whatever v
+                  is) and repeats a vertex of the simplex or brings it no closer: a vertex of
+                  the simplex cannot be farther along -v than its closest point, and such a
+                  point added to it must bring it closer, so v is rounding, which grows with
+                  the simplex's conditioning
                   (a flat triangle through the origin at 1e7 gave |v| = 270 ulps of the scale
                   while the bodies overlapped by 19); sqrt of the epsilon of the scale. */
 #define CT__GJK_STALL (ct__sqrt(CT__EPS))
@@ -223,11 +225,39 @@ typedef struct ct__gjk_run {
     int iters;
 } ct__gjk_run;
 
+/* Whether support point w repeats a vertex of simplex s. */
+CT__INLINE int ct__gjk_repeated(const ct__simplex *s, const ct__sv *w) {
+    int i;
+    for (i = 0; i < s->n; ++i)
+        if (w->w.x == s->v[i].w.x && w->w.y == s->v[i].w.y && w->w.z == s->v[i].w.z) return 1;
+    return 0;
+}
+
+/* A support point along -v repeated a vertex of the triangle s, whose closest point v lies inside
+   it. v's direction is only as good as eps max|w| / |v|: when the origin is within a few
+   hundred ulps of the triangle's plane (a point on an edge of a nearly flat cloud), it can miss
+   a vertex of A - B that lies beyond the plane by far more than rounding, and GJK would stop
+   short of contact, by ~1e-9 of the scene. The triangle's normal gives that direction to eps
+   whatever |v| (to eps |e1| |e2| / |n| for edges e1, e2: a sliver's is poor): one more
+   support along it; when it is a new point clearly beyond the plane (below it by more than the
+   rounding of the normal and the products) it replaces w and the iteration goes on (returns 1;
+   the caller keeps its verdict from the first support if no progress follows). */
+CT__PRIVATE int ct__gjk_normal_support(ct__gjk_run *r, const ct__simplex *s, ct_vec3 v, ct__sv *w) {
+    ct_vec3 a = s->v[0].w, e1 = ct__sub(s->v[1].w, a), e2 = ct__sub(s->v[2].w, a), n = ct__cross(e1, e2);
+    ct_real nl = ct__len(n), below;
+    if (!(nl > 0)) return 0;
+    if (ct__dot(n, v) < 0) n = ct__neg(n);     /* from the origin towards the triangle */
+    ct__mink_support(&r->m, ct__neg(n), w);
+    if (r->m.bad) return 1;
+    r->wmax = ct__max(r->wmax, ct__len(w->w));
+    below = ct__dot(n, ct__sub(a, w->w));
+    return below > CT__GJK_NOISE * (nl + ct__len(e1) * ct__len(e2)) * r->wmax && !ct__gjk_repeated(s, w);
+}
+
 /* Iterates from the solved simplex r->s / r->v. CT_INVALID when a support point is not finite,
    CT_NO_CONVERGENCE at the cap (r holds the best simplex). */
 CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
     ct_vec3 v = r->v;
-    int i;
     for (r->iters = 0; r->iters < CT_GJK_MAX_ITERS; ++r->iters) {
         ct__simplex *s = r->s, *next = s == &r->buf[0] ? &r->buf[1] : &r->buf[0];
         ct__sv *w = &s->v[s->n];
@@ -252,17 +282,23 @@ CT__PRIVATE ct_status ct__gjk_iterate(ct__gjk_run *r) {
         }
         /* van den Bergen's termination test, with a floor for the rounding of v.w */
         if (vv - vw <= CT__GJK_REL * vv + CT__GJK_NOISE * ct__sqrt(vv) * r->wmax) break;
-        for (i = 0; i < s->n; ++i)
-            if (w->w.x == s->v[i].w.x && w->w.y == s->v[i].w.y && w->w.z == s->v[i].w.z) dup = 1;
         /* A repeated support point or no progress ends the iteration (rounding). If |v| is
            then within CT__GJK_TOUCH of the scale and the lower bound v.w / |v| is negative,
            the bounds do not show A - B to miss the origin: the origin is within rounding of
            a simplex that may cut through A - B. The shapes count as in contact and EPA
-           decides the depth (0 when they only touch). */
+           decides the depth (0 when they only touch). So also when the support lies clearly
+           beyond the origin (CT__GJK_STALL): both exits, a sliver simplex through the interior
+           of A - B (depth 143 at 4e6) stopped either way. The verdict is the first support's
+           (along -v), whatever the normal's retry below adds. */
         deep = vw < 0 && vv <= CT__GJK_TOUCH * CT__GJK_TOUCH * r->wmax * r->wmax;
+        deep = deep || (vw < -CT__GJK_NOISE * r->wmax * r->wmax && vv <= CT__GJK_STALL * CT__GJK_STALL * r->wmax * r->wmax);
+        dup = ct__gjk_repeated(s, w);
+        if (dup && s->n == 3 && ct__gjk_normal_support(r, s, v, w)) {
+            if (r->m.bad) return CT_INVALID;
+            dup = 0;
+        }
         if (dup) {
-            if (deep || (vw < -CT__GJK_NOISE * r->wmax * r->wmax && vv <= CT__GJK_STALL * CT__GJK_STALL * r->wmax * r->wmax))
-                r->overlap = r->stalled = 1;
+            if (deep) r->overlap = r->stalled = 1;
             break;
         }
         CT_ASSERT(s->n >= 0 && s->n < 4);   /* room for the new support point */

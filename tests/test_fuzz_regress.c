@@ -472,21 +472,34 @@ Test(fuzz_regress, gjk_flat_stall_beyond_the_origin_is_contact) {
                   (double)d1.distance);
 }
 
-/* fuzz_gjk (CI mode from a fresh clone), regress_gjk_origin_on_a_face: a 16-point and a 6-point
-   cloud at 4e6 apart by 4.49e-6 (1e-12 of the scale). ct_signed_distance(A, B) said so; (B, A)
-   ended GJK on a tetrahedron holding the origin only by a weight of 3e-16 (the origin on its
-   face, by rounding), and EPA from it answered a depth of 35.3. A tetrahedron that holds the
-   origin by a weight at rounding level is now contact by rounding, like a stalled step: GJK on
-   the swapped pair proves the clouds apart, and that is the answer both ways. */
-Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
-    static const double ra[3][3] = { { -0.00011117040061803252, -0.00011118276085031464, 0.99999998763976772 },
-                                     { 0.99999998763976772, 0.00011117040061814354, 0.00011118276085031464 },
-                                     { -0.00011118276085031464, 0.99999998763976772, 0.00011117040061814354 } };
-    const double a = 999969.482421875, m = -4000000, c = 607818.603515625;
-    ct_vec3 pa[16], pb[6];
+/* A 16-point and a 6-point cloud met by fuzz_gjk at 4e6 (two tests below),
+   A turned by a rotation within 2e-4 of an axis permutation; the exact depth (rational
+   arithmetic over the hull of A - B) is given. */
+/* A (16 points) turned by ra and B (6 points) by the axis permutation (z, x, y), both moved
+   to (m, m, m): the same both ways to 1e4 ulps of S and, in double, the exact depth to 1e-9 of
+   S along opposite normals. */
+static void turned_clouds_depth(const ct_vec3 *pa, const ct_vec3 *pb, const double ra[3][3], double m, double S,
+                                double depth) {
     ct_xform xa = ct_xform_identity(), xb = ct_xform_identity();
     ct_distance d1, d2;
     int i, k;
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xa.r[i][k] = (ct_real)ra[i][k];
+    xa.p = xb.p = tu_vec(m, m, m);
+    xb.r[0][0] = 0; xb.r[0][2] = 1; xb.r[1][1] = 0; xb.r[1][0] = 1; xb.r[2][2] = 0; xb.r[2][1] = 1;
+    clouds_both_ways(pa, 16, &xa, pb, 6, &xb, &d1, &d2);
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e4 * (double)TU_EPS * S, "A,B %.9g, B,A %.9g",
+              (double)d1.distance, (double)d2.distance);
+    if (TU_FLOAT) return;
+    cr_assert(fabs((double)d1.distance + depth) <= 1e-9 * S && fabs((double)d2.distance + depth) <= 1e-9 * S,
+              "A,B %.17g, B,A %.17g, not -%.17g", (double)d1.distance, (double)d2.distance, depth);
+    cr_assert(fabs((double)(d1.normal.x + d2.normal.x)) <= 1e-6 && fabs((double)(d1.normal.z + d2.normal.z)) <= 1e-6);
+}
+
+static void family_both_ways(const double ra[3][3], double depth) {
+    const double a = 999969.482421875, m = -4000000, c = 607818.603515625;
+    ct_vec3 pa[16], pb[6];
+    int i;
     for (i = 0; i < 16; ++i) pa[i] = tu_vec(m, m, m);
     pa[0] = tu_vec(a, a, a);
     pa[8] = tu_vec(m, a, a);
@@ -497,20 +510,23 @@ Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
     pb[3] = tu_vec(c, c, a);
     pb[4] = tu_vec(a, -695343.017578125, a);
     pb[5] = tu_vec(a, -686279.296875, m);
-    for (i = 0; i < 3; ++i)
-        for (k = 0; k < 3; ++k) xa.r[i][k] = (ct_real)ra[i][k];
-    xa.p = tu_vec(m, m, m);
-    xb.r[0][0] = 0; xb.r[0][2] = 1; xb.r[1][1] = 0; xb.r[1][0] = 1; xb.r[2][2] = 0; xb.r[2][1] = 1;
-    xb.p = tu_vec(m, m, m);
-    clouds_both_ways(pa, 16, &xa, pb, 6, &xb, &d1, &d2);
-    /* the same both ways to the harness's tolerance, 1e4 ulps of the 1.6e7 scene (float: the
-       coordinates and rotation round differently, so only the agreement is checked) */
-    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e4 * (double)TU_EPS * 1.6e7, "A,B %.9g, B,A %.9g",
-              (double)d1.distance, (double)d2.distance);
-    if (!TU_FLOAT) {   /* apart both ways, along opposite normals */
-        cr_assert(d1.distance > 0 && d2.distance > 0, "A,B %.17g, B,A %.17g", (double)d1.distance, (double)d2.distance);
-        cr_assert(fabs((double)(d1.normal.x + d2.normal.x)) <= 1e-6 && fabs((double)(d1.normal.z + d2.normal.z)) <= 1e-6);
-    }
+    turned_clouds_depth(pa, pb, ra, m, 1.6e7, depth);
+}
+
+/* fuzz_gjk (CI mode from a fresh clone), regress_gjk_origin_on_a_face: a 16-point and a 6-point
+   cloud at 4e6. ct_signed_distance(A, B) said apart by 4.49e-6 (1e-12 of the scale); (B, A)
+   ended GJK on a tetrahedron holding the origin only by a weight of 3e-16 and EPA from it
+   answered a depth of 35.3. An earlier fix made both ways "apart"; that was wrong: the exact
+   hull of A - B (rational arithmetic over its 24 points, the transforms' entries taken as
+   exact) holds the origin 35.30100073876437 inside. GJK stopped on a sliver triangle through
+   the interior of A - B with a support point far beyond the origin that it could not make
+   progress with (rounding); that is contact by rounding now, as a repeated support point was,
+   and EPA finds the depth both ways. */
+Test(fuzz_regress, gjk_origin_on_a_face_of_the_simplex_is_checked) {
+    static const double ra[3][3] = { { -0.00011117040061803252, -0.00011118276085031464, 0.99999998763976772 },
+                                     { 0.99999998763976772, 0.00011117040061814354, 0.00011118276085031464 },
+                                     { -0.00011118276085031464, 0.99999998763976772, 0.00011117040061814354 } };
+    family_both_ways(ra, 35.30100073876437);
 }
 
 /* fuzz_gjk (time-limited run), regress_gjk_coincident_rescale: two rounded 7-point clouds
@@ -937,4 +953,68 @@ Test(fuzz_regress, polar_dual_hull_full_check_after_an_escape) {
     ct_hull_free(&I);
     ct_hull_free(&A);
     ct_hull_free(&B);
+}
+
+/* fuzz_gjk (CI, 2026-11-27), regress_gjk_point_on_a_flat_edge(_ci): a point (a box with zero
+   half-extents) on an edge of a 7-point cloud at 3e-6 whose two faces there are 2e-3 from
+   coplanar. ct_gjk(A, B) = 0; (B, A) stopped at 1.05e-14 (3e-9 of the scene) on a repeated
+   support point: the origin was 1e-14 beyond the plane of the last triangle, but v, that small,
+   points along the triangle's normal only to 1e-8, and the vertex beyond was missed. GJK now
+   takes one more support along the triangle's normal (computed from its edges) before it stops. */
+Test(fuzz_regress, gjk_point_on_a_flat_edge_is_found_both_ways) {
+    static const double p[7][3] = { { -3.0000000000000001e-06, 9.9999999999999995e-07, 9.9356079101562487e-07 },
+                                    { 9.9999999999999995e-07, 9.9996948242187492e-07, 9.9996948242187492e-07 },
+                                    { 9.9996948242187492e-07, 9.9996948242187492e-07, 9.9996948242187492e-07 },
+                                    { 9.9996948242187492e-07, 2.31353759765625e-07, 2.31353759765625e-07 },
+                                    { 0, 0, 0 }, { 0, 0, -7.8124999999999993e-07 }, { 0, 0, 0 } };
+    static const double r[3][3] = { { 2.2204460492503131e-16, 0.83842658873400167, -0.54501454595622023 },
+                                    { 0.99999999999999978, 2.2204460492503131e-16, 0 },
+                                    { 0, -0.54501454595622023, -0.83842658873400144 } };
+    const double t = 2.31353759765625e-07, S = 3.4e-6;
+    ct_vec3 pa[7];
+    ct_xform xb;
+    ct_shape a, b = ct_shape_box(tu_vec(0, 0, 0));
+    ct_distance g1, g2, d1, d2;
+    int i, k;
+    for (i = 0; i < 7; ++i) pa[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
+    a = ct_shape_points(pa, 7);
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xb.r[i][k] = (ct_real)r[i][k];
+    xb.p = tu_vec(t, t, t);   /* on the edge from (0, 0, 0) to p[2] */
+    cr_assert(ct_gjk(&a, NULL, &b, &xb, NULL, &g1) == CT_OK && ct_gjk(&b, &xb, &a, NULL, NULL, &g2) == CT_OK);
+    cr_assert(fabs((double)g1.distance - (double)g2.distance) <= 1e4 * (double)TU_EPS * S, "A,B %.17g; B,A %.17g",
+              (double)g1.distance, (double)g2.distance);
+    cr_assert(ct_signed_distance(&a, NULL, &b, &xb, NULL, NULL, &d1) == CT_OK &&
+              ct_signed_distance(&b, &xb, &a, NULL, NULL, NULL, &d2) == CT_OK);
+    cr_assert(fabs((double)d1.distance) <= 1e4 * (double)TU_EPS * S && fabs((double)d2.distance) <= 1e4 * (double)TU_EPS * S,
+              "touching: A,B %.17g; B,A %.17g", (double)d1.distance, (double)d2.distance);
+}
+
+/* fuzz_gjk (local CI-mode runs, 2026-11-27): (A, B) said apart by 1.9e-6: GJK's last triangle
+   was a sliver along the diagonal through the interior of A - B, and the support point, 7e6
+   beyond the origin, brought no progress (rounding); only a repeated support point counted as
+   contact then. A cousin at 4e-3 (below) overlaps by 1.6e-7: (B, A) stopped on a repeated
+   point of such a sliver; a first version of the normal's retry turned that into "no
+   progress" and lost the contact. */
+Test(fuzz_regress, gjk_sliver_through_the_interior_is_contact) {
+    static const double r1[3][3] = { { -0.00017787264019775151, -4.4484968843849781e-05, 0.99999998319120553 },
+                                     { 0.99999996835991634, 0.00017787264019764049, 0.00017788055021850102 },
+                                     { -0.00017788055021850102, 0.99999998319120553, 4.4453328760241106e-05 } };
+    static const double r2[3][3] = { { 0.00011117040061814354, -0.00011118276085031464, 0.99999998763976772 },
+                                     { 0.99999998763976772, -0.00011117040061803252, -0.00011118276085031464 },
+                                     { 0.00011118276085031464, 0.99999998763976772, 0.00011117040061814354 } };
+    const double a = 0.00099996948242187509, m = -0.0040000000000000001, c = 0.00060781860351562505;
+    ct_vec3 pa[16], pb[6];
+    int i;
+    family_both_ways(r1, 143.46787410439896);
+    for (i = 0; i < 16; ++i) pa[i] = tu_vec(m, m, m);
+    pa[0] = pa[9] = tu_vec(a, a, a);
+    pa[1] = tu_vec(a, m, m);
+    pa[8] = tu_vec(m, m, a);
+    pa[10] = tu_vec(-0.00068530273437499999, m, m);
+    pb[0] = pb[1] = tu_vec(m, m, m);
+    pb[2] = pb[3] = tu_vec(c, c, c);
+    pb[4] = tu_vec(a, a, a);
+    pb[5] = tu_vec(a, a, -0.00067971801757812499);
+    turned_clouds_depth(pa, pb, r2, m, 0.016, 1.5717894112113284e-07);
 }
