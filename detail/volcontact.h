@@ -452,11 +452,8 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
             const ct_hull *h = one ? b : a;
             int q = ct__vc_common_vertex(h, l[0] - off, l[1] - off, l[2] - off);
             if (q >= 0) {
-                int *slot = &bmap[(one ? a->nverts : 0) + q];
                 w[k] = ct__vc_at_vertex(p, h, one, q, rel);
                 key[3 * k] = -1; key[3 * k + 1] = one; key[3 * k + 2] = q;
-                if (*slot < 0) *slot = k;
-                ident[k] = *slot;   /* its copies are one vertex */
             }
         } else if (d == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
             key[3 * k] = l[0]; key[3 * k + 1] = l[1]; key[3 * k + 2] = l[2];
@@ -465,7 +462,11 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
            planes can miss its vertices, an ill-conditioned triple slides along its line) is
            not trusted: the construction's placement stays, and the overlap is not canonical */
         if (key[3 * k] != -2 && !(ct__len2(ct__sub(w[k], ct__add(p->v[k], p->c))) <= agree * agree)) key[3 * k] = -2;
-        if (key[3 * k] == -2) {   /* where the polar construction put it */
+        if (key[3 * k] == -1) {   /* copies of a body vertex, each where its name puts it, are one vertex */
+            int *slot = &bmap[(key[3 * k + 1] ? a->nverts : 0) + key[3 * k + 2]];
+            if (*slot < 0) *slot = k;
+            ident[k] = *slot;
+        } else if (key[3 * k] == -2) {   /* where the polar construction put it */
             w[k] = ct__add(p->v[k], p->c);
             key[3 * k + 1] = l[0]; key[3 * k + 2] = d > 1 ? l[1] : -2;
             all = 0;

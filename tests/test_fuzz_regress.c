@@ -1018,3 +1018,76 @@ Test(fuzz_regress, gjk_sliver_through_the_interior_is_contact) {
     pb[5] = tu_vec(a, a, -0.00067971801757812499);
     turned_clouds_depth(pa, pb, r2, m, 0.016, 1.5717894112113284e-07);
 }
+
+/* fuzz_polar (a 60 s local run, 2026-11-27), regress_polar_canon_stray_copy: lattice-like hulls
+   (coordinates +-8 with 1e-7 offsets, nearly flush faces). ct_intersect's A n B had volume
+   607.7317090 (exact: 607.731709047412, rational vertex enumeration over both hulls' planes),
+   ct_contact_hulls 509.41: its canonical form merged a vertex of A n B with the copies of the
+   body vertex its planes named although that name's placement strayed from it (the vertex kept
+   its own place, but joined the body vertex's slot and disappeared with the merge). Only vertices
+   placed at their body vertex are merged now. */
+Test(fuzz_regress, polar_canonical_form_merges_only_placed_copies) {
+    static const double pa[14][3] = {
+        { -8.0000000996032714, -8.0000000999999994, -7.9999999000030515 },
+        { -2.0000000019622801, -8.0000000992218023, -8.0000000910247806 },
+        { 2.0000000193725587, -8.0000000993774414, 8.0000000944213863 },
+        { -2.0000000019622801, -8.0000000992218023, -8.0000000910247806 },
+        { -8.0000000999999994, -8.0000000929718009, -8.0000000999999994 },
+        { 3.0000000328460694, -6.000000099609375, -7.9999999000030515 },
+        { -7.9999999000030515, -8.0000000343780524, 7.0000000994720457 },
+        { -7.9999999000030515, -7.9999999000030515, -6.999999900192261 },
+        { -5.9999999117675777, -5.9999999117675777, -5.9999999117675777 },
+        { -5.9999999117675777, -5.9999999117675777, -5.9999999117675777 },
+        { -5.9999999117675777, -7.9999999000030515, -7.9999999484405517 },
+        { -4.0000000740905763, 8.0000000999755851, -7.0000000303619387 },
+        { -2.0000000019622801, -2.0000000019622801, -2.0000000019622801 },
+        { 1.9999999980377197, -2.0000000019622801, -2.0000000019622801 }
+    };
+    static const double pb[24][3] = {
+        { -2.0000000019622801, -2.0000000019622801, -8.000000073318482 },
+        { -4.0000000719848634, -6.0000000998901371, -7.9999999007812503 },
+        { -4.0000000719848634, -6.0000000998901371, -7.9999999007812503 },
+        { -7.0000000325500489, -7.0000000325500489, -8.0000000915985101 },
+        { 8.0000000599975589, -7.9999999280242919, 2.0000000992218019 },
+        { -2.0000000019622801, -2.0000000019622801, -8.000000073318482 },
+        { -2.0000000019622801, -2.0000000019622801, -8.000000073318482 },
+        { -2.0000000019622801, -2.0000000019622801, -8.000000073318482 },
+        { -8.0000000999755851, -8.0000000023437501, 3.0000000328460694 },
+        { -8.0000000999999994, -7.9999999000030515, -7.9999999000030515 },
+        { -8.0000000349029534, -8.0000000677154546, -7.9999999000030515 },
+        { -6.0000000984405517, -6.0000000302703853, 7.1975708007812498e-08 },
+        { -8.0000000996337892, -7.9999999007781986, -7.9999999006256104 },
+        { -7.9999999132751469, -7.9999999000030515, -7.9999999000030515 },
+        { -2.9999999000030519, 1.0000000882324218, -5.9999999117675777 },
+        { -5.9999999117675777, -5.9999999117675777, -5.9999999117675777 },
+        { -5.9999999000030515, -7.9999999000030515, -2.0000000302703858 },
+        { 8.0000000944213863, -8.0000000726226812, -4.0000000019622801 },
+        { -2.0000000019622801, -2.0000000019622801, -2.0000000019622801 },
+        { -2.0000000019622801, -2.0000000019622801, -2.0000000019622801 },
+        { -2.0000000019622801, -2.0000000019622801, -8.0000000725372313 },
+        { -4.0000000719848634, 2.0000000411743164, 2.0000000411743164 },
+        { 2.0000000411743164, 2.0000000411743164, 2.0000000411743164 },
+        { -7.0000000998901371, -7.9999999007812503, -7.0000000325500489 }
+    };
+    const double exact = 607.731709047412;
+    ct_vec3 va[24], vb[24];
+    ct_hull a, b, in;
+    ct_contact c1, c2;
+    int i;
+    for (i = 0; i < 14; ++i) va[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 24; ++i) vb[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert(ct_hull_build(va, 14, NULL, NULL, &a) == CT_OK && ct_hull_build(vb, 24, NULL, NULL, &b) == CT_OK);
+    cr_assert(ct_intersect(&a, NULL, &b, NULL, NULL, NULL, &in) == CT_OK);
+    cr_assert(ct_contact_hulls(&a, NULL, &b, NULL, NULL, &c1) == CT_OK && ct_contact_hulls(&b, NULL, &a, NULL, NULL, &c2) == CT_OK);
+    cr_assert(c1.found && c2.found);
+    /* float: the lattice's 1e-7 offsets are at its rounding; only the agreement is checked */
+    cr_assert(fabs((double)c1.volume - (double)ct_hull_volume(&in, NULL)) <= 1e-9 * exact + 1e4 * (double)TU_EPS * exact &&
+                  fabs((double)c2.volume - (double)c1.volume) <= 1e-9 * exact + 1e4 * (double)TU_EPS * exact,
+              "contact %.17g / %.17g, intersect %.17g", (double)c1.volume, (double)c2.volume, (double)ct_hull_volume(&in, NULL));
+    if (!TU_FLOAT)
+        cr_assert(fabs((double)c1.volume - exact) <= 1e-9 * exact && fabs((double)c2.volume - exact) <= 1e-9 * exact,
+                  "contact %.17g / %.17g, exact %.15g", (double)c1.volume, (double)c2.volume, exact);
+    ct_hull_free(&in);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}

@@ -194,6 +194,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                1e3 * FZ_EPS * L / fz_min_sine(&A, pa, &B, pb);
         for (k = 0; k < I.nverts; ++k) vmax = fmax(vmax, tol + thin + 1e3 * FZ_EPS * L / det[k]);
         tolv = 16 * vmax * L * L;
+#ifdef FZ_DEBUG
+        fprintf(stderr, "intersect volume %.17g tolv %g thin %g area %g\n", vi, tolv, thin, area);
+#endif
         FZ_CHECK(vi >= -tolv && vi <= (va < vb ? va : vb) * (1 + 1e3 * FZ_EPS) + tolv);
         for (k = 0; k < I.nverts; ++k) {
             double vt = tol + thin + 1e3 * FZ_EPS * L / det[k];
