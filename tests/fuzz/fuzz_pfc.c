@@ -25,6 +25,23 @@ static double fz_area(const ct_hull *h) {
     return a;
 }
 
+/* 1 when the triangle's box meets the block's world box grown by the block's diameter: the
+   facets ct_contact_mesh_hull considers for a block pushed wholly behind the wall (contact.h);
+   ct_contact_facet_hull's prism reaches any depth (a block 9000 behind a one-triangle mesh, far
+   beyond that, was its contact and not the mesh's). */
+static int fz_within_reach(const ct_vec3 tri[3], const ct_hull *b, const ct_xform *xb) {
+    ct_aabb bb = ct_hull_aabb(b, xb);
+    double g = 2 * (double)b->extent;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        double lo = (double)ct__vget(tri[0], k), hi = lo;
+        lo = fmin(lo, fmin((double)ct__vget(tri[1], k), (double)ct__vget(tri[2], k)));
+        hi = fmax(hi, fmax((double)ct__vget(tri[1], k), (double)ct__vget(tri[2], k)));
+        if (hi < (double)ct__vget(bb.lo, k) - g || lo > (double)ct__vget(bb.hi, k) + g) return 0;
+    }
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void fz_contact_ok(const ct_contact *c) {
@@ -170,10 +187,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             st = ct_contact_mesh_hull(&m, NULL, &B, &xb, NULL, &wc);
             st2 = ct_contact_facet_hull(tri, &B, &xb, 0, NULL, &c);
             FZ_CHECK(st == CT_OK || st == CT_NO_MEMORY);
-            if (st == CT_OK && st2 == CT_OK) {
+#ifdef FZ_DEBUG
+            {
+                int q;
+                fprintf(stderr, "facet: st %d %d, wall count %d vol %.9g, facet found %d vol %.9g gap %.9g\n", st, st2, wc.count,
+                        wc.count > 0 ? (double)wc.contacts[0].volume : 0.0, c.found, (double)c.volume, (double)c.gap);
+                for (q = 0; q < 3; ++q) fprintf(stderr, "  tri { %.9g, %.9g, %.9g },\n", (double)tri[q].x, (double)tri[q].y, (double)tri[q].z);
+                for (q = 0; q < B.nverts; ++q)
+                    fprintf(stderr, "  B { %.9g, %.9g, %.9g },\n", (double)B.verts[q].x, (double)B.verts[q].y, (double)B.verts[q].z);
+                for (q = 0; q < 3; ++q)
+                    fprintf(stderr, "  xb { %.9g, %.9g, %.9g }, %.9g\n", (double)xb.r[q][0], (double)xb.r[q][1], (double)xb.r[q][2],
+                            (double)(q == 0 ? xb.p.x : q == 1 ? xb.p.y : xb.p.z));
+            }
+#endif
+            if (st == CT_OK && st2 == CT_OK && fz_within_reach(tri, &B, &xb)) {
                 double L = (double)B.extent + fz_maxabs(tri, 3) + fz_maxabs(&xb.p, 1);
+                /* both to 1e-3, plus the polar construction's vertex tolerance (1e3 ulps of the
+                   scene, as fuzz_polar allows) over the contact's area: a thin contact in float
+                   (1.1e-6 deep in a 1.4e-5 block) differed by 1.1e-3 of its volume, the facet's
+                   prism 630 ulps off a double reference where the wall's cut was within 1e-6 */
                 if (c.found && c.volume > 1e-3 * (double)B.extent * (double)B.extent * (double)B.extent && L < 1e3 * (double)B.extent)
-                    FZ_CHECK(wc.count == 1 && fabs((double)(wc.contacts[0].volume - c.volume)) <= 1e-3 * (double)c.volume);
+                    FZ_CHECK(wc.count == 1 && fabs((double)(wc.contacts[0].volume - c.volume)) <=
+                                                  1e-3 * (double)c.volume + 2e3 * FZ_EPS * L * (double)c.area);
                 if (!c.found) FZ_CHECK(wc.count == 0);
             }
             ct_mesh_free(&m);
