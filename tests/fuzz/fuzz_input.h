@@ -165,4 +165,26 @@ static inline void fz_check_hull(const ct_hull *h) {
         FZ_CHECK(fz_unit(h->planes[f].n) && fz_finite((double)h->planes[f].d));
     }
 }
+/* The conditioning of each vertex of I: the largest |det| of three unit normals of faces
+   through it (the best-conditioned triple, the one the polar code solves; a vertex is exact
+   to about eps / det of the size). */
+static inline void fz_vertex_det(const ct_hull *I, double *det) {
+    int v, f, k;
+    for (v = 0; v < I->nverts; ++v) {
+        ct_vec3 n[32];
+        int m = 0, i, j, l;
+        double best = 0;
+        for (f = 0; f < I->nfaces; ++f)
+            for (k = I->face_first[f]; k < I->face_first[f + 1]; ++k)
+                if (I->face_verts[k] == v && m < 32) n[m++] = I->planes[f].n;
+        for (i = 0; i < m; ++i)
+            for (j = i + 1; j < m; ++j)
+                for (l = j + 1; l < m; ++l) {
+                    double d = fabs((double)ct__dot(n[i], ct__cross(n[j], n[l])));
+                    if (d > best) best = d;
+                }
+        det[v] = best;
+    }
+}
+
 #endif

@@ -123,15 +123,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!(rad_a >= 0) || !fz_finite((double)rad_a)) FZ_CHECK(st == CT_INVALID);
     if (st == CT_OK) {
         int k, j;
-        double tol = 1e4 * FZ_EPS * ((double)A.extent + fz_maxabs(A.verts, A.nverts));
+        double L = (double)A.extent + fz_maxabs(A.verts, A.nverts), tol = 1e4 * FZ_EPS * L, det[256];
         FZ_CHECK(core.nverts - core.nedges + core.nfaces == 2);
         /* the core's vertices are placed to within tol (a length), so its volume to within tol
            times the block's surface area (was tol^3: a sliver's core at radius 0, vertices
            4e-7 off at coordinates 6e3, came out 9e-5 larger in a volume of 1.4e6) */
         FZ_CHECK((double)ct_hull_volume(&core, NULL) <= (double)ct_hull_volume(&A, NULL) * (1 + 1e3 * FZ_EPS) + tol * fz_area(&A));
-        for (k = 0; k < core.nverts; ++k)   /* inside the block by the radius, to rounding */
+#ifdef FZ_DEBUG
+        fprintf(stderr, "erode: radius %.17g, block nv %d nf %d extent %.17g vol %.17g, core nv %d nf %d vol %.17g tol %g\n",
+                (double)rad_a, A.nverts, A.nfaces, (double)A.extent, (double)ct_hull_volume(&A, NULL), core.nverts, core.nfaces,
+                (double)ct_hull_volume(&core, NULL), tol);
+        for (k = 0; k < A.nverts; ++k)
+            fprintf(stderr, "  A { %.17g, %.17g, %.17g },\n", (double)A.verts[k].x, (double)A.verts[k].y, (double)A.verts[k].z);
+        for (k = 0; k < core.nverts; ++k) {
+            double worst = -1e300;
+            for (j = 0; j < A.nfaces; ++j) worst = fmax(worst, (double)(ct__dot(A.planes[j].n, core.verts[k]) + A.planes[j].d) + (double)rad_a);
+            fprintf(stderr, "  core { %.17g, %.17g, %.17g } beyond %g\n", (double)core.verts[k].x, (double)core.verts[k].y,
+                    (double)core.verts[k].z, worst);
+        }
+        fz_vertex_det(&core, det);
+        for (k = 0; k < core.nverts; ++k) {
+            fprintf(stderr, "  det %d %g\n", k, det[k]);
+        }
+#endif
+        /* inside the block by the radius, to rounding: a vertex is placed to eps / det of the
+           size, det its best triple of unit normals (fuzz_polar's allowance; a lattice-like
+           block with 1e-7 offsets eroded by 1e-310 split a vertex of four nearly flush faces,
+           one copy placed by a triple of det ~1e-8, 1.1e-8 beyond a face) */
+        FZ_CHECK(core.nverts <= 256);
+        fz_vertex_det(&core, det);
+        for (k = 0; k < core.nverts; ++k)
             for (j = 0; j < A.nfaces; ++j)
-                FZ_CHECK((double)(ct__dot(A.planes[j].n, core.verts[k]) + A.planes[j].d) <= -(double)rad_a + tol);
+                FZ_CHECK((double)(ct__dot(A.planes[j].n, core.verts[k]) + A.planes[j].d) <=
+                         -(double)rad_a + tol + 1e3 * FZ_EPS * L / det[k]);
         FZ_CHECK((double)ct_hull_rounded_volume(&core, rad_a) >= 0);
         ct_hull_free(&core);
     }

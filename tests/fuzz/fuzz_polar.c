@@ -24,28 +24,6 @@ static double fz_outside(const ct_hull *h, const ct_xform *x, ct_vec3 p) {
     return m;
 }
 
-/* The conditioning of each vertex of I: the largest |det| of three unit normals of faces
-   through it (the best-conditioned triple, the one the polar code solves; a vertex is exact
-   to about eps / det of the size). */
-static void fz_vertex_det(const ct_hull *I, double *det) {
-    int v, f, k;
-    for (v = 0; v < I->nverts; ++v) {
-        ct_vec3 n[32];
-        int m = 0, i, j, l;
-        double best = 0;
-        for (f = 0; f < I->nfaces; ++f)
-            for (k = I->face_first[f]; k < I->face_first[f + 1]; ++k)
-                if (I->face_verts[k] == v && m < 32) n[m++] = I->planes[f].n;
-        for (i = 0; i < m; ++i)
-            for (j = i + 1; j < m; ++j)
-                for (l = j + 1; l < m; ++l) {
-                    double d = fabs((double)ct__dot(n[i], ct__cross(n[j], n[l])));
-                    if (d > best) best = d;
-                }
-        det[v] = best;
-    }
-}
-
 /* The smallest sine of the angle between two face normals of A and B (world; pairs within a
    body included: jittered hulls have faces 1e-8 off coplanar). Two nearly parallel planes meet
    in a line known only to eps / sin, so a sliver of A n B between them is resolved only to
