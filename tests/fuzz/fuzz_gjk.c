@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 35000 */
+/* fuzz-ci-runs: 50000 */
 /* Fuzz ct_gjk and ct_signed_distance on every shape kind (points, hull, sphere, ellipsoid, box,
    triangle, support function, rounded), with and without a cache and a scratch, under rigid
    and broken transforms. Checks: the status is one the contract allows, and CT_INVALID exactly

@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 100000 */
+/* fuzz-ci-runs: 200000 */
 /* Fuzz ct_hull_build: any bytes -> a status; on CT_OK the hull is a closed convex polyhedron
    (Euler, twins, unit planes, every input point inside within tolerance). */
 #include <stdio.h>

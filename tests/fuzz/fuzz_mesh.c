@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 20000 */
+/* fuzz-ci-runs: 60000 */
 /* Fuzz the meshes: ct_mesh_build on up to 8 vertices and 8 triangles (NaN/Inf coordinates,
    indices out of range, repeated and collinear vertices, any sizes), ct_mesh_heightfield on a
    3 x 3 grid, and ct_manifold_hull_mesh of a hull against the mesh with broken transforms and

@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 4000 */
+/* fuzz-ci-runs: 20000 */
 /* Fuzz the PFC rigid-block entry points: ct_contact_hulls_warm (two calls, the second after a
    small motion), ct_contact_hulls_reduced, ct_contact_rounded_hulls (both modes),
    ct_contact_facet_hull, ct_contact_hull_sphere, ct_hull_erode (+ ct_hull_rounded_volume,

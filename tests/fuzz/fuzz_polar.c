@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 25000 */
+/* fuzz-ci-runs: 35000 */
 /* Fuzz ct_intersect, ct_contact_hulls and ct_sparsify. Two hulls built from lattice points
    (optionally jittered into slivers), placed by rigid or broken transforms (huge, tiny and
    non-finite translations included). Checks: allowed statuses, CT_INVALID exactly for broken

@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 30000 */
+/* fuzz-ci-runs: 100000 */
 /* Fuzz the queries: ct_shape_aabb, ct_ray_cast and ct_time_of_impact on every shape kind
    (point clouds with NaN/Inf, hulls, spheres, ellipsoids, boxes, triangles, rounded boxes; any
    sizes, broken transforms), and the pair manifolds (spheres, box-sphere, capsules,

@@ -1,4 +1,4 @@
-/* fuzz-ci-runs: 25000 */
+/* fuzz-ci-runs: 45000 */
 /* Fuzz ct_manifold_hulls (without, with a cold, a warm and a foreign cache) and
    ct_manifold_hull_sphere. Hulls from lattice points (optionally jittered into slivers), rigid
    or broken transforms, speculative distances including negative, NaN and infinite ones.
