@@ -1091,3 +1091,50 @@ Test(fuzz_regress, polar_canonical_form_merges_only_placed_copies) {
     ct_hull_free(&a);
     ct_hull_free(&b);
 }
+
+/* fuzz_gjk (a 60 s local run, 2026-11-27), regress_gjk_touching_no_progress: a 16-point and a
+   12-point cloud at 4e6 that touch exactly (the rational hull of A - B has the origin on its
+   boundary). ct_gjk(A, B) stopped 5.6e-4 apart: the support along -v brought no progress, and v,
+   5.6e-4 long where the points are 1e7, points along the last triangle's normal only to 6e-6.
+   The retry along the triangle's normal now runs at that exit too. */
+Test(fuzz_regress, gjk_exact_touch_is_found_after_no_progress) {
+    static const double r[3][3] = { { -4.4468160708799331e-05, 4.4466183379554547e-05, 0.99999999802267059 },
+                                    { 0.99999999802267059, 4.4468160708910354e-05, 4.4466183379554547e-05 },
+                                    { -4.4466183379554547e-05, 0.99999999802267059, -4.4468160708799331e-05 } };
+    const double a = 999969.482421875, m = -4000000, S = 1.6e7;
+    ct_vec3 pa[16], pb[12];
+    ct_xform xa = ct_xform_identity();
+    ct_shape sa, sb;
+    ct_distance g1, g2, d1, d2;
+    int i, k;
+    for (i = 0; i < 16; ++i) pa[i] = tu_vec(m, m, m);
+    pa[0] = pa[1] = tu_vec(a, a, a);
+    pa[2] = tu_vec(m, m, -1000000);
+    pa[6] = tu_vec(m, m, a);
+    pa[7] = tu_vec(a, m, m);
+    for (i = 0; i < 12; ++i) pb[i] = tu_vec(m, m, m);
+    pb[0] = tu_vec(m, -686279.296875, m);
+    pb[1] = tu_vec(m, a, a);
+    pb[2] = tu_vec(a, a, a);
+    pb[3] = tu_vec(-686279.296875, m, -679718.017578125);
+    pb[4] = tu_vec(m, m, -686279.296875);
+    pb[10] = tu_vec(m, m, 607818.603515625);
+    pb[11] = tu_vec(607818.603515625, 607818.603515625, 607818.603515625);
+    for (i = 0; i < 3; ++i)
+        for (k = 0; k < 3; ++k) xa.r[i][k] = (ct_real)r[i][k];
+    xa.p = tu_vec(m, m, m);
+    if (TU_FLOAT) xa.r[0][0] = xa.r[0][1] = xa.r[1][1] = xa.r[1][2] = xa.r[2][0] = xa.r[2][2] = 0,
+                  xa.r[0][2] = xa.r[1][0] = xa.r[2][1] = 1;   /* orthonormal in float: the permutation */
+    sa = ct_shape_points(pa, 16);
+    sb = ct_shape_points(pb, 12);
+    cr_assert(ct_gjk(&sa, &xa, &sb, NULL, NULL, &g1) == CT_OK && ct_gjk(&sb, NULL, &sa, &xa, NULL, &g2) == CT_OK);
+    cr_assert(fabs((double)g1.distance - (double)g2.distance) <= 1e4 * (double)TU_EPS * S, "A,B %.17g; B,A %.17g",
+              (double)g1.distance, (double)g2.distance);
+    cr_assert(ct_signed_distance(&sa, &xa, &sb, NULL, NULL, NULL, &d1) == CT_OK &&
+              ct_signed_distance(&sb, NULL, &sa, &xa, NULL, NULL, &d2) == CT_OK);
+    cr_assert(fabs((double)d1.distance - (double)d2.distance) <= 1e4 * (double)TU_EPS * S, "A,B %.17g; B,A %.17g",
+              (double)d1.distance, (double)d2.distance);
+    if (!TU_FLOAT)
+        cr_assert(fabs((double)g1.distance) <= 1e4 * (double)TU_EPS * S && fabs((double)d1.distance) <= 1e4 * (double)TU_EPS * S,
+                  "touching: gjk %.17g, signed %.17g", (double)g1.distance, (double)d1.distance);
+}
