@@ -364,9 +364,10 @@ typedef struct ct_distance {
    (normal then the zero vector when the cores overlap, pa = pb a common point). The distance
    is exact to the relative tolerance CT__GJK_REL (1e3 ulps) of the lower and upper bounds;
    shapes within rounding of touching (CT__GJK_TOUCH, 128 ulps of the scale; CT__GJK_STALL,
-   sqrt(eps) of it, for a stalled step) are reported in contact (distance 0), for EPA to
-   decide. CT_NO_CONVERGENCE after CT_GJK_MAX_ITERS iterations with the best estimate in *out.
-   CT_INVALID (bad shapes, transforms, NULL) with *out zeroed. Allocates nothing. */
+   sqrt(eps) of it, when a support beyond the origin repeats or brings no progress) are in
+   contact (distance 0), for EPA to decide. CT_NO_CONVERGENCE after CT_GJK_MAX_ITERS
+   iterations with the best estimate in *out. CT_INVALID (bad shapes, transforms, NULL) with
+   *out zeroed. Allocates nothing. */
 #define CT_GJK_MAX_ITERS 128
 CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b, const ct_xform *xb,
                        ct_gjk_cache *cache /* may be NULL */, ct_distance *out);
