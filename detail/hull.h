@@ -1207,6 +1207,10 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
                 out->planes[nfo].d = (ct_real) - (ct__q_max(ct__q_max(0, d1), d2) + ct__q_dot(n3, p0));
             } else
                 out->planes[nfo] = ct__polygon_plane(q.p, NULL, out->face_verts + first, F->nv, ct__q_out(F->n));
+            /* a face of zero area (collinear vertices: a point on an edge taken as a vertex, met
+               in float) has no unit normal, and every containment test passes it: not ok, so
+               ct__quickhull_checked builds again */
+            if (!(ct__len2(out->planes[nfo].n) > (ct_real)0.25)) out->ok = 0;
             ++nfo;
         }
         out->fuzzy = q.fuzzy;
@@ -1465,6 +1469,7 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
     for (f = 0; f < q->nfaces; ++f) {   /* every vertex on the left of every edge */
         int a = q->face_first[f], m = q->face_first[f + 1] - a, j;
         ct__qv nr = ct__q_of(q->planes[f].n);
+        if (!(ct__q_len2(nr) > (ct__qreal)0.25)) return 0;   /* a face of zero area: no unit normal */
         for (k = 0; k < m; ++k) {
             ct__qv u = ct__q_of(pts[q->face_verts[a + k]]), e = ct__q_sub(ct__q_of(pts[q->face_verts[a + (k + 1) % m]]), u);
             ct__qv in = ct__q_cross(nr, e);

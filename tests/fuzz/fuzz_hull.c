@@ -16,6 +16,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&d, 0, sizeof d);
     if (fz_byte(&f) == 7) d.eps = (ct_real)1e-3;
     st = ct_hull_build(pts, n, &d, NULL, &h);
+#ifdef FZ_DEBUG
+    fprintf(stderr, "hull of %d points (eps %g): status %d, nv %d nf %d\n", n, (double)d.eps, st, h.nverts, h.nfaces);
+    for (i = 0; i < n; ++i) fprintf(stderr, "  { %.9g, %.9g, %.9g },\n", (double)pts[i].x, (double)pts[i].y, (double)pts[i].z);
+    for (k = 0; st == CT_OK && k < h.nfaces; ++k)
+        fprintf(stderr, "  plane %d n %.9g %.9g %.9g |n| %.9g d %.9g\n", k, (double)h.planes[k].n.x, (double)h.planes[k].n.y,
+                (double)h.planes[k].n.z, (double)ct__len(h.planes[k].n), (double)h.planes[k].d);
+    for (k = 0; st == CT_OK && k < h.nfaces; ++k) {
+        fprintf(stderr, "  face %d:", k);
+        for (i = h.face_first[k]; i < h.face_first[k + 1]; ++i) {
+            ct_vec3 v = h.verts[h.face_verts[i]];
+            fprintf(stderr, " (%.9g %.9g %.9g)", (double)v.x, (double)v.y, (double)v.z);
+        }
+        fprintf(stderr, "\n");
+    }
+#endif
     FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_DEGENERATE);
     if (st != CT_OK) { FZ_CHECK(h.verts == NULL && h.nfaces == 0); return 0; }
     FZ_CHECK(h.nverts - h.nedges + h.nfaces == 2);
