@@ -685,6 +685,36 @@ Test(fuzz_regress, signed_distance_near_sphere_finds_the_least_of_two_minima) {
     cr_assert(fabs((double)d1.normal.y) > 0.999, "normal %g %g %g", (double)d1.normal.x, (double)d1.normal.y, (double)d1.normal.z);
 }
 
+/* Two lattice-like hulls from 14 and 24 points (fuzz_polar's family): every vertex of
+   ct_intersect's A n B inside both to 1e3 ulps of the pair's size, its volume expect (to 1e-2;
+   skipped when negative), and ct_contact_hulls' volume equal to it. */
+static void lattice_pair_inside_both(const double pa[14][3], const double pb[24][3], double expect) {
+    ct_vec3 a[14], b[24];
+    ct_hull A, B, I;
+    ct_contact c;
+    double vol, L;
+    int i;
+    for (i = 0; i < 14; ++i) a[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 24; ++i) b[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
+    cr_assert_eq(ct_hull_build(a, 14, NULL, NULL, &A), CT_OK);
+    cr_assert_eq(ct_hull_build(b, 24, NULL, NULL, &B), CT_OK);
+    L = (double)A.extent + (double)B.extent;
+    cr_assert_eq(ct_intersect(&A, NULL, &B, NULL, NULL, NULL, &I), CT_OK);
+    cr_assert(I.nfaces > 0);
+    for (i = 0; i < I.nverts; ++i) {
+        cr_assert(outside(&A, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside A", i, outside(&A, I.verts[i]));
+        cr_assert(outside(&B, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside B", i, outside(&B, I.verts[i]));
+    }
+    vol = (double)ct_hull_volume(&I, NULL);
+    if (expect >= 0) cr_assert(fabs(vol - expect) < 1e-2, "volume %g", vol);
+    cr_assert_eq(ct_contact_hulls(&A, NULL, &B, NULL, NULL, &c), CT_OK);
+    cr_assert(c.found && fabs((double)c.volume - vol) <= (1e-9 + 64 * TU_EPS) * vol, "contact volume %.17g, intersection %.17g",
+              (double)c.volume, vol);
+    ct_hull_free(&I);
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
+
 /* fuzz_polar, regress_polar_dual_fold: two lattice-like hulls (coordinates +-8, +-7, +-2 off by
    1e-7) with flush faces and a face tilted 2 degrees against them: three planes nearly share a
    line, their dual points are nearly collinear, and the first dual hull had a face folded
@@ -732,30 +762,8 @@ Test(fuzz_regress, polar_dual_hull_is_checked) {
         { -8.00000009289856, -8.0000000999999994, -8.0000000999999994 },
         { -2.0000000019622801, -2.0000000019622801, -2.0000000019622801 },
         { -4.9020385742187499e-08, -4.000000049090576, 7.9999999282836916 } };
-    ct_vec3 pa[14], pb[24];
-    ct_hull A, B, I;
-    ct_contact c;
-    double vol, L;
-    int i;
-    for (i = 0; i < 14; ++i) pa[i] = tu_vec(ra[i][0], ra[i][1], ra[i][2]);
-    for (i = 0; i < 24; ++i) pb[i] = tu_vec(rb[i][0], rb[i][1], rb[i][2]);
-    cr_assert_eq(ct_hull_build(pa, 14, NULL, NULL, &A), CT_OK);
-    cr_assert_eq(ct_hull_build(pb, 24, NULL, NULL, &B), CT_OK);
-    L = (double)A.extent + (double)B.extent;
-    cr_assert_eq(ct_intersect(&A, NULL, &B, NULL, NULL, NULL, &I), CT_OK);
-    cr_assert(I.nfaces > 0);
-    for (i = 0; i < I.nverts; ++i) {
-        cr_assert(outside(&A, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside A", i, outside(&A, I.verts[i]));
-        cr_assert(outside(&B, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside B", i, outside(&B, I.verts[i]));
-    }
-    vol = (double)ct_hull_volume(&I, NULL);
     /* the overlap is most of both bodies (volumes 1100.7 and 1279.2): 875.06 */
-    cr_assert(fabs(vol - 875.064) < 1e-2, "volume %g", vol);
-    cr_assert_eq(ct_contact_hulls(&A, NULL, &B, NULL, NULL, &c), CT_OK);
-    cr_assert(c.found && fabs((double)c.volume - vol) <= (1e-9 + 64 * TU_EPS) * vol, "contact volume %.17g, intersection %.17g", (double)c.volume, vol);
-    ct_hull_free(&I);
-    ct_hull_free(&A);
-    ct_hull_free(&B);
+    lattice_pair_inside_both(ra, rb, 875.064);
 }
 
 /* fuzz_polar (this session's canonical form of A n B, caught before it landed): a needle A
@@ -931,28 +939,7 @@ Test(fuzz_regress, polar_dual_hull_full_check_after_an_escape) {
       { -2.0000000019622801, -2.0000000019622801, -8.0000000725372313 },
       { -4.0000000719848634, -7.0000000998901371, -7.9999999007812503 },
     };
-    ct_vec3 a[14], b[24];
-    ct_hull A, B, I;
-    ct_contact c;
-    double L, vol;
-    int i;
-    for (i = 0; i < 14; ++i) a[i] = tu_vec(pa_[i][0], pa_[i][1], pa_[i][2]);
-    for (i = 0; i < 24; ++i) b[i] = tu_vec(pb_[i][0], pb_[i][1], pb_[i][2]);
-    cr_assert_eq(ct_hull_build(a, 14, NULL, NULL, &A), CT_OK);
-    cr_assert_eq(ct_hull_build(b, 24, NULL, NULL, &B), CT_OK);
-    L = (double)A.extent + (double)B.extent;
-    cr_assert_eq(ct_intersect(&A, NULL, &B, NULL, NULL, NULL, &I), CT_OK);
-    for (i = 0; i < I.nverts; ++i) {
-        cr_assert(outside(&A, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside A", i, outside(&A, I.verts[i]));
-        cr_assert(outside(&B, I.verts[i]) <= 1e3 * TU_EPS * L, "vertex %d %g outside B", i, outside(&B, I.verts[i]));
-    }
-    vol = (double)ct_hull_volume(&I, NULL);
-    cr_assert_eq(ct_contact_hulls(&A, NULL, &B, NULL, NULL, &c), CT_OK);
-    cr_assert(c.found && fabs((double)c.volume - vol) <= (1e-9 + 64 * TU_EPS) * vol, "contact volume %.17g, intersection %.17g",
-              (double)c.volume, vol);
-    ct_hull_free(&I);
-    ct_hull_free(&A);
-    ct_hull_free(&B);
+    lattice_pair_inside_both(pa_, pb_, -1);
 }
 
 /* fuzz_gjk (CI, 2026-11-27), regress_gjk_point_on_a_flat_edge(_ci): a point (a box with zero
