@@ -386,6 +386,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     int dim, c = -1, i, have = 0;
     memset(res, 0, sizeof *res);
     ct__simplex_witness(s, &res->pa, &res->pb);
+    m->climb = 0;   /* EPA's face normals turn far between supports: small hulls are scanned */
     dim = ct__epa_pad(m, s, tol, &res->n);
     if (m->bad) return CT_INVALID;
     if (dim < 3) return CT_OK;

@@ -43,6 +43,8 @@ typedef struct ct__mink {
     ct_xform rel;          /* x_A = rel.r x_B + rel.p */
     ct_vec3 ab;            /* from A's centre to B's centre: a first guess of the normal */
     int hint_a, hint_b;    /* hill-climbing starts, updated by every support call */
+    int climb;             /* supports near the hints (a warm start from a cache): hulls of up to
+                              CT__HULL_SCAN_COLD vertices climb from them instead of scanning */
     int bad;               /* a support point was not finite */
     int scanned;           /* a support was taken: the points of a cloud are certified */
     ct_real scale, inv;    /* A - B is worked on multiplied by inv = 1 / scale, a power of two
@@ -53,9 +55,9 @@ typedef struct ct__mink {
 /* Support point of A - B in direction d (A's frame). */
 CT__PRIVATE void ct__mink_support(ct__mink *m, ct_vec3 d, ct__sv *out) {
     int ia = m->hint_a, ib = m->hint_b;
-    ct_vec3 pa = ct__shape_support_fast(m->a, d, &ia);
+    ct_vec3 pa = ct__shape_support_fast(m->a, d, &ia, m->climb);
     const ct_xform *rel = &m->rel;
-    ct_vec3 pb = ct__xf_point(rel, ct__shape_support_fast(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib));
+    ct_vec3 pb = ct__xf_point(rel, ct__shape_support_fast(m->b, ct__xf_inv_dir(rel, ct__neg(d)), &ib, m->climb));
     if (m->inv != 1) { /* a power of two: skipping the product by 1 changes no bit */
         pa = ct__scale(pa, m->inv);
         pb = ct__scale(pb, m->inv);
@@ -378,7 +380,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
     r->wmax = 0;
     r->limit = limit;
     r->overlap = r->stalled = r->iters = r->beyond = 0;
-    r->m.bad = r->m.scanned = 0;
+    r->m.bad = r->m.scanned = r->m.climb = 0;
     r->m.scale = r->m.inv = 1;
     r->v = ct__v3(0, 0, 0);
     /* the points of a cloud are certified by the first support (ct__shape_support), not by a
@@ -403,6 +405,7 @@ CT__PRIVATE ct_status ct__gjk_query(const ct_shape *a, const ct_xform *xa, const
         }
     }
     if (warm) { /* Box2D's simplex cache: the same vertex pairs under the new transforms */
+        r->m.climb = 1;
         r->s->n = cache->count;
         for (i = 0; i < cache->count; ++i) ct__mink_vertex(&r->m, cache->ct__ia[i], cache->ct__ib[i], &r->s->v[i]);
     } else {
