@@ -1555,9 +1555,9 @@ CT__PRIVATE ct_status ct__manifold_hulls_xf_ok(const ct_hull *a, const ct_xform 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                   const ct_xform *xb, ct_real speculative,
                                   ct_sat_cache *cache, ct_manifold *out) {
-    if (out) memset(out, 0, sizeof *out);
-    if (!out || !ct__xf_valid(xa) || !ct__xf_valid(xb)) return CT_INVALID;
-    return ct__manifold_hulls_xf_ok(a, xa, b, xb, speculative, cache, out);
+    if (!out) return CT_INVALID;
+    if (!ct__xf_valid(xa) || !ct__xf_valid(xb)) { memset(out, 0, sizeof *out); return CT_INVALID; }
+    return ct__manifold_hulls_xf_ok(a, xa, b, xb, speculative, cache, out);   /* zeroes out first */
 }
 
 CT__PRIVATE ct_status ct__manifold_rounded(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
