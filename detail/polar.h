@@ -876,6 +876,26 @@ CT__PRIVATE int ct__polar_apart(const ct__polar *p, ct_real lim) {
 
 CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p);
 
+/* Whether every vertex of A n B lies in both bodies' bounding spheres (their radii doubled),
+   as every point of A n B does. The planes of a needle can fail that by orders of magnitude:
+   two long faces that meet at its tip at an angle near the rounding of their normals (0.2
+   thick, 1.6e7 long: 1e-8 rad) cross anywhere along the line, so the planes bound a far longer
+   needle than the vertices, and A n B by planes had vertices 1e12 away (a fuzz_polar input).
+   No plane-based answer is then right, and the entry points report CT_NO_CONVERGENCE. The
+   radii are doubled because ill-conditioned vertices of healthy answers do stray beyond a
+   body's vertices (by up to ~1e-4 of the size, as the fuzz harnesses allow); this only
+   catches the hopeless case. */
+#define CT__POLAR_SPHERE ((ct_real)1)
+CT__PRIVATE int ct__polar_bounded(const ct__polar *p) {
+    ct_real ra = p->ra * (1 + CT__POLAR_SPHERE) + p->touch, rb = p->rb * (1 + CT__POLAR_SPHERE) + p->touch;
+    int k;
+    for (k = 0; k < p->nv; ++k) {
+        ct_vec3 x = ct__add(p->c, p->v[k]);
+        if (!(ct__len2(ct__sub(x, p->ca)) <= ra * ra && ct__len2(ct__sub(x, p->cb)) <= rb * rb)) return 0;
+    }
+    return 1;
+}
+
 /* Everything up to A n B for the public entry points. On CT_OK p->state says what was
    found; an overlap too thin for the dual hull is reported as touching. */
 CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xform *xa,
@@ -904,7 +924,9 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
         }
     }
     if (st != CT_OK || p->state != CT__POLAR_OVERLAP || !build) return st;
-    return ct__polar_finish(s, p);
+    st = ct__polar_finish(s, p);
+    if (st == CT_OK && p->state == CT__POLAR_OVERLAP && !ct__polar_bounded(p)) st = CT_NO_CONVERGENCE;
+    return st;
 }
 
 /* Steps 3-5 for an overlap whose interior point p->c (depth p->r > touch) is known, after

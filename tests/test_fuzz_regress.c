@@ -1125,3 +1125,51 @@ Test(fuzz_regress, gjk_exact_touch_is_found_after_no_progress) {
         cr_assert(fabs((double)g1.distance) <= 1e4 * (double)TU_EPS * S && fabs((double)d1.distance) <= 1e4 * (double)TU_EPS * S,
                   "touching: gjk %.17g, signed %.17g", (double)g1.distance, (double)d1.distance);
 }
+
+/* fuzz_polar (a 90 s local run, 2026-11-27), regress_polar_needle_planes_unbounded: A, 7
+   points along the diagonal of a 1.6e7 cube, a needle ~0.2 thick, and B the same needle turned
+   and moved across it. The long faces meet at the tips at ~1e-8 rad, about the rounding of
+   their normals, so the planes bound a far longer needle than the vertices: A n B by the
+   planes had all 10 vertices 4e12..1.9e21 outside both bodies, reported as CT_OK. A vertex
+   outside a body's bounding sphere (radius doubled) cannot belong to A n B; such an answer is
+   now CT_NO_CONVERGENCE, from ct_intersect and ct_contact_hulls alike. Whatever the status,
+   nothing returned may lie far outside (an answer, if given, stays in both bodies' spheres).
+   Double only (the needle is flat in float). */
+Test(fuzz_regress, polar_needle_planes_beyond_the_vertices_are_reported) {
+    static const double p[7][3] = {
+        { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+        { -7999999.9000030514, -7999999.9007995604, -8000000.0515655521 },
+        { 4999999.9768615719, 4999999.9767608643, 4999999.9768615719 },
+        { 8000000.0592132565, 8000000.0592132565, 7999999.9771820074 },
+        { -8000000.0999999996, -8000000.0995178213, -7999999.9007751467 },
+        { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+        { -6000000.0450988766, -6000000.0450988766, -5999999.9005676266 } };
+    static const double r[3][3] = { { 0.42987036418771041, -0.28620025593322362, 0.85632989174551322 },
+                                    { 0.85632989174551322, 0.42987036418771041, -0.28620025593322362 },
+                                    { -0.28620025593322362, 0.85632989174551322, 0.42987036418771041 } };
+    ct_vec3 v[7];
+    ct_hull h, x;
+    ct_xform xb = ct_xform_identity();
+    ct_contact c;
+    ct_status st;
+    int i, j;
+    if (TU_FLOAT) cr_skip_test("the needle is flat in float");
+    for (i = 0; i < 7; ++i) v[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)r[i][j];
+    xb.p = tu_vec(3999877.9296875, 3999877.9296875, -1835327.1484375);
+    cr_assert_eq(ct_hull_build(v, 7, NULL, NULL, &h), CT_OK);
+    st = ct_intersect(&h, NULL, &h, &xb, NULL, NULL, &x);
+    cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE);
+    cr_assert(st == CT_OK || x.nfaces == 0);
+    for (i = 0; i < x.nverts; ++i) {   /* within both bounding spheres, radius doubled */
+        ct_vec3 q = x.verts[i], qb = ct_xform_inv_point(&xb, q);
+        cr_assert_leq(ct__len(ct__sub(q, h.center)), 2 * h.extent, "vertex %d", i);
+        cr_assert_leq(ct__len(ct__sub(qb, h.center)), 2 * h.extent, "vertex %d", i);
+    }
+    cr_assert_eq(st, CT_NO_CONVERGENCE, "the planes cannot resolve these needles: reported, not answered");
+    ct_hull_free(&x);
+    st = ct_contact_hulls(&h, NULL, &h, &xb, NULL, &c);
+    cr_assert_eq(st, CT_NO_CONVERGENCE);
+    ct_hull_free(&h);
+}
