@@ -274,7 +274,10 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
                               const ct_allocator *a, ct_hull *out);
 /* Frees the hull's block with the allocator it was built with; zeroes *h. NULL is fine. */
 CTDEF void      ct_hull_free(ct_hull *h);
-/* Volume (divergence theorem over the faces) and, if centroid != NULL, its centroid. */
+/* Volume (divergence theorem over the faces) and, if centroid != NULL, its centroid. Fan sums
+   in double, checked against their rounding bound: where that exceeds 1e-7 of the volume
+   (needles, slivers far from the origin) volume and centroid are summed exactly (detail/mass.h;
+   ct_hull_mass's mass too, its inertia keeps the fan sums). */
 CTDEF ct_real   ct_hull_volume(const ct_hull *h, ct_vec3 *centroid /* may be NULL */);
 /* Mass, centroid and inertia tensor about the centroid of the solid of uniform density
    (exact for polyhedra: tetrahedral decomposition of the covariance, Tonon 2004). */

@@ -1126,6 +1126,17 @@ Test(fuzz_regress, gjk_exact_touch_is_found_after_no_progress) {
                   "touching: gjk %.17g, signed %.17g", (double)g1.distance, (double)d1.distance);
 }
 
+/* fuzz_polar's needle (a 90 s local run, 2026-11-27; tests/fuzz/open/): 7 points along the
+   diagonal of a 1.6e7 cube, about 0.2 thick (1e-8 of its length). */
+static const double needle7[7][3] = {
+    { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+    { -7999999.9000030514, -7999999.9007995604, -8000000.0515655521 },
+    { 4999999.9768615719, 4999999.9767608643, 4999999.9768615719 },
+    { 8000000.0592132565, 8000000.0592132565, 7999999.9771820074 },
+    { -8000000.0999999996, -8000000.0995178213, -7999999.9007751467 },
+    { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+    { -6000000.0450988766, -6000000.0450988766, -5999999.9005676266 } };
+
 /* fuzz_polar (a 90 s local run, 2026-11-27), regress_polar_needle_planes_unbounded: A, 7
    points along the diagonal of a 1.6e7 cube, a needle ~0.2 thick, and B the same needle turned
    and moved across it. The long faces meet at the tips at ~1e-8 rad, about the rounding of
@@ -1136,14 +1147,6 @@ Test(fuzz_regress, gjk_exact_touch_is_found_after_no_progress) {
    nothing returned may lie far outside (an answer, if given, stays in both bodies' spheres).
    Double only (the needle is flat in float). */
 Test(fuzz_regress, polar_needle_planes_beyond_the_vertices_are_reported) {
-    static const double p[7][3] = {
-        { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
-        { -7999999.9000030514, -7999999.9007995604, -8000000.0515655521 },
-        { 4999999.9768615719, 4999999.9767608643, 4999999.9768615719 },
-        { 8000000.0592132565, 8000000.0592132565, 7999999.9771820074 },
-        { -8000000.0999999996, -8000000.0995178213, -7999999.9007751467 },
-        { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
-        { -6000000.0450988766, -6000000.0450988766, -5999999.9005676266 } };
     static const double r[3][3] = { { 0.42987036418771041, -0.28620025593322362, 0.85632989174551322 },
                                     { 0.85632989174551322, 0.42987036418771041, -0.28620025593322362 },
                                     { -0.28620025593322362, 0.85632989174551322, 0.42987036418771041 } };
@@ -1154,7 +1157,7 @@ Test(fuzz_regress, polar_needle_planes_beyond_the_vertices_are_reported) {
     ct_status st;
     int i, j;
     if (TU_FLOAT) cr_skip_test("the needle is flat in float");
-    for (i = 0; i < 7; ++i) v[i] = tu_vec(p[i][0], p[i][1], p[i][2]);
+    for (i = 0; i < 7; ++i) v[i] = tu_vec(needle7[i][0], needle7[i][1], needle7[i][2]);
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)r[i][j];
     xb.p = tu_vec(3999877.9296875, 3999877.9296875, -1835327.1484375);
@@ -1172,4 +1175,30 @@ Test(fuzz_regress, polar_needle_planes_beyond_the_vertices_are_reported) {
     st = ct_contact_hulls(&h, NULL, &h, &xb, NULL, &c);
     cr_assert_eq(st, CT_NO_CONVERGENCE);
     ct_hull_free(&h);
+}
+
+/* The same needle's volume: the fan sum gave -14852; the volume and centroid in
+   rational arithmetic over the same faces are 645.1695993503888 and (-3022269.501048323,
+   -3022269.501152083, -3022269.4696961436). Moved by 2^20 along x (exact), the volume stays.
+   Double only (the needle is flat in float). */
+Test(fuzz_regress, needle_volume_is_exact) {
+    ct_vec3 v[7], c;
+    ct_hull h;
+    ct_real m, I[3][3];
+    int i, k;
+    if (TU_FLOAT) cr_skip_test("the needle is flat in float");
+    for (k = 0; k < 2; ++k) {
+        double sh = k ? 1048576.0 : 0;
+        for (i = 0; i < 7; ++i) v[i] = tu_vec(needle7[i][0] + sh, needle7[i][1], needle7[i][2]);
+        cr_assert_eq(ct_hull_build(v, 7, NULL, NULL, &h), CT_OK);
+        cr_assert_eq(h.nverts, 5);
+        cr_assert(fabs((double)ct_hull_volume(&h, &c) - 645.1695993503888) <= 1e-12 * 645.2, "volume %.17g",
+                  (double)ct_hull_volume(&h, NULL));
+        cr_assert(fabs((double)c.x - (-3022269.501048323 + sh)) <= 1e-6 && fabs((double)c.y + 3022269.501152083) <= 1e-6 &&
+                  fabs((double)c.z + 3022269.4696961436) <= 1e-6, "centroid %.17g %.17g %.17g", (double)c.x, (double)c.y,
+                  (double)c.z);
+        ct_hull_mass(&h, 2, &m, &c, I);
+        cr_assert(fabs((double)m - 2 * 645.1695993503888) <= 1e-12 * 1290.4);
+        ct_hull_free(&h);
+    }
 }

@@ -1276,3 +1276,39 @@ Test(hull, cube_surface_sets_stay_contained_at_scale, .timeout = 300) {
         }
     free(p);
 }
+
+/* ---- the exact volume of ill-conditioned hulls (detail/mass.h) ---------------------------- */
+/* Thin boxes (half extents 1e6 x 0.1 x 0.1) turned by random rotations and moved 1e6 away:
+   the fan sums of cone products (vectors 1e6 long) are rounded beyond the accuracy asked here,
+   and the exact sums must give the closed form 8 x 1e6 x 0.1 x 0.1 = 8e4 up to the rounding
+   of the turned vertices themselves (2e-10 on a thickness of 0.2: 1e-6 relative is ample).
+   The centroid is the box's centre to that rounding (an end's section off by 1e-9 of its
+   area moves it by ~1e-3 along the 2e6 length). Double only. */
+Test(hull, thin_box_volume_is_exact) {
+    unsigned long long s = 4242;
+    int it, i, k;
+    if (TU_FLOAT) cr_skip_test("a 1e7 x 0.1 box is flat in float");
+    for (it = 0; it < 40; ++it) {
+        double r[9], off[3], hx = 1e6, hy = 0.1, hz = 0.1, vol = 8 * hx * hy * hz;
+        ct_vec3 p[8], c;
+        ct_hull h;
+        ct_real v;
+        wl_rotation(r, &s);
+        wl_direction(off, &s);
+        for (k = 0; k < 8; ++k) {
+            double l[3] = { k & 1 ? hx : -hx, k & 2 ? hy : -hy, k & 4 ? hz : -hz }, w[3];
+            for (i = 0; i < 3; ++i) w[i] = r[3 * i] * l[0] + r[3 * i + 1] * l[1] + r[3 * i + 2] * l[2] + 1e6 * off[i];
+            p[k] = tu_vec(w[0], w[1], w[2]);
+        }
+        {
+            ct_status st = ct_hull_build(p, 8, NULL, NULL, &h);
+            cr_assert_eq(st, CT_OK, "rotation %d: status %d", it, (int)st);
+        }
+        v = ct_hull_volume(&h, &c);
+        cr_assert(fabs((double)v - vol) <= 1e-6 * vol, "rotation %d: volume %.17g", it, (double)v);
+        for (i = 0; i < 3; ++i)
+            cr_assert(fabs((double)ct__vget(c, i) - 1e6 * off[i]) <= 1, "rotation %d: centroid axis %d off by %g", it, i,
+                      (double)ct__vget(c, i) - 1e6 * off[i]);
+        ct_hull_free(&h);
+    }
+}

@@ -125,10 +125,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int k, j;
         double L = (double)A.extent + fz_maxabs(A.verts, A.nverts), tol = 1e4 * FZ_EPS * L, det[256];
         FZ_CHECK(core.nverts - core.nedges + core.nfaces == 2);
-        /* the core's vertices are placed to within tol (a length), so its volume to within tol
-           times the block's surface area (was tol^3: a sliver's core at radius 0, vertices
-           4e-7 off at coordinates 6e3, came out 9e-5 larger in a volume of 1.4e6) */
-        FZ_CHECK((double)ct_hull_volume(&core, NULL) <= (double)ct_hull_volume(&A, NULL) * (1 + 1e3 * FZ_EPS) + tol * fz_area(&A));
+        /* the core's vertices are placed to within tol (a length), and an ill-conditioned one
+           to eps / det of the size (the allowance of the vertex check below), so its volume to
+           within that times the block's surface area (was tol^3: a sliver's core at radius 0,
+           vertices 4e-7 off at coordinates 6e3, came out 9e-5 larger in a volume of 1.4e6;
+           then tol alone: a slab 1e-7 thick and 14 wide eroded by 1e-310, its 8 core vertices
+           placed by triples of det ~1e-8 up to 5e-7 off, had 1.57e-6 for the block's 1.31e-6) */
+        FZ_CHECK(core.nverts <= 256);
+        fz_vertex_det(&core, det);
+        {
+            double place = tol;
+            for (k = 0; k < core.nverts && k < 256; ++k) place = fmax(place, tol + 1e3 * FZ_EPS * L / det[k]);
+            FZ_CHECK((double)ct_hull_volume(&core, NULL) <= (double)ct_hull_volume(&A, NULL) * (1 + 1e3 * FZ_EPS) + place * fz_area(&A));
+        }
 #ifdef FZ_DEBUG
         fprintf(stderr, "erode: radius %.17g, block nv %d nf %d extent %.17g vol %.17g, core nv %d nf %d vol %.17g tol %g\n",
                 (double)rad_a, A.nverts, A.nfaces, (double)A.extent, (double)ct_hull_volume(&A, NULL), core.nverts, core.nfaces,
