@@ -408,9 +408,10 @@ CTDEF ct_real ct_gjk_points(const ct_vec3 *a, int na, const ct_vec3 *b, int nb, 
    scratch made and freed here with alloc). CT_INVALID for NULL/invalid hulls or transforms;
    CT_NO_MEMORY; CT_NO_CONVERGENCE if the interior-point LP gives up on a shallow contact (not
    seen in testing), or if the bodies' face planes cannot resolve A n B: a vertex of the
-   planes' intersection lies outside a body's bounding sphere of doubled radius (needles whose
-   long faces meet at angles near the rounding of their normals, e.g. 0.2 thick and 1.6e7
-   long; detail/polar.h, ct__polar_bounded). On error out is zeroed. */
+   planes' intersection lies outside a body's bounding sphere of doubled radius, or (with an
+   ill-conditioned vertex) more than 1e-3 of its faces' area is inverted (needles whose long
+   faces meet at angles near the rounding of their normals, e.g. 0.2 thick and 1.6e7 long;
+   detail/polar.h, ct__polar_bounded). On error out is zeroed. */
 CTDEF ct_status ct_intersect(const ct_hull *a, const ct_xform *xa, const ct_hull *b, const ct_xform *xb,
                              ct_scratch *s, const ct_allocator *alloc, ct_hull *out);
 

@@ -886,14 +886,30 @@ CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p);
    body's vertices (by up to ~1e-4 of the size, as the fuzz harnesses allow); this only
    catches the hopeless case. */
 #define CT__POLAR_SPHERE ((ct_real)1)
+/* With an ill-conditioned vertex (p->cond < CT__POLAR_ILL), the faces are checked too: each
+   face's fan area along its plane's normal is positive for a convex A n B, and an inverted
+   face (two identical needles in the same place: A n B by the planes with vertices 3e5 out,
+   faces summing to -29124) makes the answer meaningless. More than CT__POLAR_INVERTED of
+   the faces' total area inverted: not bounded either. */
+#define CT__POLAR_INVERTED ((ct_real)1e-3)
 CT__PRIVATE int ct__polar_bounded(const ct__polar *p) {
     ct_real ra = p->ra * (1 + CT__POLAR_SPHERE) + p->touch, rb = p->rb * (1 + CT__POLAR_SPHERE) + p->touch;
-    int k;
+    ct_real pos = 0, neg = 0;
+    int k, f;
     for (k = 0; k < p->nv; ++k) {
         ct_vec3 x = ct__add(p->c, p->v[k]);
         if (!(ct__len2(ct__sub(x, p->ca)) <= ra * ra && ct__len2(ct__sub(x, p->cb)) <= rb * rb)) return 0;
     }
-    return 1;
+    if (!(p->cond < CT__POLAR_ILL)) return 1;
+    for (f = 0; f < p->nf; ++f) {
+        int b0 = p->face_first[f], e0 = p->face_first[f + 1];
+        ct_vec3 v0 = p->v[p->face_verts[b0]], n = p->pl[p->face_plane[f]].n;
+        ct_real af = 0;
+        for (k = b0 + 1; k + 1 < e0; ++k)
+            af += ct__dot(ct__cross(ct__sub(p->v[p->face_verts[k]], v0), ct__sub(p->v[p->face_verts[k + 1]], v0)), n);
+        if (af >= 0) pos += af; else neg -= af;
+    }
+    return neg <= CT__POLAR_INVERTED * pos;
 }
 
 /* Everything up to A n B for the public entry points. On CT_OK p->state says what was

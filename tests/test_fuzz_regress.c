@@ -1202,3 +1202,29 @@ Test(fuzz_regress, needle_volume_is_exact) {
         ct_hull_free(&h);
     }
 }
+
+/* fuzz_polar (seeded with the needle above), regress_polar_needle_inverted_faces: A and B the
+   same needle in the same place. A n B by the planes had vertices 1.7e5..3e5 outside both
+   (within the doubled bounding spheres) and inverted faces: ct_contact_hulls gave CT_OK with
+   area -29124 and volume 1.47 (the needle's is 645.17). With an ill-conditioned vertex, faces
+   whose fan areas along their planes' normals are negative (beyond 1e-3 of the total) now make
+   the answer CT_NO_CONVERGENCE. Whatever the status, nothing meaningless is returned. */
+Test(fuzz_regress, polar_identical_needles_are_reported_not_inverted) {
+    ct_vec3 v[7];
+    ct_hull h, x;
+    ct_contact c;
+    ct_status st;
+    int i;
+    if (TU_FLOAT) cr_skip_test("the needle is flat in float");
+    for (i = 0; i < 7; ++i) v[i] = tu_vec(needle7[i][0], needle7[i][1], needle7[i][2]);
+    cr_assert_eq(ct_hull_build(v, 7, NULL, NULL, &h), CT_OK);
+    st = ct_contact_hulls(&h, NULL, &h, NULL, NULL, &c);
+    cr_assert(st == CT_NO_CONVERGENCE || (st == CT_OK && c.area >= 0 && c.volume <= 645.1695993503888 * (1 + 1e-9)),
+              "status %d area %g volume %g", (int)st, (double)c.area, (double)c.volume);
+    cr_assert_eq(st, CT_NO_CONVERGENCE, "the planes cannot resolve the needle: reported, not answered");
+    st = ct_intersect(&h, NULL, &h, NULL, NULL, NULL, &x);
+    cr_assert(st == CT_NO_CONVERGENCE || st == CT_OK);
+    for (i = 0; i < x.nverts; ++i) cr_assert_leq(ct__len(ct__sub(x.verts[i], h.center)), 2 * h.extent);
+    ct_hull_free(&x);
+    ct_hull_free(&h);
+}
