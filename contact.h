@@ -487,15 +487,19 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    ct_sat_cache (zero it before first use; one per pair of bodies) remembers the last
    separating axis or contact feature and tests it first: a separating axis that still
    separates answers at once, a contact feature seeds the search so most other axes are
-   skipped by bounds. From a pair's second call on it also keeps, for a contact, a certificate
-   (bounds on every axis the search did not pick, valid while the bodies move less than those
-   bounds' lead), so a slow or resting contact re-evaluates a few axes instead of searching.
-   A cache hit returns exactly what a cold call returns. A cache that holds indices of another
+   skipped by bounds. From a pair's second call on it also keeps, for a contact, a certificate:
+   the few faces and edges that come within a lead of the decisions (the lead: about three
+   calls' worth of the pair's motion so far, at least 2% of the hulls' size), re-evaluated
+   exactly on later calls, and bounds on every other axis, valid while the bodies move less
+   than the lead. So a moving contact (0.5% of its size and 1 degree per call) is answered by
+   a few axes on about 60% of its calls and a resting or slow one on nearly all; a certificate
+   that keeps failing (fast motion) is retried less and less often. A cache hit returns
+   exactly what a cold call returns. A cache that holds indices of another
    pair of hulls is harmless (it is range-checked, and only steers the search; a certificate
    is used only for the hulls it was made for, told by their planes arrays and a hash of their
    planes, and only for hulls built by the library). speculative must be finite and >= 0. The
    hulls' contents are trusted (as built by ct_hull_build); transforms must be rigid. No
-   allocation (about 15 KB of stack in double), no global state. Hulls of any size work;
+   allocation (about 20 KB of stack in double), no global state. Hulls of any size work;
    faces beyond 16 vertices, hulls beyond 64 faces or 64 listed edges take a slower path for
    the excess, not a wrong one. */
 #define CT_MANIFOLD_MAX 4
@@ -519,11 +523,13 @@ typedef enum ct_sat_feature {
     CT_SAT_EDGES          /* edge pair: half-edges index_a of A and index_b of B */
 } ct_sat_feature;
 #define CT__SAT_LIVE 16  /* live edges of each hull a certificate holds (detail/sat.h) */
+#define CT__SAT_LIST 8   /* faces of each hull a certificate re-evaluates (detail/sat.h) */
 typedef struct ct_sat_cache {
     ct_sat_feature type;
     int index_a, index_b;
     /* private: the certificate of the last full query (detail/sat.h, ct__sat_cert_query) */
-    int ct__ok, ct__fa, ct__fb, ct__nrows, ct__ncols, ct__wait;
+    int ct__ok, ct__nla, ct__nlb, ct__nrows, ct__ncols, ct__wait, ct__retry, ct__calls, ct__hits;
+    unsigned short ct__la[CT__SAT_LIST], ct__lb[CT__SAT_LIST];       /* faces re-evaluated */
     unsigned short ct__rows[CT__SAT_LIVE], ct__cols[CT__SAT_LIVE];   /* live half-edges (< 65536) */
     ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
     ct_real ct__room;                  /* the least lead over them at that pose */

@@ -51,6 +51,8 @@ struct Work {
     std::vector<ct_xform> moved;   // scene rows: B after one small motion step (empty: none)
     std::vector<ct_vec3> axis, dir; // scene rows: each pair's turning axis and direction of travel
     std::vector<ct_sat_cache> caches;
+    std::vector<int> cache_of;     // path rows: the cache of each case (its pair); empty: its own
+    long cursor = 0;               // path rows: where the next repetition goes on
     ct_real spec;
     ct_real radius;             // rounding radius of both hulls (0: ct_manifold_hulls)
     bool cached;
@@ -110,6 +112,17 @@ void run_ours(void *p, long calls) {
     Work *w = static_cast<Work *>(p);
     double acc = 0;
     int n = (int)w->cases.size();
+    if (!w->cache_of.empty()) {   // a path: every call goes on where the last one stopped
+        for (long i = 0; i < calls; ++i) {
+            int k = (int)((w->cursor + i) % n);
+            ct_manifold m;
+            manifold(w->cases[k], w->radius, w->spec, w->cached ? &w->caches[w->cache_of[k]] : NULL, &m);
+            acc += m.count;
+        }
+        w->cursor = (w->cursor + calls) % n;
+        w->sink = acc;
+        return;
+    }
     for (long i = 0; i < calls; ++i) {
         int k = (int)(i % n);
         ct_manifold m;
@@ -470,6 +483,74 @@ void scene_rows(unsigned long long seed) {
 #else
         bench_row(row, run_ours, &w, "Bullet (not installed)", NULL, NULL, "-");
 #endif
+    }
+    // Both bodies of every pair moving on, as in a scene: each turns 1 degree about its own
+    // axis and travels 0.5% of its size along its own direction per call, back and forth along
+    // a 12-step path (the frames of all pairs in turn, each pair's cache kept across them). The
+    // certificate must outlast the motion, not a swing between two poses.
+    {
+        const int kSteps = 12;
+        Work pw;
+        pw.spec = w.spec;
+        pw.radius = 0;
+        pw.cursor = 0;
+        pw.sink = 0;
+        std::vector<std::vector<ct_xform> > pa(w.cases.size()), pb(w.cases.size());
+        unsigned long long pseed = seed + 7;
+        for (size_t k = 0; k < w.cases.size(); ++k) {
+            double d[3];
+            ct_vec3 ax[2], dir[2];
+            for (int e = 0; e < 2; ++e) {
+                wl_direction(d, &pseed);
+                ax[e] = v3(d[0], d[1], d[2]);
+                wl_direction(d, &pseed);
+                dir[e] = v3(d[0], d[1], d[2]);
+            }
+            ct_xform x[2] = { w.cases[k].xa, w.cases[k].xb };
+            for (int st = 0; st < kSteps; ++st) {
+                pa[k].push_back(x[0]);
+                pb[k].push_back(x[1]);
+                for (int e = 0; e < 2; ++e) {
+                    const ct_hull *h = e ? w.cases[k].b : w.cases[k].a;
+                    ct_xform turn = ct_xform_from_axis_angle(ax[e], (ct_real)(3.14159265358979 / 180), v3(0, 0, 0)), m = x[e];
+                    for (int i = 0; i < 3; ++i)
+                        for (int j = 0; j < 3; ++j)
+                            m.r[i][j] = turn.r[i][0] * x[e].r[0][j] + turn.r[i][1] * x[e].r[1][j] + turn.r[i][2] * x[e].r[2][j];
+                    double L = (double)h->extent;   // 0.5% of the size (the diameter 2 L)
+                    m.p = v3(x[e].p.x + 0.01 * L * dir[e].x, x[e].p.y + 0.01 * L * dir[e].y, x[e].p.z + 0.01 * L * dir[e].z);
+                    x[e] = m;
+                }
+            }
+        }
+        for (int f = 0; f < 2 * kSteps - 2; ++f) {
+            int st = f < kSteps ? f : 2 * kSteps - 2 - f;
+            for (size_t k = 0; k < w.cases.size(); ++k) {
+                Case c = w.cases[k];
+                c.xa = pa[k][st];
+                c.xb = pb[k][st];
+                pw.cases.push_back(c);
+                pw.cache_of.push_back((int)k);
+            }
+        }
+        pw.caches.assign(w.cases.size(), ct_sat_cache());
+#ifdef CT_HAVE_BULLET
+        Peer pp;
+        pp.w = &pw;
+        pp.gjk_path = true;
+        pp.shapes = peer.shapes;
+        for (size_t k = 0; k < pw.cases.size(); ++k) { pp.ta.push_back(to_bt(pw.cases[k].xa)); pp.tb.push_back(to_bt(pw.cases[k].xb)); }
+#endif
+        for (int r = 0; r < 2; ++r) {
+            pw.cached = r == 1;
+            pw.cursor = 0;
+            for (size_t k = 0; k < pw.caches.size(); ++k) std::memset(&pw.caches[k], 0, sizeof pw.caches[k]);
+            std::snprintf(row, sizeof row, "scene pairs, both bodies moving on (0.5%%, 1 deg per call), %s", r ? "warm" : "cold");
+#ifdef CT_HAVE_BULLET
+            bench_row(row, run_ours, &pw, "Bullet default: GJK + clip (float)", run_bullet, &pp, "same pairs as above, moved");
+#else
+            bench_row(row, run_ours, &pw, "Bullet (not installed)", NULL, NULL, "-");
+#endif
+        }
     }
 #ifdef CT_HAVE_BULLET
     for (size_t i = 0; i < peer.shapes.size(); ++i) delete peer.shapes[i];

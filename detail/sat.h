@@ -61,11 +61,28 @@
 #define CT__SAT_COLS 64
 /* Clipped candidates kept from the first pass; more make the reduction re-enumerate them. */
 #define CT__SAT_KEEP 16
+/* Faces per hull a certificate keeps an entry for (beyond: one bound for them all; a hull's best
+   face beyond it leaves no certificate). */
+#define CT__SAT_CE 256
 /* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
 #define CT__SAT_FT 64
 /* CT__SAT_LIVE (contact.h): live rows and columns a certificate holds; more: no certificate. */
 /* Calls a cache without a certificate waits before the next full query keeps one. */
-#define CT__SAT_CERT_WAIT 16
+#define CT__SAT_CERT_WAIT 32
+/* A certificate that answered this many calls is renewed when it runs out; one that answered
+   fewer waits this many calls (plain queries) before the next one is made, twice as many after
+   each further one that did not pay, up to CT__SAT_CERT_WAIT. */
+#define CT__SAT_CERT_PAYS 2
+#define CT__SAT_CERT_RETRY 4
+/* A certificate lists the candidates within a lead of each decision: CT__SAT_CERT_LEAD calls'
+   worth of the pair's motion per call so far, at least the smaller of CT__SAT_CERT_MIN x the
+   scale (L = extent_a + extent_b) and CT__SAT_CERT_SLOW calls' worth (a slow contact keeps
+   its certificate for many calls, a resting one lists its winners only), at most
+   CT__SAT_CERT_MAX x the scale. */
+#define CT__SAT_CERT_LEAD ((ct_real)3)
+#define CT__SAT_CERT_MAX ((ct_real)0.1)
+#define CT__SAT_CERT_MIN ((ct_real)0.02)
+#define CT__SAT_CERT_SLOW ((ct_real)30)
 
 
 /* ---- small helpers ----------------------------------------------------------------------- */
@@ -295,50 +312,58 @@ CT__PRIVATE void ct__sat_separated(ct__satq *q, int type, int ia, int ib) {
 
 /* ---- the certificate of a full query (ct_sat_cache's private part) -------------------------
    A full query that did not separate also leaves upper bounds on everything it did not pick:
-   gA on every face of A but its best face fa (the value where it was evaluated, else the bound
-   that pruned it), gB likewise for B and fb, gE on every edge pair except those of the live
-   rows x live columns (the edges whose bounds did not prune them). Every value and every bound
-   is 1-Lipschitz in the positions of the other hull's points, so when the relative transform
-   moves B's points (in A's frame) and A's points (in B's frame) by at most delta, the same
-   numbers plus delta bound the same candidates at the new pose, whatever the rotation did to
-   the edge axes (a pair's axis stays on the Gauss arcs of its two edges, and the bounds hold on
-   the whole arc). The next call then evaluates fa, fb and the live pairs exactly, as the full
-   query would, and answers when every other candidate stays below what it would have to beat
-   (ct__sat_cert_query): the answer is the full query's, only the work changes. */
+   on every face of A (the value where it was evaluated, else the bound that pruned it), of B
+   likewise, and gE on every edge pair except those of the live rows x live columns (the edges
+   whose bounds did not prune them). Every value and every bound is 1-Lipschitz in the positions
+   of the other hull's points, so when the relative transform moves B's points (in A's frame)
+   and A's points (in B's frame) by at most delta, the same numbers plus delta bound the same
+   candidates at the new pose, whatever the rotation did to the edge axes (a pair's axis stays
+   on the Gauss arcs of its two edges, and the bounds hold on the whole arc).
+   The certificate lists the faces of each hull whose entries lie within a lead of the decision
+   they take part in (A's best face; B's best face or the threshold a face of B must beat), at
+   most CT__SAT_LIST of them, and keeps gA and gB, the largest entries it did not list; the
+   edges are made live down to the same lead below the edge threshold. A later call evaluates
+   the listed faces and the live pairs exactly, as the full query would, and answers when every
+   other candidate, moved by the motion since, stays below what it would have to beat
+   (ct__sat_cert_query): the answer is the full query's, only the work changes. The lead is a
+   few calls' worth of the pair's motion, so a moving contact keeps its certificate for several
+   calls, not for none. */
 typedef struct ct__sat_cert {
-    ct_real ga[2], gb[2], ge;   /* the two largest entries of A's faces and of B's; the edge bound */
-    int ia, ib;                 /* the face of the largest entry */
-    int rows[CT__SAT_LIVE], cols[CT__SAT_LIVE], nrows, ncols;
-    int ok;                     /* 0: more live edges than the cache holds */
+    /* per face of A and of B (the first CT__SAT_CE): the value or the pruning bound, the
+       smaller when met twice; faces beyond: their largest entry */
+    ct_real ea[CT__SAT_CE], eb[CT__SAT_CE], over_a, over_b, ge;   /* ge: the edge bound */
+    unsigned char xa[CT__SAT_CE], xb[CT__SAT_CE];                  /* 1: the entry is the value */
+    ct_real lead;               /* how far below the decisions the certificate lists candidates */
+    int rows[CT__SAT_COLS], cols[CT__SAT_COLS], nrows, ncols;   /* live edges and their bounds */
+    ct_real rbound[CT__SAT_COLS], cbound[CT__SAT_COLS];
+    int ok;                     /* 0: more live edges than the lists hold */
 } ct__sat_cert;
 
-CT__INLINE void ct__sat_cert_face(ct_real g[2], int *gi, ct_real v, int i) {
-    if (v > g[0]) { g[1] = g[0]; g[0] = v; *gi = i; }
-    else if (v > g[1]) g[1] = v;
+/* Records v, an upper bound on face i's separation (exact: its value). */
+CT__INLINE void ct__sat_cert_face(ct_real *e, unsigned char *ex, ct_real *over, ct_real v, int i, int exact) {
+    if (i >= CT__SAT_CE) *over = ct__max(*over, v);
+    else if (v < e[i] || (exact && v == e[i])) { e[i] = v; ex[i] = (unsigned char)exact; }
 }
-CT__INLINE void ct__sat_cert_live(int *list, int *n, int *ok, int e) {
+/* Records live edge e with u, an upper bound on its pairs' separations (CT__MAXR: none). */
+CT__INLINE void ct__sat_cert_live(int *list, ct_real *bound, int *n, int *ok, int e, ct_real u) {
     int k;
     if (e > 65535) { *ok = 0; return; }   /* the cache keeps 16-bit half-edge ids */
     for (k = 0; k < *n; ++k)
-        if (list[k] == e) return;
-    if (*n == CT__SAT_LIVE) *ok = 0;
-    else list[(*n)++] = e;
+        if (list[k] == e) { bound[k] = ct__max(bound[k], u); return; }
+    if (*n == CT__SAT_COLS) *ok = 0;
+    else { list[*n] = e; bound[(*n)++] = u; }
 }
-/* The bound on every pair of edge k of t's hull that ct__sat_arc_skip and ct__sat_arc_witness
-   compare with their threshold, as a value (margin included). */
-CT__PRIVATE ct_real ct__sat_arc_bound(const ct__sat_ft *t, int k, ct_real other, ct_real margin) {
-    const ct_hull *h = t->h;
-    int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
-    ct_real mx = ct__max(ct__sat_ft_x(t, fa), ct__sat_ft_x(t, fb)), u = mx;
-    if (mx > 0) {
-        ct_real ch2 = ct__max((1 + ct__dot(h->planes[fa].n, h->planes[fb].n)) / 2, 0);
-        u = ct__sqrt(t->dc2);
-        if (ch2 > 0) u = ct__min(u, mx / ct__sqrt(ch2));
+/* Keeps the CT__SAT_LIVE live edges of largest bound; the others' pairs go under *ge. */
+CT__PRIVATE void ct__sat_cert_trim(int *list, ct_real *bound, int *n, ct_real *ge) {
+    while (*n > CT__SAT_LIVE) {
+        int k, lo = 0;
+        for (k = 1; k < *n; ++k)
+            if (bound[k] < bound[lo]) lo = k;
+        *ge = ct__max(*ge, bound[lo]);
+        list[lo] = list[*n - 1];
+        bound[lo] = bound[--*n];
     }
-    u -= ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
-    return ct__min(u, ct__sat_arc_witness(t, k)) + margin;
 }
-
 /* An edge is worth a look only when its arc's witness bound (ct__sat_arc_witness) can reach
    thr: exactly when one of its two faces is hot. */
 CT__INLINE int ct__sat_hot(const ct__sat_ft *t, int f, ct_real margin, ct_real thr) {
@@ -387,6 +412,31 @@ CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *col
     return 0;
 }
 
+/* A certificate's bound on every pair of an edge (faces' planes pa, pb in the edge's hull's
+   frame): for n on the edge's Gauss arc the separation along n is at most n.(w - p) for every
+   vertex w of the other hull (in the same frame), and that is at most the larger of w's two
+   plane values when that is negative (see ct__sat_arc_witness). w: the other hull's support
+   along minus the arc's middle (pa.n + pb.n), near the deepest below both planes. CT__MAXR
+   when that gives no bound. */
+CT__INLINE ct_real ct__sat_edge_tight(ct_plane pa, ct_plane pb, ct_vec3 w) {
+    ct_real x = ct__max(ct__dot(pa.n, w) + pa.d, ct__dot(pb.n, w) + pb.d);
+    return x < 0 ? x : CT__MAXR;
+}
+/* For edge i of A (row) and edge j of B (column); start: a vertex of the other hull near the
+   contact to climb from (any vertex gives a bound). */
+CT__PRIVATE ct_real ct__sat_row_tight(const ct__sat *s, int i, int start) {
+    const ct_hull *A = s->a;
+    ct_plane pa = A->planes[A->he_face[i]], pb = A->planes[A->he_face[A->he_twin[i]]];
+    int v = ct__hull_climb(s->b, ct__xf_inv_dir(&s->rel, ct__neg(ct__add(pa.n, pb.n))), start);
+    return ct__sat_edge_tight(pa, pb, ct__xf_point(&s->rel, s->b->verts[v]));
+}
+CT__PRIVATE ct_real ct__sat_col_tight(const ct__sat *s, int j, int start) {
+    const ct_hull *B = s->b;
+    ct_plane pa = B->planes[B->he_face[j]], pb = B->planes[B->he_face[B->he_twin[j]]];
+    int v = ct__hull_climb(s->a, ct__xf_dir(&s->rel, ct__neg(ct__add(pa.n, pb.n))), start);
+    return ct__sat_edge_tight(pa, pb, ct__xf_inv_point(&s->rel, s->a->verts[v]));
+}
+
 /* The query. hint: cached axis (type, ia, ib), already range-checked. Returns with
    q->separated set as soon as an axis separates by more than the speculative distance. */
 CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q, ct__sat_cert *ce) {
@@ -406,12 +456,12 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         x = ct__sat_face_a(s, hia, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, hia, 0); return; }
         q->sa = x; q->fa = hia; q->vb = v;
-        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, hia);
+        if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x, hia, 1);
     } else if (htype == CT_SAT_FACE_B) {
         x = ct__sat_face_b(s, hib, &v);
         if (x > s->spec) { ct__sat_separated(q, htype, 0, hib); return; }
         q->sb = x; q->fb = hib; q->va = v;
-        if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, hib);
+        if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x, hib, 1);
     } else if (htype == CT_SAT_EDGES) {
         ct_vec3 n;
         ct__sat_col col;
@@ -436,7 +486,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         x = ct__sat_face_a(s, i0, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i0, 0); return; }
         q->sa = x; q->fa = i0; q->vb = v;
-        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, i0);
+        if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x, i0, 1);
     }
     /* A second bound: any vertex of B bounds the separation from above, and the deepest one
        below the best face so far (wb, A's frame) is near-deepest below the faces around it
@@ -447,14 +497,14 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         ct_real ub;
         if (i == q->fa) continue;
         ub = ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin;
-        if (ub >= q->sa) ub = ct__min(ub, ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin);
+        if (ub >= q->sa - (ce ? ce->lead : 0)) ub = ct__min(ub, ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin);
         if (ub < q->sa) {
-            if (ce) ct__sat_cert_face(ce->ga, &ce->ia, ub, i);
+            if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, ub, i, 0);
             continue;
         }
         x = ct__sat_face_a(s, i, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
-        if (ce) ct__sat_cert_face(ce->ga, &ce->ia, x, i);
+        if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x, i, 1);
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; wb = ct__xf_point(&s->rel, B->verts[v]); }
     }
     /* faces of B: one matters only if it beats A's face by the bias, or separates */
@@ -466,7 +516,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             x = ct__sat_face_b(s, j0, &v);
             if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j0); return; }
             q->sb = x; q->fb = j0; q->va = v;
-            if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, j0);
+            if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x, j0, 1);
         }
     }
     /* the same second bound with A's vertex deepest below the best face of B (B's frame) */
@@ -477,12 +527,12 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
         if (q->fb >= 0) ub = ct__min(ub, ct__dot(B->planes[j].n, wa) + B->planes[j].d + s->margin);
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) {
-            if (ce) ct__sat_cert_face(ce->gb, &ce->ib, ub, j);
+            if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, ub, j, 0);
             continue;
         }
         x = ct__sat_face_b(s, j, &v);
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
-        if (ce) ct__sat_cert_face(ce->gb, &ce->ib, x, j);
+        if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x, j, 1);
         if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; wa = ct__xf_inv_point(&s->rel, A->verts[v]); }
     }
     q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
@@ -495,7 +545,9 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         /* columns: B's edges that can matter, prepared once (a list when few enough) */
         ct__sat_col cols[CT__SAT_COLS];
         int ncols = 0, all = 0, f, k;
-        ct_real t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+        /* a certificate lists the edges within its lead of the threshold as live (work only:
+           the pairs still have to beat thr) */
+        ct_real lead = ce ? ce->lead : 0, t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin - lead;
         /* witnesses for ct__sat_arc_witness: B's vertex deepest below A's best face (wb, A's
            frame) and A's deepest below B's best face, else A's support towards B (wa, B's
            frame); deep inside the other hull, they bound most arcs below the threshold. An
@@ -512,11 +564,15 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
                 if ((j = ct__sat_hot_edge(&tb, f, k, s->margin, t0)) < 0) continue;
                 if (ct__sat_arc_skip(&tb, j, ta.m, t0)) {
-                    if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&tb, j, ta.m, s->margin));
+                    if (ce) ce->ge = ct__max(ce->ge, t0 + s->margin);
                     continue;
                 }
+                if (ce) {   /* a certificate's tighter bound (fewer live edges) */
+                    ct_real u = ct__sat_col_tight(s, j, q->fb >= 0 && A->nverts > CT__HULL_SCAN_COLD ? q->va : -1) + s->margin;
+                    if (u <= t0) { ce->ge = ct__max(ce->ge, u); continue; }
+                    ct__sat_cert_live(ce->cols, ce->cbound, &ce->ncols, &ce->ok, j, u);
+                }
                 if (ncols == CT__SAT_COLS) { all = 1; break; }
-                if (ce) ct__sat_cert_live(ce->cols, &ce->ncols, &ce->ok, j);
                 ct__sat_col_make(B, j, &cols[ncols++]);
             }
         }
@@ -529,13 +585,17 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                 }
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
                     /* the threshold rises with the best pair found so far */
-                    ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin;
+                    ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin - lead;
                     if ((i = ct__sat_hot_edge(&ta, f, k, s->margin, t0)) < 0) continue;
                     if (ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1)) {
-                        if (ce) ce->ge = ct__max(ce->ge, ct__sat_arc_bound(&ta, i, tb.m, s->margin));
+                        if (ce) ce->ge = ct__max(ce->ge, t1 + s->margin);
                         continue;
                     }
-                    if (ce) ct__sat_cert_live(ce->rows, &ce->nrows, &ce->ok, i);
+                    if (ce) {
+                        ct_real u = ct__sat_row_tight(s, i, B->nverts > CT__HULL_SCAN_COLD ? q->vb : -1) + s->margin;
+                        if (u <= t1) { ce->ge = ct__max(ce->ge, u); continue; }
+                        ct__sat_cert_live(ce->rows, ce->rbound, &ce->nrows, &ce->ok, i, u);
+                    }
                     if (ct__sat_edge_row(s, i, cols, all ? -1 : ncols, thr, q)) return;
                 }
             }
@@ -544,8 +604,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     }
     if (ce) {
         if (q->ea >= 0) { /* a cached pair that kept the lead stays live */
-            ct__sat_cert_live(ce->rows, &ce->nrows, &ce->ok, q->ea);
-            ct__sat_cert_live(ce->cols, &ce->ncols, &ce->ok, q->eb);
+            ct__sat_cert_live(ce->rows, ce->rbound, &ce->nrows, &ce->ok, q->ea, CT__MAXR);
+            ct__sat_cert_live(ce->cols, ce->cbound, &ce->ncols, &ce->ok, q->eb, CT__MAXR);
         }
     }
     ct__sat_query_end(s, q);
@@ -1113,13 +1173,17 @@ CT__PRIVATE int ct__sat_hint_ok(const ct__sat *s, const ct__satq *h) {
 
 /* How far the relative transform has moved, since base, any point of B in A's frame and any
    point of A in B's frame (the larger): each centre's displacement plus the hull's extent times
-   the Frobenius norm of the change of rotation (which bounds its spectral norm). */
+   a bound on the spectral norm of the change of rotation D = R1 - R0. For rotations U0, U1,
+   |U1 - U0|_2 = 2 sin(theta/2) = |U1 - U0|_F / sqrt 2 (U0^T U1 turns by theta about one axis);
+   R0 and R1 are rotations up to E0, E1 (|E|_2 <= 7 CT__XF_TOL: each input transform's
+   columns are orthonormal within CT__XF_TOL, and rel is their product), so |D|_2 <=
+   (|D|_F + |E1 - E0|_F) / sqrt 2 + |E1 - E0|_2 <= |D|_F / sqrt 2 + 32 CT__XF_TOL. */
 CT__PRIVATE ct_real ct__sat_motion(const ct__sat *s, const ct_xform *base) {
     ct_real f2 = 0, e, f;
     int i, j;
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) { e = s->rel.r[i][j] - base->r[i][j]; f2 += e * e; }
-    f = ct__sqrt(f2);
+    f = ct__sqrt(f2 / 2) + 32 * CT__XF_TOL;
     return ct__max(ct__len(ct__sub(ct__xf_point(&s->rel, s->b->center), ct__xf_point(base, s->b->center))) + f * s->b->extent,
                    ct__len(ct__sub(ct__xf_inv_point(&s->rel, s->a->center), ct__xf_inv_point(base, s->a->center))) + f * s->a->extent);
 }
@@ -1140,6 +1204,15 @@ CT__PRIVATE int ct__sat_cert_same(const ct__sat *s, const ct_sat_cache *c) {
            c->ct__hash[1] == s->b->ct__hash;
 }
 
+/* 1 when list[0..n) are faces of h. */
+CT__PRIVATE int ct__sat_faces_ok(const ct_hull *h, const unsigned short *list, int n) {
+    int k;
+    if (n < 0 || n > CT__SAT_LIST) return 0;
+    for (k = 0; k < n; ++k)
+        if (list[k] >= h->nfaces) return 0;
+    return 1;
+}
+
 /* The query answered from the cache's certificate (see ct__sat_cert), the motion since it was
    made plus the rounding allowance being slack: 1 with q filled as the full query fills it, 0
    when the certificate is not conclusive at this pose. */
@@ -1148,26 +1221,30 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
     ct__sat_col cols[CT__SAT_LIVE];
     ct_real x, thr;
     int k, v;
-    if (c->ct__fa < 0 || c->ct__fa >= A->nfaces || c->ct__fb < -1 || c->ct__fb >= B->nfaces ||
+    if (c->ct__nla < 1 || !ct__sat_faces_ok(A, c->ct__la, c->ct__nla) || !ct__sat_faces_ok(B, c->ct__lb, c->ct__nlb) ||
         !ct__sat_edges_ok(A, c->ct__rows, c->ct__nrows) || !ct__sat_edges_ok(B, c->ct__cols, c->ct__ncols))
         return 0;
     memset(q, 0, sizeof *q);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
-    /* A's best face stays the best while every other one stays below it */
-    x = ct__sat_face_a(s, c->ct__fa, &v);
-    if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, c->ct__fa, 0); return 1; }
-    if (!(c->ct__g[0] + slack < x)) return 0;
-    q->sa = x; q->fa = c->ct__fa; q->vb = v;
-    /* B's: its best stays the best, or no face of B reaches what a face of B needs to win */
+    /* A's best face: the best listed one, when every face not listed stays below it */
+    for (k = 0; k < c->ct__nla; ++k) {
+        int i = c->ct__la[k];
+        x = ct__sat_face_a(s, i, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return 1; }
+        if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; }
+    }
+    if (!(c->ct__g[0] + slack < q->sa)) return 0;
+    /* B's: the best listed one wins B's group when it beats the threshold and every face not
+       listed stays below it; or no face of B reaches the threshold */
     thr = ct__min(q->sa + ct__sat_face_tol(s, q->sa), s->spec);
-    if (c->ct__fb >= 0) {
-        x = ct__sat_face_b(s, c->ct__fb, &v);
-        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, c->ct__fb); return 1; }
-        q->sb = x; q->fb = c->ct__fb; q->va = v;
-        if (!(c->ct__g[1] + slack < x) && !(c->ct__g[1] + slack <= thr && x <= q->sa + ct__sat_face_tol(s, q->sa)))
-            return 0;
-    } else if (!(c->ct__g[1] + slack <= thr)) return 0;
+    for (k = 0; k < c->ct__nlb; ++k) {
+        int j = c->ct__lb[k];
+        x = ct__sat_face_b(s, j, &v);
+        if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return 1; }
+        if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; }
+    }
+    if (q->fb >= 0 && q->sb > thr ? !(c->ct__g[1] + slack < q->sb) : !(c->ct__g[1] + slack <= thr)) return 0;
     q->type = (q->fb >= 0 && q->sb > q->sa + ct__sat_face_tol(s, q->sa)) ? CT_SAT_FACE_B : CT_SAT_FACE_A;
     x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
     /* the live edge pairs exactly; every other pair stays below the threshold, or the best */
@@ -1180,8 +1257,39 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
     return 1;
 }
 
+/* The faces of one hull (of B when side, else of A; entries e, exactness ex, over: the largest
+   entry beyond CT__SAT_CE) a certificate lists: the group's best (first, when >= 0), then those
+   whose value is at or above level, at most CT__SAT_LIST: candidates in decreasing order of
+   their entries, a bound evaluated exactly when it gets there (fewer listed, each of those
+   evaluated on every later call). Returns their count and the largest entry not listed in *g,
+   or -1 when an index does not fit the cache. */
+CT__PRIVATE int ct__sat_cert_list(const ct__sat *s, int side, ct_real *e, const unsigned char *ex, ct_real over,
+                                  int first, ct_real level, unsigned short *list, ct_real *g) {
+    int cand[CT__SAT_CE];
+    int k, j, v, m = 0, nc = 0, n = ct__imin(side ? s->b->nfaces : s->a->nfaces, CT__SAT_CE);
+    *g = over;
+    if (first > 65535) return -1;
+    if (first >= 0) list[m++] = (unsigned short)first;
+    for (k = 0; k < n; ++k) {
+        if (k == first) continue;
+        if (!(e[k] >= level)) { *g = ct__max(*g, e[k]); continue; }
+        for (j = nc++; j > 0 && e[cand[j - 1]] < e[k]; --j) cand[j] = cand[j - 1];
+        cand[j] = k;
+    }
+    for (k = 0; k < nc; ++k) {
+        int f = cand[k];
+        ct_real x = e[f];
+        if (m == CT__SAT_LIST) { *g = ct__max(*g, x); break; }   /* the rest are no larger */
+        if (!ex[f]) x = side ? ct__sat_face_b(s, f, &v) : ct__sat_face_a(s, f, &v);
+        if (!(x >= level)) { *g = ct__max(*g, x); continue; }
+        if (f > 65535) return -1;
+        list[m++] = (unsigned short)f;
+    }
+    return m;
+}
+
 /* Keeps a full query's certificate in the cache (or marks it absent). */
-CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct__satq *q, const ct__sat_cert *ce,
+CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct__satq *q, ct__sat_cert *ce,
                                     int wait) {
     int k;
     /* a separated pair is answered by its cached axis: nothing to keep */
@@ -1191,28 +1299,35 @@ CT__PRIVATE void ct__sat_cert_store(const ct__sat *s, ct_sat_cache *c, const ct_
     c->ct__ok = 2;
     c->ct__room = 0;
     c->ct__wait = wait;
+    c->ct__calls = 0;
+    c->ct__hits = 0;
     c->ct__rel = s->rel;
     c->ct__key[0] = s->a->planes;
     c->ct__key[1] = s->b->planes;
     c->ct__hash[0] = s->a->ct__hash;
     c->ct__hash[1] = s->b->ct__hash;
     if (!ce || !ce->ok || q->fa < 0) return;
-    c->ct__fa = q->fa;
-    c->ct__fb = q->fb;
-    c->ct__g[0] = ce->ia == q->fa ? ce->ga[1] : ce->ga[0];
-    c->ct__g[1] = ce->ib == q->fb ? ce->gb[1] : ce->gb[0];
-    c->ct__g[2] = ce->ge;
-    c->ct__nrows = ce->nrows;
-    c->ct__ncols = ce->ncols;
-    for (k = 0; k < ce->nrows; ++k) c->ct__rows[k] = (unsigned short)ce->rows[k];
-    for (k = 0; k < ce->ncols; ++k) c->ct__cols[k] = (unsigned short)ce->cols[k];
-    {   /* the lead of each decision over its bound (what ct__sat_cert_query checks) at this pose */
-        ct_real ta = q->sa + ct__sat_face_tol(s, q->sa), x = q->fb >= 0 && q->sb > ta ? q->sb : q->sa;
-        ct_real te = ct__min(x + ct__sat_edge_tol(s, x), s->spec), room = q->sa - c->ct__g[0];
-        ct_real rb = ct__min(ta, s->spec) - c->ct__g[1];
-        if (q->fb >= 0) rb = q->sb <= ta ? ct__max(rb, q->sb - c->ct__g[1]) : q->sb - c->ct__g[1];
-        room = ct__min(room, rb);
+    {   /* the decisions at this pose and the lead of each over what it did not list (what
+           ct__sat_cert_query checks) */
+        ct_real ta = q->sa + ct__sat_face_tol(s, q->sa), tb = ct__min(ta, s->spec);
+        int fb = q->fb >= 0 && q->sb > tb ? q->fb : -1;
+        ct_real x = q->fb >= 0 && q->sb > ta ? q->sb : q->sa, te = ct__min(x + ct__sat_edge_tol(s, x), s->spec), room;
+        int na = ct__sat_cert_list(s, 0, ce->ea, ce->xa, ce->over_a, q->fa, q->sa - ce->lead, c->ct__la, &c->ct__g[0]);
+        int nb = ct__sat_cert_list(s, 1, ce->eb, ce->xb, ce->over_b, fb, (fb >= 0 ? q->sb : tb) - ce->lead, c->ct__lb, &c->ct__g[1]);
+        if (na < 0 || nb < 0) return;
+        c->ct__nla = na;
+        c->ct__nlb = nb;
+        room = q->sa - c->ct__g[0];
+        room = ct__min(room, fb >= 0 ? q->sb - c->ct__g[1] : tb - c->ct__g[1]);
+        c->ct__g[2] = ce->ge;
+        /* more live edges than the cache holds: those of the least bounds go under gE */
+        ct__sat_cert_trim(ce->rows, ce->rbound, &ce->nrows, &c->ct__g[2]);
+        ct__sat_cert_trim(ce->cols, ce->cbound, &ce->ncols, &c->ct__g[2]);
         room = ct__min(room, (q->ea >= 0 ? q->se : te) - c->ct__g[2]);
+        c->ct__nrows = ce->nrows;
+        c->ct__ncols = ce->ncols;
+        for (k = 0; k < ce->nrows; ++k) c->ct__rows[k] = (unsigned short)ce->rows[k];
+        for (k = 0; k < ce->ncols; ++k) c->ct__cols[k] = (unsigned short)ce->cols[k];
         if (room > 2 * s->margin) { c->ct__ok = 1; c->ct__room = room; }
     }
 }
@@ -1239,21 +1354,38 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
     if (cert && cache && !s->exact && s->a->ct__valid == CT__HULL_VALID && s->b->ct__valid == CT__HULL_VALID) {
         ct__sat_cert ce;
         int track = 0, same = ct__sat_cert_same(s, cache);
+        ct_real step = 0;
         if (same) {
             /* every bound moves by at most the motion; twice the margin covers the rounding
                of the values the full query would compute at this pose */
-            ct_real slack = ct__sat_motion(s, &cache->ct__rel) + 2 * s->margin;
+            ct_real motion = ct__sat_motion(s, &cache->ct__rel), slack = motion + 2 * s->margin;
+            int calls = cache->ct__calls < 1000000 ? ++cache->ct__calls : cache->ct__calls;
+            step = motion / (ct_real)calls;
             /* a motion beyond the lead the certificate had when it was made would rarely leave
                it conclusive: the full query is cheaper than finding that out */
-            if (cache->ct__ok == 1 && slack < cache->ct__room && ct__sat_cert_query(s, cache, slack, q)) return;
-            /* a new certificate is worth its bookkeeping when the pair moves less per call than
-               the last one's lead (and now and then in any case: the geometry changes) */
-            track = slack < cache->ct__room || --cache->ct__wait <= 0;
-            if (!track) { cache->ct__ok = 2; cache->ct__rel = s->rel; }
+            if (cache->ct__ok == 1 && slack < cache->ct__room && ct__sat_cert_query(s, cache, slack, q)) {
+                cache->ct__hits += cache->ct__hits < 1000000;
+                return;
+            }
+            /* a new certificate costs about two plain queries: it is made at once when the
+               last one answered CT__SAT_CERT_PAYS calls, else after CT__SAT_CERT_RETRY calls
+               without (the motion may slow down) */
+            if (cache->ct__ok == 1) {
+                /* each certificate in a row that did not pay doubles the wait */
+                track = cache->ct__hits >= CT__SAT_CERT_PAYS;
+                cache->ct__retry = track ? CT__SAT_CERT_RETRY : ct__imin(2 * ct__imax(cache->ct__retry, CT__SAT_CERT_RETRY / 2), CT__SAT_CERT_WAIT);
+                cache->ct__wait = cache->ct__retry;
+            } else track = --cache->ct__wait <= 0;
+            if (!track) { cache->ct__ok = 2; cache->ct__rel = s->rel; cache->ct__calls = 0; }
         }
         if (track) {
-            ce.ga[0] = ce.ga[1] = ce.gb[0] = ce.gb[1] = ce.ge = -CT__MAXR;
-            ce.ia = ce.ib = -1;
+            int k;
+            for (k = 0; k < ct__imin(s->a->nfaces, CT__SAT_CE); ++k) { ce.ea[k] = CT__MAXR; ce.xa[k] = 0; }
+            for (k = 0; k < ct__imin(s->b->nfaces, CT__SAT_CE); ++k) { ce.eb[k] = CT__MAXR; ce.xb[k] = 0; }
+            ce.over_a = ce.over_b = ce.ge = -CT__MAXR;
+            /* listed candidates for CT__SAT_CERT_LEAD calls at the motion per call so far */
+            ce.lead = ct__min(ct__max(CT__SAT_CERT_LEAD * step, ct__min(CT__SAT_CERT_MIN * s->L, CT__SAT_CERT_SLOW * step)),
+                              CT__SAT_CERT_MAX * s->L);
             ce.nrows = ce.ncols = 0;
             ce.ok = 1;
             ct__sat_query(s, h.ctype, h.cia, h.cib, q, &ce);

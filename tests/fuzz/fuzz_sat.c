@@ -100,25 +100,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(st2 == CT_OK && fz_manifold_eq(&m, &m2));
     st2 = ct_manifold_hulls(&A, pa, &B, pb, spec, &foreign, &m2);
     FZ_CHECK(st2 == CT_OK && fz_manifold_eq(&m, &m2));
-    /* the warm cache (by now holding a certificate, for a contact) at a pose moved a little,
+    /* the warm cache (by now holding a certificate, for a contact) at poses moved a little
+       further on each of four calls (a certificate's lists re-evaluated, outrun, renewed),
        then moved back: the cold answer each time */
     {
-        ct_xform xm = pb ? xb : ct_xform_identity(), turn;
-        double e = (double)fz_byte(&f) / 255.0 * 1e-3;
+        ct_xform xm = pb ? xb : ct_xform_identity(), turn, prev;
+        double e = (double)fz_byte(&f) / 255.0 * 1e-2;
         ct_vec3 ax = fz_vec(&f, 1), zero = { 0, 0, 0 };
-        int r, c, k;
+        int r, c, k, step;
         turn = ct_xform_from_axis_angle(ax, (ct_real)e, zero);
-        for (r = 0; r < 3; ++r)
-            for (c = 0; c < 3; ++c) {
-                double v = 0;
-                for (k = 0; k < 3; ++k) v += (double)turn.r[r][k] * (double)(pb ? xb.r[k][c] : (k == c));
-                xm.r[r][c] = (ct_real)v;
-            }
-        xm.p.x += (ct_real)(e * L);
-        xm.p.z -= (ct_real)(0.5 * e * L);
-        for (k = 0; k < 2; ++k) {
-            const ct_xform *px = k == 0 ? &xm : pb;
+        for (step = 0; step < 5; ++step) {
+            const ct_xform *px = pb;
             ct_manifold mc;
+            if (step < 4) {
+                prev = xm;
+                for (r = 0; r < 3; ++r)
+                    for (c = 0; c < 3; ++c) {
+                        double v = 0;
+                        for (k = 0; k < 3; ++k) v += (double)turn.r[r][k] * (double)prev.r[k][c];
+                        xm.r[r][c] = (ct_real)v;
+                    }
+                xm.p.x += (ct_real)(e * L);
+                xm.p.z -= (ct_real)(0.5 * e * L);
+                px = &xm;
+            }
             st = ct_manifold_hulls(&A, pa, &B, px, spec, NULL, &mc);
             st2 = ct_manifold_hulls(&A, pa, &B, px, spec, &cache, &m2);
             FZ_CHECK(st == st2 && (st != CT_OK || fz_manifold_eq(&mc, &m2)));
