@@ -661,7 +661,7 @@ Test(sat, bad_input_is_invalid) {
 
 /* ---- random hull pairs against the brute-force SAT ------------------------------------------ */
 static int random_hull(ct_hull *h, unsigned long long *seed, int n, double scale) {
-    ct_vec3 p[128];
+    ct_vec3 p[512];
     int i;
     double ax = 0.6 + 0.8 * tu_uniform(seed), ay = 0.6 + 0.8 * tu_uniform(seed);
     for (i = 0; i < n; ++i) {
@@ -1013,15 +1013,19 @@ Test(sat, certificate_answers_equal_cold) {
    and turn by 1 degree about their own axes on every call (the scene pipeline issue's step),
    at a tenth of that, and five times that (beyond what a certificate's lead covers: the calls
    fall back to full queries); 20-vertex hulls and 100-vertex ones (about 200 faces: the
-   certificate keeps entries for the first CT__SAT_CE and one bound for the rest). Every cached
+   certificate keeps entries for the first CT__SAT_CE and one bound for the rest) and a few of
+   300 vertices (about 600 faces). Every cached
    call returns the cold call bit for bit; under the slower two motions most contact calls are
    answered by the certificate, which lists the candidates a few calls' motion below each
    decision (a certificate of the winners alone held for under 1% of these calls). */
 Test(sat, certificate_under_scene_motion) {
     static const double rate[3] = { 0.1, 1, 5 };
     unsigned long long seed = 5151;
-    int k, f, r, big, calls[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } }, certified[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
-    for (k = 0; k < 120; ++k) {
+    static const int size[3] = { 20, 100, 300 };
+    int k, f, r, big, calls[3][3], certified[3][3];
+    memset(calls, 0, sizeof calls);
+    memset(certified, 0, sizeof certified);
+    for (k = 0; k < 132; ++k) {
         ct_hull a, b;
         ct_xform xa, xb;
         ct_sat_cache cache;
@@ -1029,8 +1033,8 @@ Test(sat, certificate_under_scene_motion) {
         ct_vec3 va = tu_random_unit(&seed), vb = tu_random_unit(&seed), aa = tu_random_unit(&seed), ab = tu_random_unit(&seed);
         int n;
         r = k % 3;
-        big = (k / 3) % 4 == 0;
-        n = big ? 100 : 20;
+        big = k >= 120 ? 2 : (k / 3) % 4 == 0;   /* 300 vertices: best faces beyond CT__SAT_CE */
+        n = size[big];
         cr_assert(random_hull(&a, &seed, n, 1));
         cr_assert(random_hull(&b, &seed, n, 1));
         random_pair_span(&seed, &xa, &xb, 1, 0.9, 0.9, k % 2 ? 0 : 1e3);
@@ -1052,9 +1056,9 @@ Test(sat, certificate_under_scene_motion) {
         ct_hull_free(&a);
         ct_hull_free(&b);
     }
-    for (big = 0; big < 2; ++big)
+    for (big = 0; big < 3; ++big)
         cr_log_info("certificate under motion, %d vertices: %d of %d (0.1x), %d of %d (1x), %d of %d (5x) contact calls "
-                    "answered by it", big ? 100 : 20, certified[big][0], calls[big][0], certified[big][1], calls[big][1],
+                    "answered by it", size[big], certified[big][0], calls[big][0], certified[big][1], calls[big][1],
                     certified[big][2], calls[big][2]);
     cr_assert(calls[0][0] > 200 && certified[0][0] > calls[0][0] * 3 / 4, "0.1x: %d of %d", certified[0][0], calls[0][0]);
     cr_assert(calls[0][1] > 200 && certified[0][1] > calls[0][1] / 3, "1x: %d of %d", certified[0][1], calls[0][1]);
