@@ -533,6 +533,7 @@ typedef struct ct_sat_cache {
     unsigned short ct__rows[CT__SAT_LIVE], ct__cols[CT__SAT_LIVE];   /* live half-edges (< 65536) */
     ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
     ct_real ct__room;                  /* the least lead over them at that pose */
+    ct_real ct__step;                  /* the pair's motion per call (a recent largest) */
     ct_xform ct__rel;                  /* the relative transform they hold at */
     const void *ct__key[2];            /* the pair they belong to: planes arrays and hashes */
     unsigned long long ct__hash[2];

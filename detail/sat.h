@@ -1360,7 +1360,11 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
                of the values the full query would compute at this pose */
             ct_real motion = ct__sat_motion(s, &cache->ct__rel), slack = motion + 2 * s->margin;
             int calls = cache->ct__calls < 1000000 ? ++cache->ct__calls : cache->ct__calls;
-            step = motion / (ct_real)calls;
+            /* the motion per call: the largest seen since the last certificate was made (the
+               motion since its pose over the calls since understates a body that turned back),
+               and at least half the one that certificate was made with */
+            step = ct__max(motion / (ct_real)calls, cache->ct__step);
+            cache->ct__step = step;
             /* a motion beyond the lead the certificate had when it was made would rarely leave
                it conclusive: the full query is cheaper than finding that out */
             if (cache->ct__ok == 1 && slack < cache->ct__room && ct__sat_cert_query(s, cache, slack, q)) {
@@ -1384,6 +1388,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
             for (k = 0; k < ct__imin(s->b->nfaces, CT__SAT_CE); ++k) { ce.eb[k] = CT__MAXR; ce.xb[k] = 0; }
             ce.over_a = ce.over_b = ce.ge = -CT__MAXR;
             /* listed candidates for CT__SAT_CERT_LEAD calls at the motion per call so far */
+            cache->ct__step = step / 2;
             ce.lead = ct__min(ct__max(CT__SAT_CERT_LEAD * step, ct__min(CT__SAT_CERT_MIN * s->L, CT__SAT_CERT_SLOW * step)),
                               CT__SAT_CERT_MAX * s->L);
             ce.nrows = ce.ncols = 0;
@@ -1395,7 +1400,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
         ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
         /* a pair met for the first time keeps a certificate from its second call on: one
            call alone never pays for the bookkeeping */
-        if (!same) ct__sat_cert_store(s, cache, q, NULL, 1);
+        if (!same) { ct__sat_cert_store(s, cache, q, NULL, 1); cache->ct__step = 0; }
         return;
     }
     ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
