@@ -491,10 +491,11 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    the few faces and edges that come within a lead of the decisions (the lead: about three
    calls' worth of the pair's motion so far, at least 2% of the hulls' size), re-evaluated
    exactly on later calls, and bounds on every other axis, valid while the bodies move less
-   than the lead. So a moving contact (0.5% of its size and 1 degree per call) is answered by
-   a few axes on about 60% of its calls and a resting or slow one on nearly all; a certificate
-   that keeps failing (fast motion) is retried less and less often. A cache hit returns
-   exactly what a cold call returns. A cache that holds indices of another
+   than the lead. So a contact moving by 0.05% of its size and 0.1 degree per call is answered
+   by a few axes on most calls and a resting one on nearly all; at 1 degree per call a
+   certificate answers two or three calls, about what it costs to make, so the cache makes few
+   (a pair whose certificates do not pay waits longer and longer, and tries again as soon as it
+   slows down). A cache hit returns exactly what a cold call returns. A cache that holds indices of another
    pair of hulls is harmless (it is range-checked, and only steers the search; a certificate
    is used only for the hulls it was made for, told by their planes arrays and a hash of their
    planes, and only for hulls built by the library). speculative must be finite and >= 0. The
@@ -534,6 +535,7 @@ typedef struct ct_sat_cache {
     ct_real ct__g[3];                  /* bounds: other faces of A, of B, other edge pairs */
     ct_real ct__room;                  /* the least lead over them at that pose */
     ct_real ct__step;                  /* the pair's motion per call (a recent largest) */
+    ct_real ct__slow;                  /* the motion per call at which the last one did not pay */
     ct_xform ct__rel;                  /* the relative transform they hold at */
     const void *ct__key[2];            /* the pair they belong to: planes arrays and hashes */
     unsigned long long ct__hash[2];

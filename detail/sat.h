@@ -68,12 +68,15 @@
 #define CT__SAT_FT 64
 /* CT__SAT_LIVE (contact.h): live rows and columns a certificate holds; more: no certificate. */
 /* Calls a cache without a certificate waits before the next full query keeps one. */
-#define CT__SAT_CERT_WAIT 32
-/* A certificate that answered this many calls is renewed when it runs out; one that answered
-   fewer waits this many calls (plain queries) before the next one is made, twice as many after
-   each further one that did not pay, up to CT__SAT_CERT_WAIT. */
-#define CT__SAT_CERT_PAYS 2
-#define CT__SAT_CERT_RETRY 4
+#define CT__SAT_CERT_WAIT 64
+/* A certificate costs about two plain queries to make and a call it answers about half of one,
+   so it pays from about three answered calls on (the scene's 1 degree per step gives two or
+   three: no gain there; a tenth of that motion gives dozens). One that answered this many calls
+   is renewed when it runs out; one that answered fewer waits this many calls (plain queries)
+   before the next one is made, twice as many after each further one that did not pay, up to
+   CT__SAT_CERT_WAIT. */
+#define CT__SAT_CERT_PAYS 3
+#define CT__SAT_CERT_RETRY 8
 /* A certificate lists the candidates within a lead of each decision: CT__SAT_CERT_LEAD calls'
    worth of the pair's motion per call so far, at least the smaller of CT__SAT_CERT_MIN x the
    scale (L = extent_a + extent_b) and CT__SAT_CERT_SLOW calls' worth (a slow contact keeps
@@ -82,6 +85,8 @@
 #define CT__SAT_CERT_LEAD ((ct_real)3)
 #define CT__SAT_CERT_MAX ((ct_real)0.1)
 #define CT__SAT_CERT_MIN ((ct_real)0.02)
+/* The motion per call a cache estimates: the largest seen, decaying by this factor per call. */
+#define CT__SAT_STEP_DECAY ((ct_real)0.75)
 #define CT__SAT_CERT_SLOW ((ct_real)30)
 
 
@@ -1360,10 +1365,11 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
                of the values the full query would compute at this pose */
             ct_real motion = ct__sat_motion(s, &cache->ct__rel), slack = motion + 2 * s->margin;
             int calls = cache->ct__calls < 1000000 ? ++cache->ct__calls : cache->ct__calls;
-            /* the motion per call: the largest seen since the last certificate was made (the
-               motion since its pose over the calls since understates a body that turned back),
-               and at least half the one that certificate was made with */
-            step = ct__max(motion / (ct_real)calls, cache->ct__step);
+            /* the motion per call: a maximum that decays by CT__SAT_STEP_DECAY per call (the
+               motion since the pose over the calls since understates a body that turned back,
+               and a single call can stand still) */
+            ct_real now = motion / (ct_real)calls;
+            step = ct__max(now, CT__SAT_STEP_DECAY * cache->ct__step);
             cache->ct__step = step;
             /* a motion beyond the lead the certificate had when it was made would rarely leave
                it conclusive: the full query is cheaper than finding that out */
@@ -1371,15 +1377,21 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
                 cache->ct__hits += cache->ct__hits < 1000000;
                 return;
             }
-            /* a new certificate costs about two plain queries: it is made at once when the
-               last one answered CT__SAT_CERT_PAYS calls, else after CT__SAT_CERT_RETRY calls
-               without (the motion may slow down) */
+            /* a new certificate is made at once when the last one answered CT__SAT_CERT_PAYS
+               calls, else after CT__SAT_CERT_RETRY calls and more without (the motion may slow
+               down) */
             if (cache->ct__ok == 1) {
                 /* each certificate in a row that did not pay doubles the wait */
                 track = cache->ct__hits >= CT__SAT_CERT_PAYS;
                 cache->ct__retry = track ? CT__SAT_CERT_RETRY : ct__imin(2 * ct__imax(cache->ct__retry, CT__SAT_CERT_RETRY / 2), CT__SAT_CERT_WAIT);
                 cache->ct__wait = cache->ct__retry;
-            } else track = --cache->ct__wait <= 0;
+                cache->ct__slow = track ? 0 : step;
+            } else {
+                /* waiting: a pair that slowed down to a quarter of the motion at which its
+                   last certificate did not pay tries again at once */
+                track = --cache->ct__wait <= 0 || (cache->ct__slow > 0 && step < cache->ct__slow / 4);
+                if (track) cache->ct__slow = 0;
+            }
             if (!track) { cache->ct__ok = 2; cache->ct__rel = s->rel; cache->ct__calls = 0; }
         }
         if (track) {
@@ -1388,7 +1400,6 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
             for (k = 0; k < ct__imin(s->b->nfaces, CT__SAT_CE); ++k) { ce.eb[k] = CT__MAXR; ce.xb[k] = 0; }
             ce.over_a = ce.over_b = ce.ge = -CT__MAXR;
             /* listed candidates for CT__SAT_CERT_LEAD calls at the motion per call so far */
-            cache->ct__step = step / 2;
             ce.lead = ct__min(ct__max(CT__SAT_CERT_LEAD * step, ct__min(CT__SAT_CERT_MIN * s->L, CT__SAT_CERT_SLOW * step)),
                               CT__SAT_CERT_MAX * s->L);
             ce.nrows = ce.ncols = 0;
@@ -1400,7 +1411,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
         ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
         /* a pair met for the first time keeps a certificate from its second call on: one
            call alone never pays for the bookkeeping */
-        if (!same) { ct__sat_cert_store(s, cache, q, NULL, 1); cache->ct__step = 0; }
+        if (!same) { ct__sat_cert_store(s, cache, q, NULL, 1); cache->ct__step = cache->ct__slow = 0; }
         return;
     }
     ct__sat_query(s, h.ctype, h.cia, h.cib, q, NULL);
