@@ -67,7 +67,8 @@
 /* Faces per hull whose bound terms are tabulated on the stack (more are recomputed). */
 #define CT__SAT_FT 64
 /* CT__SAT_LIVE (contact.h): live rows and columns a certificate holds; more: no certificate. */
-/* Calls a cache without a certificate waits before the next full query keeps one. */
+/* Calls a cache without a certificate waits before the next full query keeps one, and the
+   longest wait after certificates that did not pay. */
 #define CT__SAT_CERT_WAIT 64
 /* A certificate costs about two plain queries to make and a call it answers about half of one,
    so it pays from about three answered calls on (the scene's 1 degree per step gives two or
@@ -85,9 +86,9 @@
 #define CT__SAT_CERT_LEAD ((ct_real)3)
 #define CT__SAT_CERT_MAX ((ct_real)0.1)
 #define CT__SAT_CERT_MIN ((ct_real)0.02)
+#define CT__SAT_CERT_SLOW ((ct_real)30)
 /* The motion per call a cache estimates: the largest seen, decaying by this factor per call. */
 #define CT__SAT_STEP_DECAY ((ct_real)0.75)
-#define CT__SAT_CERT_SLOW ((ct_real)30)
 
 
 /* ---- small helpers ----------------------------------------------------------------------- */
@@ -1268,7 +1269,7 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
    their entries, a bound evaluated exactly when it gets there (fewer listed, each of those
    evaluated on every later call). Returns their count and the largest entry not listed in *g,
    or -1 when an index does not fit the cache. */
-CT__PRIVATE int ct__sat_cert_list(const ct__sat *s, int side, ct_real *e, const unsigned char *ex, ct_real over,
+CT__PRIVATE int ct__sat_cert_list(const ct__sat *s, int side, const ct_real *e, const unsigned char *ex, ct_real over,
                                   int first, ct_real level, unsigned short *list, ct_real *g) {
     int cand[CT__SAT_CE];
     int k, j, v, m = 0, nc = 0, n = ct__imin(side ? s->b->nfaces : s->a->nfaces, CT__SAT_CE);
