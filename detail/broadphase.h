@@ -90,8 +90,10 @@ typedef struct ct__bpcache { int key[25], ptr[25]; } ct__bpcache;
                                    were written in grid order, so reading them by rank misses the cache */
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__BP_PREFETCH(p) __builtin_prefetch(p)
+#define CT__BP_RARE(c) __builtin_expect((c), 0)   /* one branch, predicted not taken */
 #else
 #define CT__BP_PREFETCH(p) ((void)0)
+#define CT__BP_RARE(c) (c)
 #endif
 
 CT__INLINE int ct__bp_threads(void) {
@@ -880,7 +882,15 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    lie in the cells of [lo - h, hi]; doubly linked bucket lists, so a box moves in O(1)).
    Many escapes (or a box outgrowing the cells) rebuild everything with the one-shot
    ct__bp_self. This is the "fat AABB" scheme of dynamic-tree broad phases (Box2D's b2_aabbMargin)
-   on top of the one-shot grid. */
+   on top of the one-shot grid.
+   A step (ct__bp_step) is one merge of the old candidates, minus those of escaped boxes, with
+   the escaped boxes' new ones, in fixed stretches on all threads: pass 0 tests each candidate
+   once, pass 1 writes the candidates (only when some escaped), the pairs and, from a bit per
+   candidate that says whether it was a pair, the added and removed pairs. The test reads the
+   partner's box at random, which at 1e6 boxes misses the cache: double builds read a float
+   copy rounded outwards (half the bytes), exact where it decides and the double boxes where
+   it cannot. The arrays a step replaces are reused by the next (fresh pages cost a fault per
+   4 KB, which serialises two threads). */
 #define CT__BP_MARGIN 0.05     /* default fat margin: 10 steps of 0.5% motion per re-query */
 #define CT__BP_REBUILD 8       /* more than n / this escapes in one step: rebuild from scratch */
 #define CT__BP_FCHUNK 65536    /* candidate pairs per scheduled chunk of the filter (fixed) */
@@ -911,6 +921,46 @@ CT__INLINE ct_aabb ct__bp_fatten(const ct_aabb *b, ct_real margin) {
     f.lo = ct__v3(b->lo.x - d, b->lo.y - d, b->lo.z - d);
     f.hi = ct__v3(b->hi.x + d, b->hi.y + d, b->hi.z + d);
     return ct__finite3(f.lo) && ct__finite3(f.hi) ? f : *b;
+}
+
+/* The filter's compact copy (double builds): each box rounded outwards to float, 24 bytes
+   instead of 48, so the random reads of the partners' boxes miss the cache half as often.
+   A candidate whose float boxes do not overlap does not overlap; one whose float boxes
+   overlap by the margin ct__bp_fmargin on every axis overlaps (see there); the rest (boxes
+   within a few float ulps of touching) take the exact test. */
+/* The float next to f (finite or infinite) downwards or upwards, by its bits (IEEE binary32,
+   as ct__bp_fmargin checks): nextafterf, without a libm call per coordinate. */
+CT__INLINE float ct__bp_fnext(float f, int up) {
+    unsigned int u;
+    memcpy(&u, &f, sizeof u);
+    if (f == 0) u = up ? 1u : 0x80000001u;
+    else if ((f > 0) == (up != 0)) u += 1u;
+    else u -= 1u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+CT__INLINE float ct__bp_fdown(ct_real v) {
+    float f = (float)v;
+    return (ct_real)f > v ? ct__bp_fnext(f, 0) : f;
+}
+CT__INLINE float ct__bp_fup(ct_real v) {
+    float f = (float)v;
+    return (ct_real)f < v ? ct__bp_fnext(f, 1) : f;
+}
+CT__INLINE void ct__bp_fset(float *f, const ct_aabb *b) {
+    f[0] = ct__bp_fdown(b->lo.x); f[1] = ct__bp_fdown(b->lo.y); f[2] = ct__bp_fdown(b->lo.z);
+    f[3] = ct__bp_fup(b->hi.x); f[4] = ct__bp_fup(b->hi.y); f[5] = ct__bp_fup(b->hi.z);
+}
+/* The margin m of the float test, or 0 when the float copy must not be used. With every
+   coordinate within M (the fat boxes' bounds) and M in [2^-100, 2^100], a rounded coordinate
+   is off by less than U = M 2^-22 (one float ulp at most M 2^-23; no overflow, no subnormals),
+   and lo_f + m with m = 8U rounds to at least lo_f + 7U: so lo_f + m <= hi_f gives
+   lo < lo_f + U <= hi_f - 6U < hi. */
+CT__INLINE float ct__bp_fmargin(const ct_bp *bp) {
+    ct_real M = ct__max(ct__maxabs(bp->ct__bounds.lo), ct__maxabs(bp->ct__bounds.hi));
+    if (CT__FLOAT || !bp->ct__fbox || sizeof(unsigned int) != sizeof(float) || FLT_MANT_DIG != 24 ||
+        !(M >= (ct_real)ldexp(1.0, -100)) || !(M <= (ct_real)ldexp(1.0, 100))) return 0;
+    return (float)ldexp((double)M, -19);
 }
 
 /* Grid cell of coordinate v on axis k: monotone in v, clamped. */
@@ -949,24 +999,25 @@ CT__INLINE void ct__bp_bounds_add(ct_aabb *B, const ct_aabb *f) {
 
 /* A growable int list in the scratch. */
 typedef struct ct__bpvec { int *v; size_t n, cap; } ct__bpvec;
-CT__PRIVATE int ct__bp_push(ct_scratch *s, ct__bpvec *l, int x) {
-    if (l->n == l->cap) {
-        size_t nc = 2 * l->cap + 256;
+CT__PRIVATE int ct__bp_reserve(ct_scratch *s, ct__bpvec *l, size_t extra) {
+    if (l->cap - l->n < extra) {
+        size_t nc = 2 * (l->n + extra) + 256;
         int *nv = CT__SALLOC(s, int, nc);
         if (!nv) return 0;
         if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
         l->v = nv;
         l->cap = nc;
     }
-    l->v[l->n++] = x;
     return 1;
 }
 
-/* Appends to l every box whose fat box overlaps r (some possibly twice, when two cells of
-   the range share a bucket). Returns 0 when out of memory. */
-CT__PRIVATE int ct__bp_gquery(const ct_bp *bp, ct_scratch *s, const ct_aabb *r, ct__bpvec *l) {
+/* Every box but skip whose fat box overlaps r, some possibly twice (when two cells of the
+   range share a bucket), written to out when it is not NULL; returns their number. Reads the
+   grid only: concurrent scans are fine. */
+CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int *out) {
     long long lo[3], hi[3], x, y, z;
     double cells = 1;
+    size_t w = 0;
     int k, c, i;
     for (k = 0; k < 3; ++k) {
         /* partners' lower corners lie in [r.lo - h, r.hi]; h is widened by ulps (see rebuild) */
@@ -977,14 +1028,27 @@ CT__PRIVATE int ct__bp_gquery(const ct_bp *bp, ct_scratch *s, const ct_aabb *r, 
     if (cells > (double)bp->ct__nb) {   /* a large range: every bucket once */
         for (c = 0; c < bp->ct__nb; ++c)
             for (i = bp->ct__head[c]; i >= 0; i = bp->ct__next[i])
-                if (ct__bp_aabb_overlap(&bp->ct__fat[i], r) && !ct__bp_push(s, l, i)) return 0;
-        return 1;
+                if (i != skip && ct__bp_aabb_overlap(&bp->ct__fat[i], r)) {
+                    if (out) out[w] = i;
+                    ++w;
+                }
+        return w;
     }
     for (x = lo[0]; x <= hi[0]; ++x)
         for (y = lo[1]; y <= hi[1]; ++y)
             for (z = lo[2]; z <= hi[2]; ++z)
                 for (i = bp->ct__head[ct__bp_ghash(bp, x, y, z)]; i >= 0; i = bp->ct__next[i])
-                    if (ct__bp_aabb_overlap(&bp->ct__fat[i], r) && !ct__bp_push(s, l, i)) return 0;
+                    if (i != skip && ct__bp_aabb_overlap(&bp->ct__fat[i], r)) {
+                        if (out) out[w] = i;
+                        ++w;
+                    }
+    return w;
+}
+/* Appends to l every box whose fat box overlaps r (see ct__bp_gscan). Returns 0 when out of
+   memory. */
+CT__PRIVATE int ct__bp_gquery(const ct_bp *bp, ct_scratch *s, const ct_aabb *r, ct__bpvec *l) {
+    if (!ct__bp_reserve(s, l, ct__bp_gscan(bp, r, -1, NULL))) return 0;
+    l->n += ct__bp_gscan(bp, r, -1, l->v + l->n);
     return 1;
 }
 
@@ -1016,6 +1080,15 @@ CT__PRIVATE void ct__bp_free_grid(ct_bp *bp) {
     bp->ct__fat = NULL;
     bp->ct__head = bp->ct__next = bp->ct__prev = bp->ct__bucket = NULL;
     ct_pairs_free(&bp->ct__cand);
+    ct__free(&bp->ct__alloc, bp->ct__fbox);
+    ct__free(&bp->ct__alloc, bp->ct__cspare);
+    bp->ct__fbox = NULL;
+    bp->ct__cspare = NULL;
+    bp->ct__ccap = bp->ct__cspare_cap = 0;
+    ct__free(&bp->ct__alloc, bp->ct__was);
+    ct__free(&bp->ct__alloc, bp->ct__wspare);
+    bp->ct__was = bp->ct__wspare = NULL;
+    bp->ct__wcap = bp->ct__wspare_cap = 0;
     bp->ct__valid = 0;
 }
 
@@ -1025,6 +1098,9 @@ CTDEF void ct_bp_free(ct_bp *bp) {
     ct_pairs_free(&bp->pairs);
     ct_pairs_free(&bp->added);
     ct_pairs_free(&bp->removed);
+    ct__free(&bp->ct__alloc, bp->ct__pspare);
+    bp->ct__pspare = NULL;
+    bp->ct__pcap = bp->ct__pspare_cap = 0;
     bp->ct__n = 0;
 }
 
@@ -1046,10 +1122,17 @@ CT__PRIVATE ct_status ct__bp_rebuild(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     bp->ct__bucket = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(int)) + !n);
     if (!fat || !bp->ct__head || !bp->ct__next || !bp->ct__prev || !bp->ct__bucket) return CT_NO_MEMORY;
     bp->ct__nb = (int)nb;
+    if (!CT__FLOAT) {
+        bp->ct__fbox = (float *)ct__alloc(&bp->ct__alloc, ct__array_bytes(6 * (long long)n, sizeof(float)) + !n);
+        if (!bp->ct__fbox) return CT_NO_MEMORY;
+    }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536)
 #endif
-    for (i = 0; i < n; ++i) fat[i] = ct__bp_fatten(&boxes[i], bp->ct__margin);
+    for (i = 0; i < n; ++i) {
+        fat[i] = ct__bp_fatten(&boxes[i], bp->ct__margin);
+        if (bp->ct__fbox) ct__bp_fset(bp->ct__fbox + 6 * (size_t)i, &boxes[i]);
+    }
     st = ct__bp_prepare(s, fat, n, T, &axis, &mag, &v);
     if (st == CT_OK) st = ct__bp_self(s, v, n, mag, T, &bp->ct__alloc, &bp->ct__cand.items, &bp->ct__cand.count);
     if (st != CT_OK) return st;
@@ -1080,91 +1163,94 @@ CT__PRIVATE ct_status ct__bp_rebuild(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     return CT_OK;
 }
 
-/* Re-fattens the escaped boxes esc[0..ne) and replaces their candidate pairs. Returns
-   CT_INVALID (not an error: the caller rebuilds) when a new fat box outgrows the cells. */
-CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, const int *esc, int ne) {
+/* Re-fattens the escaped boxes esc[0..ne), moves them in the grid and finds their new
+   candidates: *key (in the scratch) = the sorted, distinct keys of the pairs of overlapping
+   fat boxes that involve an escaped box, *mark = a bit set of the escaped boxes. The old
+   candidates of marked boxes are replaced by these in ct__bp_step. Returns CT_INVALID (not an
+   error: the caller rebuilds) when a new fat box outgrows the cells. */
+CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, const int *esc, int ne, int T,
+                                     unsigned long long **keyp, size_t *nkp, unsigned char **markp) {
     ct_real widen = 4 * CT__EPS;
     unsigned long long *key, *tmp;
     unsigned char *mark;
-    ct__bpvec l;
-    ct_pair *nc;
-    size_t i, w, nk, nold = bp->ct__cand.count, total, a, b;
-    int e, k;
+    size_t i, w, nk, *cnt;
+    int e, k, *ids;
     for (e = 0; e < ne; ++e) {
         ct_aabb f = ct__bp_fatten(&boxes[esc[e]], bp->ct__margin);
         ct_real m = ct__max(ct__maxabs(f.lo), ct__maxabs(f.hi));
         for (k = 0; k < 3; ++k)
             if ((ct__vget(f.hi, k) - ct__vget(f.lo, k)) * (1 + widen) + widen * m > bp->ct__h[k]) return CT_INVALID;
     }
-    mark = CT__SALLOC(s, unsigned char, bp->ct__n);
+    mark = CT__SALLOC(s, unsigned char, bp->ct__n / 8 + 1);   /* bits: in cache for the merge's random reads */
     if (!mark) return CT_NO_MEMORY;
-    memset(mark, 0, (size_t)bp->ct__n);
+    memset(mark, 0, (size_t)bp->ct__n / 8 + 1);
     bp->ct__valid = 0;   /* the grid changes below: on failure the next update rebuilds */
     for (e = 0; e < ne; ++e) {
         int id = esc[e];
-        mark[id] = 1;
+        mark[id >> 3] |= (unsigned char)(1u << (id & 7));
         ct__bp_gunlink(bp, id);
         bp->ct__fat[id] = ct__bp_fatten(&boxes[id], bp->ct__margin);
         ct__bp_bounds_add(&bp->ct__bounds, &bp->ct__fat[id]);
         ct__bp_glink(bp, id);
     }
-    memset(&l, 0, sizeof l);
-    for (e = 0, nk = 0; e < ne; ++e) {
-        size_t l0 = l.n;
-        if (!ct__bp_gquery(bp, s, &bp->ct__fat[esc[e]], &l)) return CT_NO_MEMORY;
-        for (i = l0; i < l.n; ++i) nk += l.v[i] != esc[e];
-        if (!ct__bp_push(s, &l, -1)) return CT_NO_MEMORY;   /* separator */
-    }
-    key = CT__SALLOC(s, unsigned long long, nk);
-    tmp = CT__SALLOC(s, unsigned long long, nk);
-    if (nk && (!key || !tmp)) return CT_NO_MEMORY;
-    for (e = 0, i = 0, w = 0; e < ne; ++e, ++i)
-        for (; l.v[i] >= 0; ++i) {
-            unsigned long long x = (unsigned)esc[e], y = (unsigned)l.v[i];
-            if (x != y) key[w++] = x < y ? (x << 32 | y) : (y << 32 | x);
+    /* the new partners of each escaped box, counted and then written, both in parallel */
+    cnt = CT__SALLOC(s, size_t, (long long)ne + 1);
+    if (!cnt) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 64) num_threads(T) if (T > 1 && ne > 256)
+#endif
+    for (e = 0; e < ne; ++e) cnt[e] = ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], NULL);
+    for (e = 0, nk = 0; e < ne; ++e) { size_t c = cnt[e]; cnt[e] = nk; nk += c; }
+    cnt[ne] = nk;
+    ids = CT__SALLOC(s, int, nk + 1);
+    key = CT__SALLOC(s, unsigned long long, nk + 1);
+    tmp = CT__SALLOC(s, unsigned long long, nk + 1);
+    if (!ids || !key || !tmp) return CT_NO_MEMORY;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 64) num_threads(T) if (T > 1 && ne > 256)
+#endif
+    for (e = 0; e < ne; ++e) {
+        unsigned long long x = (unsigned)esc[e];
+        size_t j;
+        ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], ids + cnt[e]);
+        for (j = cnt[e]; j < cnt[e + 1]; ++j) {
+            unsigned long long y = (unsigned)ids[j];
+            key[j] = x < y ? (x << 32 | y) : (y << 32 | x);
         }
+    }
     ct__bp_radix64(key, tmp, nk);
     for (i = 0, w = 0; i < nk; ++i)   /* pairs of two escaped boxes come twice; bucket repeats too */
         if (w == 0 || key[i] != key[w - 1]) key[w++] = key[i];
-    nk = w;
-    /* the old candidates of boxes that did not escape, merged with the new ones */
-    for (i = 0, total = nk; i < nold; ++i) total += !(mark[bp->ct__cand.items[i].a] | mark[bp->ct__cand.items[i].b]);
-    nc = total ? (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)total, sizeof(ct_pair))) : NULL;
-    if (total && !nc) return CT_NO_MEMORY;
-    for (a = 0, b = 0, w = 0; w < total;) {
-        const ct_pair *o = &bp->ct__cand.items[a];
-        if (a < nold && (mark[o->a] | mark[o->b])) { ++a; continue; }
-        if (b == nk || (a < nold && ct__bp_key(o) < key[b])) nc[w++] = bp->ct__cand.items[a++];
-        else { nc[w].a = (int)(key[b] >> 32); nc[w].b = (int)(key[b] & 0xffffffffu); ++w; ++b; }
-    }
-    ct_pairs_free(&bp->ct__cand);
-    bp->ct__cand.items = nc;
-    bp->ct__cand.count = total;
-    bp->ct__valid = 1;
+    *keyp = key;
+    *nkp = w;
+    *markp = mark;
+    (void)T;
     return CT_OK;
 }
 
-/* out = the candidates whose boxes overlap (exactly), in order: each fixed chunk of candidates
-   writes its overlapping ones (branch-free) into its own stretch of scratch, and the stretches
-   are then packed into out. */
-CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, int T, ct_pairs *out) {
+/* Marks each candidate that passes the exact test (was[i] = 1) and gathers those pairs into
+   *out (the caller's allocator). Used after a rebuild; ct__bp_step does the same and more on
+   a step that keeps the candidates. */
+CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, int T, unsigned char *was,
+                                    ct_pairs *out) {
     const ct_pair *c = bp->ct__cand.items;
     size_t m = bp->ct__cand.count, nch = (m + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *cnt, tot = 0, k;
-    ct_pair *buf = m ? CT__SALLOC(s, ct_pair, m) : NULL;
     long long q;
     cnt = CT__SALLOC(s, size_t, nch + 1);
-    if ((m && !buf) || !cnt) return CT_NO_MEMORY;
+    if (!cnt) return CT_NO_MEMORY;
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
 #endif
     for (q = 0; q < (long long)nch; ++q) {
-        size_t i, i0 = (size_t)q * CT__BP_FCHUNK, e = i0 + CT__BP_FCHUNK < m ? i0 + CT__BP_FCHUNK : m, w = i0;
+        size_t i, i0 = (size_t)q * CT__BP_FCHUNK, e = i0 + CT__BP_FCHUNK < m ? i0 + CT__BP_FCHUNK : m, w = 0;
         for (i = i0; i < e; ++i) {
+            int ok;
             if (i + CT__BP_AHEAD < e) CT__BP_PREFETCH(&boxes[c[i + CT__BP_AHEAD].b]);
-            buf[w] = c[i];
-            w += (size_t)ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
+            ok = ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
+            was[i] = (unsigned char)ok;
+            w += (size_t)ok;
         }
-        cnt[q] = w - i0;
+        cnt[q] = w;
     }
     for (k = 0; k < nch; ++k) { size_t t = cnt[k]; cnt[k] = tot; tot += t; }   /* counts -> offsets */
     cnt[nch] = tot;
@@ -1174,8 +1260,228 @@ CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aab
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
 #endif
-    for (q = 0; q < (long long)nch; ++q)
-        if (cnt[q + 1] > cnt[q]) memcpy(out->items + cnt[q], buf + (size_t)q * CT__BP_FCHUNK, (cnt[q + 1] - cnt[q]) * sizeof(ct_pair));
+    for (q = 0; q < (long long)nch; ++q) {
+        size_t i, i0 = (size_t)q * CT__BP_FCHUNK, e = i0 + CT__BP_FCHUNK < m ? i0 + CT__BP_FCHUNK : m;
+        size_t w = cnt[q], end = cnt[q + 1];   /* branch-free, and nothing past the chunk's last pair */
+        for (i = i0; i < e; ++i) {
+            if (w < end) out->items[w] = c[i];
+            w += was[i];
+        }
+    }
+    (void)T;
+    return CT_OK;
+}
+
+/* First index of the sorted key list key[0..n) at or above x. */
+CT__INLINE size_t ct__bp_lower_key(const unsigned long long *key, size_t n, unsigned long long x) {
+    size_t s = 0, e = n;
+    while (s < e) {
+        size_t m = s + (e - s) / 2;
+        if (key[m] < x) s = m + 1; else e = m;
+    }
+    return s;
+}
+
+/* The counts of one stretch of a step (see ct__bp_step). */
+typedef struct ct__bpstretch { size_t i0, i1, k0, k1, cand, pairs, added, removed; } ct__bpstretch;
+
+/* The writer of a stretch: pass 0 tests a candidate (now[pos] = overlap) and counts it;
+   pass 1 writes it (when cand is not NULL), its was bit, and the pair, added or removed it
+   makes. Pairs are written branch-free (a quarter of the candidates fail, at random) up to
+   the stretch's count of them, so nothing is written past the stretch's part of the output. */
+typedef struct ct__bpemit {
+    const ct_aabb *boxes;
+    const float *fb;   /* the float copy, or NULL: the exact test only */
+    float fm;          /* its margin */
+    unsigned char *now, *nwas;
+    ct_pair *cand, *pairs, *added, *removed;
+    size_t lim, nc, np, na, nr;
+} ct__bpemit;
+CT__INLINE void ct__bp_emit(ct__bpemit *e, int pass, ct_pair p, int w, size_t pos) {
+    int x;
+    if (pass == 0) {
+        if (e->fb) {
+            const float *A = e->fb + 6 * (size_t)p.a, *B = e->fb + 6 * (size_t)p.b;
+            float m = e->fm;
+            int outer = (A[0] <= B[3]) & (B[0] <= A[3]) & (A[1] <= B[4]) & (B[1] <= A[4]) & (A[2] <= B[5]) & (B[2] <= A[5]);
+            int inner = (A[0] + m <= B[3]) & (B[0] + m <= A[3]) & (A[1] + m <= B[4]) & (B[1] + m <= A[4]) &
+                        (A[2] + m <= B[5]) & (B[2] + m <= A[5]);
+            x = outer & inner;
+            if (CT__BP_RARE(outer > x)) x = ct__bp_aabb_overlap(&e->boxes[p.a], &e->boxes[p.b]);
+        } else {
+            x = ct__bp_aabb_overlap(&e->boxes[p.a], &e->boxes[p.b]);
+        }
+        e->now[pos] = (unsigned char)x;
+    } else {
+        x = e->now[pos];
+        if (e->cand) e->cand[e->nc] = p;
+        e->nwas[e->nc] = (unsigned char)x;
+        if (e->np < e->lim) e->pairs[e->np] = p;
+        if (x != w) {
+            if (x) e->added[e->na] = p;
+            else e->removed[e->nr] = p;
+        }
+    }
+    e->nc++;
+    e->np += (size_t)x;
+    e->na += (size_t)(x & !w);
+    e->nr += (size_t)(w & !x);
+}
+
+/* One stretch of the merge of the old candidates c[i0, i1) (their was bits) with the new keys
+   key[k0, k1): an old candidate of a marked box is dropped (removed, if it was a pair: its fat
+   boxes no longer overlap) unless a new key repeats it; the others, and the new keys (was 0),
+   are this step's candidates. Runs of old candidates between new keys go through a plain
+   loop. A candidate's now byte sits at i + k, the positions reached in the two lists. */
+CT__INLINE void ct__bp_stretch(const ct_pair *c, const unsigned char *was, const unsigned long long *key,
+                               const unsigned char *mark, int pass, ct__bpstretch *r, ct__bpemit *e) {
+    size_t i = r->i0, k = r->k0;
+    e->nc = e->np = e->na = e->nr = 0;
+    for (;;) {
+        size_t j = r->i1;
+        ct_pair p;
+        if (k < r->k1) {   /* the old candidates below the next new key */
+            size_t lo = i, hi = r->i1;
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if (ct__bp_key(&c[m]) < key[k]) lo = m + 1; else hi = m;
+            }
+            j = lo;
+        }
+        for (; i < j; ++i) {
+            p = c[i];
+            if (mark && ((mark[p.a >> 3] >> (p.a & 7)) | (mark[p.b >> 3] >> (p.b & 7))) & 1) {
+                if (was[i]) {
+                    if (pass) e->removed[e->nr] = p;
+                    e->nr++;
+                }
+                continue;
+            }
+            if (pass == 0 && i + CT__BP_AHEAD < j)
+                CT__BP_PREFETCH(e->fb ? (const void *)(e->fb + 6 * (size_t)c[i + CT__BP_AHEAD].b) : (const void *)&e->boxes[c[i + CT__BP_AHEAD].b]);
+            ct__bp_emit(e, pass, p, was[i], i + k);
+        }
+        if (k == r->k1) break;
+        p.a = (int)(key[k] >> 32);
+        p.b = (int)(key[k] & 0xffffffffu);
+        if (i < r->i1 && ct__bp_key(&c[i]) == key[k]) {
+            ct__bp_emit(e, pass, p, was[i], i + k);
+            ++i;
+        } else {
+            ct__bp_emit(e, pass, p, 0, i + k);
+        }
+        ++k;
+    }
+    if (pass == 0) { r->cand = e->nc; r->pairs = e->np; r->added = e->na; r->removed = e->nr; }
+}
+CT__PRIVATE void ct__bp_stretch0(const ct_pair *c, const unsigned char *was, const unsigned long long *key,
+                                 const unsigned char *mark, ct__bpstretch *r, ct__bpemit *e) {
+    ct__bp_stretch(c, was, key, mark, 0, r, e);
+}
+CT__PRIVATE void ct__bp_stretch1(const ct_pair *c, const unsigned char *was, const unsigned long long *key,
+                                 const unsigned char *mark, ct__bpstretch *r, ct__bpemit *e) {
+    ct__bp_stretch(c, was, key, mark, 1, r, e);
+}
+
+/* An array for n > 0 elements of sz bytes: spare when it is large enough, else a new one with
+   room for an eighth more (a step's counts vary a little). *cap = its capacity. */
+CT__PRIVATE void *ct__bp_array(const ct_allocator *a, void *spare, size_t spare_cap, size_t n, size_t sz, size_t *cap) {
+    if (spare && spare_cap >= n) { *cap = spare_cap; return spare; }
+    *cap = n + n / 8 + 64;
+    return ct__alloc(a, ct__array_bytes((long long)*cap, sz));
+}
+
+/* A step that keeps the candidates of the boxes that did not escape: merges the old
+   candidates with the new keys key[0..nk) (those of the boxes marked in mark; mark NULL and
+   nk 0 when none escaped), tests every candidate once and writes the new candidates (only
+   when some escaped: *cand, else the old ones stay), their was bits (*wasp) and the pairs,
+   added and removed, all sorted, in two passes over fixed stretches of the old candidates
+   (identical for any thread count). Outputs come from the ct_bp's allocator; on failure
+   nothing is kept. */
+CT__PRIVATE ct_status ct__bp_step(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, const unsigned long long *key,
+                                  size_t nk, const unsigned char *mark, int T, ct_pairs *cand, unsigned char **wasp,
+                                  ct_pairs *np, ct_pairs *na, ct_pairs *nr, size_t cap[3]) {
+    const ct_pair *c = bp->ct__cand.items;
+    const ct_allocator *al = &bp->ct__alloc;
+    size_t nold = bp->ct__cand.count, nch = (nold + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *off, tot[4] = { 0, 0, 0, 0 }, q;
+    ct__bpstretch *r;
+    unsigned char *now, *nwas = NULL;
+    float fm = ct__bp_fmargin(bp);
+    long long t;
+    if (nch == 0) nch = 1;
+    r = CT__SALLOC(s, ct__bpstretch, nch);
+    off = CT__SALLOC(s, size_t, 4 * nch);
+    now = CT__SALLOC(s, unsigned char, nold + nk + 1);
+    if (!r || !off || !now) return CT_NO_MEMORY;
+    for (q = 0; q < nch; ++q) {
+        r[q].i0 = q * CT__BP_FCHUNK;
+        r[q].i1 = r[q].i0 + CT__BP_FCHUNK < nold ? r[q].i0 + CT__BP_FCHUNK : nold;
+        r[q].k0 = q == 0 ? 0 : ct__bp_lower_key(key, nk, ct__bp_key(&c[r[q].i0]));
+        r[q].k1 = q == nch - 1 ? nk : ct__bp_lower_key(key, nk, ct__bp_key(&c[r[q].i1]));
+    }
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (t = 0; t < (long long)nch; ++t) {
+        ct__bpemit e;
+        memset(&e, 0, sizeof e);
+        e.boxes = boxes;
+        e.fm = fm;
+        e.fb = fm > 0 ? bp->ct__fbox : NULL;
+        e.now = now;
+        ct__bp_stretch0(c, bp->ct__was, key, mark, &r[t], &e);
+    }
+    for (q = 0; q < nch; ++q) {
+        off[4 * q] = tot[0]; tot[0] += r[q].cand;
+        off[4 * q + 1] = tot[1]; tot[1] += r[q].pairs;
+        off[4 * q + 2] = tot[2]; tot[2] += r[q].added;
+        off[4 * q + 3] = tot[3]; tot[3] += r[q].removed;
+    }
+    cand->items = NULL;
+    cand->count = 0;
+    /* candidates, was bits and pairs go into the arrays a step before replaced when they are
+       large enough: a fresh array costs a page fault per 4 KB written */
+    if (mark && tot[0]) cand->items = (ct_pair *)ct__bp_array(al, bp->ct__cspare, bp->ct__cspare_cap, tot[0], sizeof(ct_pair), &cap[0]);
+    if (tot[0]) nwas = (unsigned char *)ct__bp_array(al, bp->ct__wspare, bp->ct__wspare_cap, tot[0], 1, &cap[1]);
+    if (tot[1]) np->items = (ct_pair *)ct__bp_array(al, bp->ct__pspare, bp->ct__pspare_cap, tot[1], sizeof(ct_pair), &cap[2]);
+    if (tot[2]) na->items = (ct_pair *)ct__alloc(al, ct__array_bytes((long long)tot[2], sizeof(ct_pair)));
+    if (tot[3]) nr->items = (ct_pair *)ct__alloc(al, ct__array_bytes((long long)tot[3], sizeof(ct_pair)));
+    if ((mark && tot[0] && !cand->items) || (tot[0] && !nwas) || (tot[1] && !np->items) || (tot[2] && !na->items) ||
+        (tot[3] && !nr->items)) {
+        if (cand->items != bp->ct__cspare) ct__free(al, cand->items);
+        if (nwas != bp->ct__wspare) ct__free(al, nwas);
+        if (np->items == bp->ct__pspare) np->items = NULL;
+        cand->items = NULL;
+        return CT_NO_MEMORY;   /* the caller frees np, na and nr */
+    }
+    /* nothing fails below: the spares taken are the new arrays (capacities in the ct_bp; the
+       caller turns the arrays they replace into spares) */
+    if (cand->items && cand->items == bp->ct__cspare) { bp->ct__cspare = NULL; bp->ct__cspare_cap = 0; }
+    if (nwas && nwas == bp->ct__wspare) { bp->ct__wspare = NULL; bp->ct__wspare_cap = 0; }
+    if (np->items && np->items == bp->ct__pspare) { bp->ct__pspare = NULL; bp->ct__pspare_cap = 0; }
+    if (mark) cand->count = tot[0];
+    np->count = tot[1];
+    na->count = tot[2];
+    nr->count = tot[3];
+#if CT__BP_OMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (t = 0; t < (long long)nch; ++t) {
+        size_t *o = off + 4 * t;
+        ct__bpemit e;
+        e.boxes = boxes;
+        e.fb = NULL;
+        e.fm = 0;
+        e.now = now;
+        e.cand = cand->items ? cand->items + o[0] : NULL;
+        e.nwas = nwas ? nwas + o[0] : NULL;
+        e.pairs = np->items ? np->items + o[1] : NULL;
+        e.added = na->items ? na->items + o[2] : NULL;
+        e.removed = nr->items ? nr->items + o[3] : NULL;
+        e.lim = r[t].pairs;
+        ct__bp_stretch1(c, bp->ct__was, key, mark, &r[t], &e);
+    }
+    *wasp = nwas;
     (void)T;
     return CT_OK;
 }
@@ -1227,7 +1533,8 @@ CT__PRIVATE ct_status ct__bp_diff(const ct_bp *bp, ct_scratch *s, const ct_pairs
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count + y->count > 65536)
 #endif
     for (k = 0; k < CT__BP_DCHUNKS; ++k)
-        ct__bp_diff_range(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], bx + xo[k], &cx[k], by + yo[k], &cy[k]);
+        ct__bp_diff_range(x->items, xo[k], xo[k + 1], y->items, yo[k], yo[k + 1], bx ? bx + xo[k] : NULL, &cx[k],
+                          by ? by + yo[k] : NULL, &cy[k]);
     for (k = 0; k < CT__BP_DCHUNKS; ++k) { tx += cx[k]; ty += cy[k]; }
     if (tx) ox->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)tx, sizeof(ct_pair)));
     if (ty) oy->items = (ct_pair *)ct__alloc(&bp->ct__alloc, ct__array_bytes((long long)ty, sizeof(ct_pair)));
@@ -1251,9 +1558,12 @@ CT__PRIVATE ct_status ct__bp_diff(const ct_bp *bp, ct_scratch *s, const ct_pairs
 CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *moved, int nmoved) {
     ct_scratch local, *s;
     ct__mark mk;
-    ct_pairs np, na, nr;
-    int T = ct__bp_threads(), bad = 0, i, ne = 0, *esc = NULL, nmax;
-    long long cnt;
+    ct_pairs np, na, nr, nc;
+    int T = ct__bp_threads(), bad = 0, i, ne = 0, *esc = NULL, *ecnt, nmax, fresh = 1;
+    unsigned long long *key = NULL;
+    unsigned char *mark = NULL, *was = NULL;
+    size_t nk = 0, cap[3] = { 0, 0, 0 };
+    long long cnt, nch, q;
     ct_status st = CT_OK;
     if (!bp || !bp->ct__alloc.alloc || n < 0 || (n > 0 && !boxes) || (moved && nmoved < 0)) return CT_INVALID;
 #if CT__BP_OMP
@@ -1264,39 +1574,94 @@ CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *
         for (i = 0; i < nmoved; ++i) bad |= moved[i] < 0 || moved[i] >= n;
     if (bad) return CT_INVALID;
     memset(&np, 0, sizeof np);
-    np.ct__alloc = na.ct__alloc = nr.ct__alloc = bp->ct__alloc;
-    na.items = nr.items = NULL;
-    na.count = nr.count = 0;
+    np.ct__alloc = na.ct__alloc = nr.ct__alloc = nc.ct__alloc = bp->ct__alloc;
+    na.items = nr.items = nc.items = NULL;
+    na.count = nr.count = nc.count = 0;
     nmax = n > bp->ct__n ? n : bp->ct__n;   /* the previous pairs index the previous boxes */
     s = ct__scratch_begin(NULL, &local, &bp->ct__alloc);
     mk = ct__scratch_mark(s);
     if (bp->ct__valid && n == bp->ct__n) {
         /* the boxes that left their fat box, in index order */
+        fresh = 0;
         cnt = moved ? nmoved : n;
+        nch = (cnt + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK;
         esc = CT__SALLOC(s, int, cnt + 1);
-        if (!esc) st = CT_NO_MEMORY;
-        for (i = 0; st == CT_OK && i < (int)cnt; ++i) {
-            int id = moved ? moved[i] : i;
-            if (!ct__bp_inside(&boxes[id], &bp->ct__fat[id])) esc[ne++] = id;
+        ecnt = CT__SALLOC(s, int, nch + 1);
+        if (!esc || !ecnt) st = CT_NO_MEMORY;
+        if (st == CT_OK) {   /* each chunk packs its escapes at its start, then the chunks are packed */
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && nch > 1)
+#endif
+            for (q = 0; q < nch; ++q) {
+                long long j, j0 = q * CT__BP_FCHUNK, j1 = j0 + CT__BP_FCHUNK < cnt ? j0 + CT__BP_FCHUNK : cnt;
+                int w = 0;
+                for (j = j0; j < j1; ++j) {
+                    int id = moved ? moved[j] : (int)j;
+                    if (!ct__bp_inside(&boxes[id], &bp->ct__fat[id])) esc[j0 + w++] = id;
+                    if (bp->ct__fbox && !moved) ct__bp_fset(bp->ct__fbox + 6 * (size_t)id, &boxes[id]);
+                }
+                ecnt[q] = w;
+            }
+            if (bp->ct__fbox && moved)   /* on this thread: a moved list may repeat an index */
+                for (i = 0; i < nmoved; ++i) ct__bp_fset(bp->ct__fbox + 6 * (size_t)moved[i], &boxes[moved[i]]);
+            for (q = 0; q < nch; ++q) {
+                if (ecnt[q] && ne != (int)(q * CT__BP_FCHUNK)) memmove(esc + ne, esc + q * CT__BP_FCHUNK, (size_t)ecnt[q] * sizeof *esc);
+                ne += ecnt[q];
+            }
         }
         if (st == CT_OK && moved) ne = (int)ct__bp_unique(esc, (size_t)ne);
         if (st == CT_OK && ne > 0) {
-            st = ne > n / CT__BP_REBUILD ? CT_INVALID : ct__bp_requery(bp, s, boxes, esc, ne);
-            if (st == CT_INVALID) st = ct__bp_rebuild(bp, s, boxes, n, T);
+            st = ne > n / CT__BP_REBUILD ? CT_INVALID : ct__bp_requery(bp, s, boxes, esc, ne, T, &key, &nk, &mark);
+            if (st == CT_INVALID) fresh = 1;
         }
-    } else {
-        st = ct__bp_rebuild(bp, s, boxes, n, T);
     }
-    if (st == CT_OK) st = ct__bp_filter(bp, s, boxes, T, &np);
-    if (st == CT_OK) st = ct__bp_diff(bp, s, &np, &bp->pairs, nmax, T, &na, &nr);
+    if (fresh) {   /* from scratch: the pairs by the exact test, added and removed by a merge */
+        st = ct__bp_rebuild(bp, s, boxes, n, T);
+        if (st == CT_OK && bp->ct__cand.count && !(was = (unsigned char *)ct__alloc(&bp->ct__alloc, bp->ct__cand.count)))
+            st = CT_NO_MEMORY;
+        if (st == CT_OK) st = ct__bp_filter(bp, s, boxes, T, was, &np);
+        if (st == CT_OK) st = ct__bp_diff(bp, s, &np, &bp->pairs, nmax, T, &na, &nr);
+    } else if (st == CT_OK) {
+        st = ct__bp_step(bp, s, boxes, key, nk, mark, T, &nc, &was, &np, &na, &nr, cap);
+    }
     ct__scratch_end(s, &local, mk);
     if (st != CT_OK) {
         ct_pairs_free(&np);
         ct_pairs_free(&na);
         ct_pairs_free(&nr);
+        ct__free(&bp->ct__alloc, was);
         ct__bp_free_grid(bp);
         return st;
     }
+    /* the arrays this step replaces become the next step's spares */
+    if (fresh) {   /* exact sizes; the arrays before went with the old grid */
+        cap[0] = bp->ct__cand.count;
+        cap[1] = bp->ct__cand.count;
+        cap[2] = np.count;
+    } else if (mark) {
+        ct__free(&bp->ct__alloc, bp->ct__cspare);
+        bp->ct__cspare = bp->ct__cand.items;
+        bp->ct__cspare_cap = bp->ct__cand.items ? bp->ct__ccap : 0;
+        bp->ct__cand = nc;
+    } else {
+        cap[0] = bp->ct__ccap;
+    }
+    if (bp->ct__was) {
+        ct__free(&bp->ct__alloc, bp->ct__wspare);
+        bp->ct__wspare = bp->ct__was;
+        bp->ct__wspare_cap = bp->ct__wcap;
+    }
+    if (bp->pairs.items) {
+        ct__free(&bp->ct__alloc, bp->ct__pspare);
+        bp->ct__pspare = bp->pairs.items;
+        bp->ct__pspare_cap = bp->ct__pcap;
+        bp->pairs.items = NULL;
+    }
+    bp->ct__was = was;
+    bp->ct__ccap = cap[0];
+    bp->ct__wcap = cap[1];
+    bp->ct__pcap = cap[2];
+    bp->ct__valid = 1;
     ct_pairs_free(&bp->pairs);
     ct_pairs_free(&bp->added);
     ct_pairs_free(&bp->removed);

@@ -839,6 +839,52 @@ Test(broadphase, incremental_large_motion_and_changing_count) {
     free(s.b);
 }
 
+/* Boxes within a few double ulps of touching, far from the origin: the step's float copy of the
+   boxes (double builds) cannot decide them, so every such candidate must reach the exact test.
+   A lattice of unit cells at 1e3 (a float ulp there is 6e-5), each box one cell wide give or
+   take 0, 1e-12 or 1e-9, moved by such amounts each step; every step against brute force, and
+   added/removed against the differences. */
+Test(broadphase, incremental_near_touching_far_from_origin) {
+    const int side = 9, n = side * side * side;
+    static const double d[5] = { -1e-9, -1e-12, 0, 1e-12, 1e-9 };
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    ct_pair *prev = NULL;
+    size_t nprev = 0;
+    unsigned long long seed = 71;
+    ct_bp bp;
+    int step, i, pairs_changed = 0;
+    cr_assert_not_null(b);
+    cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+    for (step = 0; step < 6; ++step) {
+        size_t nw, na, nr;
+        ct_pair *want, *add, *rem;
+        for (i = 0; i < n; ++i) {
+            double x = 1000 + i % side, y = 1000 + (i / side) % side, z = 1000 + i / (side * side);
+            double w = 1 + d[(int)(tu_uniform(&seed) * 5)], s = d[(int)(tu_uniform(&seed) * 5)];
+            b[i].lo = tu_vec(x + s, y, z);
+            b[i].hi = tu_vec(x + s + w, y + w, z + w);
+        }
+        want = brute(b, n, NULL, 0, &nw);
+        cr_assert_eq(ct_bp_update(&bp, b, n, NULL, 0), CT_OK);
+        expect_pairs(&bp.pairs, want, nw, "near touching", step);
+        add = pairs_minus(want, nw, prev, nprev, &na);
+        rem = pairs_minus(prev, nprev, want, nw, &nr);
+        expect_pairs(&bp.added, add, na, "near touching, added", step);
+        expect_pairs(&bp.removed, rem, nr, "near touching, removed", step);
+        pairs_changed += na + nr > 0 && step > 0;
+        free(add);
+        free(rem);
+        free(prev);
+        prev = want;
+        nprev = nw;
+    }
+    /* double: gaps of 1e-12 decide, so the pairs change from step to step; float rounds them away */
+    if (!TU_FLOAT) cr_assert(pairs_changed >= 4, "pairs changed on %d steps", pairs_changed);
+    free(prev);
+    free(b);
+    ct_bp_free(&bp);
+}
+
 Test(broadphase, incremental_invalid_input) {
     scene s = make_scene(0, 53);
     ct_bp bp, zero;

@@ -3,7 +3,9 @@
    boxes (lattice corners so touching and identical boxes are common; zero-size, huge, NaN/Inf
    and inverted boxes) against a brute-force double loop: the same pairs, each once, sorted;
    CT_INVALID exactly when some box is invalid (NaN/Inf, lo > hi); foreach visits each pair
-   once on any thread. */
+   once on any thread. Then up to 6 steps of motion through one ct_bp (decoded moves on the
+   lattice, a moved list or none, now and then one box fewer): every step's pairs against the
+   double loop, added and removed against the differences of consecutive steps. */
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,6 +42,66 @@ static void fz_visit(void *user, int a, int b, int thread) {
     fz_seen *s = (fz_seen *)user;
     FZ_CHECK(a >= 0 && a < b && b < s->n && thread >= 0);
     __atomic_fetch_add(&s->hit[a * 64 + b], 1, __ATOMIC_RELAXED);
+}
+
+/* Steps of motion through one ct_bp, checked against the double loop (A valid). */
+static void fz_incremental(fz *f, ct_aabb *A, int na, double scale) {
+    static const ct_real margins[4] = { 0, (ct_real)0.01, (ct_real)0.25, (ct_real)2 };
+    unsigned char prev[64 * 64], cur[64 * 64];
+    int step, nsteps = (int)(fz_byte(f) % 7), n = na, i, j;
+    ct_bp bp;
+    FZ_CHECK(ct_bp_init(&bp, margins[fz_byte(f) % 4], NULL) == CT_OK);
+    memset(prev, 0, sizeof prev);
+    for (step = 0; step < nsteps; ++step) {
+        int moved[2 * 64], nm = 0, list = 0, ok = 1;
+        size_t k = 0, ka = 0, kr = 0;
+        if (step > 0) {
+            unsigned d = fz_byte(f);
+            list = d & 1;
+            if ((d & 6) == 6 && n > 0) --n;
+            for (i = 0; i < n; ++i) {
+                unsigned m = fz_byte(f);
+                if (m >= 96) continue;
+                {   /* a shift of a quarter of the lattice step on one axis, or onto another box */
+                    double q = scale * (double)((int)(m % 9) - 4) / 4;
+                    ct_vec3 s = ct__v3(m % 3 == 0 ? (ct_real)q : 0, m % 3 == 1 ? (ct_real)q : 0, m % 3 == 2 ? (ct_real)q : 0);
+                    if (m >= 90) A[i] = A[m % (unsigned)n];
+                    else { A[i].lo = ct__add(A[i].lo, s); A[i].hi = ct__add(A[i].hi, s); }
+                }
+                moved[nm++] = i;
+                if (m % 5 == 0) moved[nm++] = i;   /* repeats are fine */
+                if (!fz_box_ok(&A[i])) ok = 0;
+            }
+        }
+        if (!ok) {   /* a shift overflowed: refused, nothing changes */
+            FZ_CHECK(ct_bp_update(&bp, A, n, list ? moved : NULL, nm) == CT_INVALID);
+            break;
+        }
+        FZ_CHECK(ct_bp_update(&bp, A, n, list ? moved : NULL, nm) == CT_OK);
+        memset(cur, 0, sizeof cur);
+        for (i = 0; i < n; ++i)
+            for (j = i + 1; j < n; ++j)
+                if (fz_overlap(&A[i], &A[j])) {
+                    cur[i * 64 + j] = 1;
+                    FZ_CHECK(k < bp.pairs.count && bp.pairs.items[k].a == i && bp.pairs.items[k].b == j);
+                    ++k;
+                }
+        FZ_CHECK(k == bp.pairs.count);
+        for (i = 0; i < 64; ++i)
+            for (j = i + 1; j < 64; ++j) {
+                if (cur[i * 64 + j] && !prev[i * 64 + j]) {
+                    FZ_CHECK(ka < bp.added.count && bp.added.items[ka].a == i && bp.added.items[ka].b == j);
+                    ++ka;
+                }
+                if (prev[i * 64 + j] && !cur[i * 64 + j]) {
+                    FZ_CHECK(kr < bp.removed.count && bp.removed.items[kr].a == i && bp.removed.items[kr].b == j);
+                    ++kr;
+                }
+            }
+        FZ_CHECK(ka == bp.added.count && kr == bp.removed.count);
+        memcpy(prev, cur, sizeof prev);
+    }
+    ct_bp_free(&bp);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -93,5 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(p.count == 0 && p.items == NULL);
     }
     ct_pairs_free(&p);
+
+    if (va) fz_incremental(&f, A, na, scale);
     return 0;
 }
