@@ -1277,6 +1277,46 @@ Test(hull, cube_surface_sets_stay_contained_at_scale, .timeout = 300) {
     free(p);
 }
 
+/* Points within 1e-13 of a cube's surface, 5e4 and 1e5 of them, made as bench/bench_hull.cpp
+   makes them: a merge met two faces that share a vertex off their common chain of edges (a
+   triangle with two edges on one and one on the other), and the merged face kept edges whose
+   twins were in the face itself. A later merge's walk along its shared run then never ended
+   (5e4 points, seeds 4 and 29: the build hung) or a climb read a freed edge (1e5 points, seed
+   3: a heap overflow, ASan). Each set: CT_OK, a valid hull, every point within the documented
+   worst case (the coarsest rebuild, 4096 default tolerances, times the bound). */
+Test(hull, near_cube_surface_merges_keep_faces_simple, .timeout = 300) {
+    static const int ns[5] = { 50000, 50000, 100000, 100000, 100000 };
+    static const unsigned long long seeds[5] = { 4, 29, 3, 17, 25 };
+    double *u = (double *)malloc(3 * 100000 * sizeof(double));
+    ct_vec3 *p = (ct_vec3 *)malloc(100000 * sizeof(ct_vec3));
+    int k;
+    cr_assert(u != NULL && p != NULL);
+    for (k = 0; k < 5; ++k) {
+        unsigned long long seed = seeds[k];
+        int n = ns[k], i;
+        double tol, absmax = 0, w;
+        ct_hull h;
+        wl_cube(u, n, 1, &seed);
+        for (i = 0; i < n; ++i) {
+            int face = (int)(6 * (0.5 * u[3 * i] + 0.5)) % 6;
+            double v[3];
+            v[0] = u[3 * i + 1];
+            v[1] = u[3 * i + 2];
+            v[2] = ((face & 1) ? 1.0 : -1.0) + 1e-13 * (2 * tu_uniform(&seed) - 1);
+            p[i] = tu_vec(v[(face / 2 + 1) % 3], v[(face / 2 + 2) % 3], v[face / 2 % 3]);
+            absmax = fmax(absmax, (double)ct__maxabs(p[i]));
+        }
+        tol = hull_tolerance(p, n, 0);
+        cr_assert_eq(ct_hull_build(p, n, NULL, NULL, &h), CT_OK, "n %d seed %llu", n, seeds[k]);
+        w = (worst_outside(&h, p, n) - 8 * (double)TU_EPS * absmax) / tol;
+        cr_assert(w <= HULL_OUTSIDE_TOLS * 4096, "n %d seed %llu: a point %g default tolerances outside", n, seeds[k], w);
+        check_hull(&h, NULL, 0, HULL_OUTSIDE_TOLS * 4096 * tol + 64 * (double)TU_EPS * absmax);
+        ct_hull_free(&h);
+    }
+    free(u);
+    free(p);
+}
+
 /* ---- the exact volume of ill-conditioned hulls (detail/mass.h) ---------------------------- */
 /* Thin boxes (half extents 1e6 x 0.1 x 0.1) turned by random rotations and moved 1e6 away:
    the fan sums of cone products (vectors 1e6 long) are rounded beyond the accuracy asked here,
