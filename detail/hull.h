@@ -205,7 +205,6 @@ typedef struct ct__qh_state {
     int eye;                                /* the point being added */
     int folds;                              /* faces the fold rule took in for this eye */
     int *vseen;                             /* per point: the eye whose horizon met it, or -1 */
-    int *vmark, vstamp;                     /* per point: the last ct__qh_pinched pass that met it */
     ct__qreal *packed; int *packed_face;    /* planes (n, off) of the live new faces, packed; their faces */
     int packed_cap;
     int imin[3], imax[3];                   /* points of least and greatest x, y, z */
@@ -800,48 +799,43 @@ CT__PRIVATE int ct__qh_union_reflex(const ct__qh_state *q, int f, int e) {
 /* One merge of face f with a neighbour that is not convex by more than tol.
    strict = 0: only with respect to the larger face (first pass); 1: either way.
    Returns 1 merged, 0 none, -1 out of memory. */
-/* The runs of consecutive edges of face f that border face of: 0 when every edge does (the
-   two faces close a zero-volume pillow: a needle's rounding can fold a new face back onto
-   its neighbour). ct__qh_merge splices one run: with none there is no boundary left to splice
-   and the walk to the ends of the run would not stop; with two (faces that meet along two
-   separate chains, seen on 5e4-1e5 points within 1e-13 of a cube's surface) the second run
-   would stay inside the merged face as edges whose twins are in the same face, and later
-   walks along it would loop or read freed edges. */
-CT__PRIVATE int ct__qh_runs(const ct__qh_state *q, int f, int of) {
-    int e0 = q->f[f].he0, e = e0, runs = 0, before = ct__qh_oppface(q, q->e[e0].prev) == of;
+/* 1 when every edge of face f borders face of: the two faces close a zero-volume pillow (a
+   needle's rounding can fold a new face back onto its neighbour). Merging them has no
+   boundary left to splice, and the walk to the ends of the shared run would not stop. The
+   walk stops at the first edge that borders another face: O(1) but for pillows. */
+CT__PRIVATE int ct__qh_pillow(const ct__qh_state *q, int f, int of) {
+    int e0 = q->f[f].he0, e = e0;
     do {
-        int on = ct__qh_oppface(q, e) == of;
-        runs += on && !before;
-        before = on;
+        if (ct__qh_oppface(q, e) != of) return 0;
         e = q->e[e].next;
     } while (e != e0);
-    return runs;
+    return 1;
 }
 
-/* 1 when faces f and of share a vertex off the run of edges between them: their union would
-   pass through that vertex twice (a face between them, e.g. a triangle with two edges on f
-   and one on of, would be enclosed), and the merge would leave edges whose twins are in the
-   merged face itself (seen on 5e4-1e5 points within 1e-13 of a cube's surface: a later walk
-   along such a face never ended, or read freed edges). */
-CT__PRIVATE int ct__qh_pinched(ct__qh_state *q, int f, int of) {
-    int e0 = q->f[f].he0, e = e0, stamp;
-    if (q->vstamp == 0x7fffffff) {
-        memset(q->vmark, 0, (size_t)q->n * sizeof *q->vmark);
-        q->vstamp = 0;
-    }
-    stamp = ++q->vstamp;
+/* 1 unless faces f and of (neither a pillow on the other) meet along one chain of edges and
+   nowhere else, as ct__qh_merge needs: it splices one chain. Faces that meet along two chains,
+   or also at a vertex off their chain (a triangle with two edges on one and one on the other),
+   would leave edges whose twins are in the merged face (seen on 5e4-1e5 points within 1e-13
+   of a cube's surface: a later merge's walk never ended, or a climb read a freed edge). Both
+   conditions are symmetric, so the smaller face is walked: a vertex off the chain is looked
+   for around its fan, and one chain of edges in a simple polygon is one chain in the other. */
+CT__PRIVATE int ct__qh_tangled(const ct__qh_state *q, int f, int of) {
+    int g = q->f[f].nv <= q->f[of].nv ? f : of, o = g == f ? of : f;
+    int e0 = q->f[g].he0, e = e0, runs = 0, before = ct__qh_oppface(q, q->e[e0].prev) == o;
     do {
-        q->vmark[q->e[e].head] = stamp;
-        e = q->e[e].next;
-    } while (e != e0);
-    e0 = q->f[of].he0;
-    e = e0;
-    do {
-        int nx = q->e[e].next;
-        if (ct__qh_oppface(q, e) != f && ct__qh_oppface(q, nx) != f && q->vmark[q->e[e].head] == stamp) return 1;
+        int nx = q->e[e].next, on = ct__qh_oppface(q, e) == o;
+        runs += on && !before;
+        before = on;
+        if (!on && ct__qh_oppface(q, nx) != o) {   /* head(e) is off the chain: is it a vertex of o? */
+            int h = e, guard = 0;
+            do {
+                if (q->e[h].face == o) return 1;
+                h = q->e[q->e[h].next].twin;
+            } while (h != e && ++guard < q->n);
+        }
         e = nx;
     } while (e != e0);
-    return 0;
+    return runs != 1;
 }
 
 CT__PRIVATE int ct__qh_adjacent_merge(ct__qh_state *q, int f, int strict) {
@@ -867,7 +861,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qh_state *q, int f, int strict) {
                convex polygon */
             if (merge && d1 <= tol && d2 <= tol &&
                 (!ct__qh_face_near(q, f, of) || ct__qh_union_reflex(q, f, e))) merge = 0;
-            if (merge && (ct__qh_runs(q, f, of) != 1 || ct__qh_runs(q, of, f) != 1 || ct__qh_pinched(q, f, of))) merge = 0;
+            if (merge && (ct__qh_pillow(q, f, of) || ct__qh_pillow(q, of, f) || ct__qh_tangled(q, f, of))) merge = 0;
             if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
         }
         e = q->e[e].next;
@@ -1140,10 +1134,8 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
        as given) by far more than the tolerance. The tolerance covers absolute coordinates. */
     q.pnext = CT__SALLOC(s, int, n);
     q.vseen = CT__SALLOC(s, int, n);
-    q.vmark = CT__SALLOC(s, int, n);
-    if (!q.pnext || !q.vseen || !q.vmark) return CT_NO_MEMORY;
+    if (!q.pnext || !q.vseen) return CT_NO_MEMORY;
     for (i = 0; i < n; ++i) q.vseen[i] = -1;
-    memset(q.vmark, 0, (size_t)n * sizeof *q.vmark);
     {   /* capacities from n (live faces <= 2n - 4, half-edges <= 3 per face, a horizon <= n):
            small sets never grow; large ones start smaller and double */
         int cf = n < 2048 ? 2 * n + 16 : 4096, cv = n < 256 ? n + 16 : 272;
