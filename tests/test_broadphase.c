@@ -885,6 +885,50 @@ Test(broadphase, incremental_near_touching_far_from_origin) {
     ct_bp_free(&bp);
 }
 
+/* The step's float copy is used only for scenes within 2^-100..2^100 (ct__bp_fmargin): every
+   step against brute force from 1e-300 to 1e200 (float builds: 1e-35 to 1e35), at the origin
+   and offset by 1e8 boxes, with boxes 1e-12 wider than others (near-touching) and a tenth
+   moved far enough to escape each step. */
+Test(broadphase, incremental_any_scale) {
+    static const double scales[8] = { 1e-300, 1e-40, 1e-35, 1e-20, 1, 1e20, 1e35, 1e200 };
+    const int n = 300;
+    ct_aabb *b = (ct_aabb *)malloc(sizeof *b * (size_t)n);
+    unsigned long long seed = 73;
+    int si, oi, step, i, runs = 0;
+    cr_assert_not_null(b);
+    for (si = 0; si < 8; ++si)
+        for (oi = 0; oi < 2; ++oi) {
+            double sc = scales[si], off = oi ? 1e8 * sc : 0;
+            ct_bp bp;
+            if (TU_FLOAT && (sc < 1e-35 || sc > 1e35 || off > 1e35)) continue;
+            cr_assert_eq(ct_bp_init(&bp, 0, NULL), CT_OK);
+            for (i = 0; i < n; ++i) {
+                double x = off + 20 * sc * tu_uniform(&seed), y = 20 * sc * tu_uniform(&seed), z = 20 * sc * tu_uniform(&seed);
+                double w = sc * (tu_uniform(&seed) < 0.2 ? 1 + 1e-12 : 1);
+                b[i].lo = tu_vec(x, y, z);
+                b[i].hi = tu_vec(x + w, y + w, z + w);
+            }
+            for (step = 0; step < 4; ++step) {
+                size_t nw;
+                ct_pair *want;
+                if (step > 0)
+                    for (i = 0; i < n; ++i) {
+                        double d = sc * (tu_uniform(&seed) < 0.1 ? 0.3 : 0.003) * (tu_uniform(&seed) - 0.5);
+                        b[i].lo.x = (ct_real)((double)b[i].lo.x + d);
+                        b[i].hi.x = (ct_real)((double)b[i].hi.x + d);
+                    }
+                want = brute(b, n, NULL, 0, &nw);
+                cr_assert_eq(ct_bp_update(&bp, b, n, NULL, 0), CT_OK, "scale %g offset %g step %d", sc, off, step);
+                expect_pairs(&bp.pairs, want, nw, "any scale", step);
+                free(want);
+                ++runs;
+            }
+            ct_bp_free(&bp);
+        }
+    cr_assert_eq(runs, TU_FLOAT ? 36 : 64);
+    free(b);
+}
+
 Test(broadphase, incremental_invalid_input) {
     scene s = make_scene(0, 53);
     ct_bp bp, zero;
