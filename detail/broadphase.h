@@ -1012,9 +1012,9 @@ CT__PRIVATE int ct__bp_reserve(ct_scratch *s, ct__bpvec *l, size_t extra) {
 }
 
 /* Every box but skip whose fat box overlaps r, some possibly twice (when two cells of the
-   range share a bucket), written to out when it is not NULL; returns their number. Reads the
-   grid only: concurrent scans are fine. */
-CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int *out) {
+   range share a bucket): the first cap of them written to out; returns their number. Reads
+   the grid only: concurrent scans are fine. */
+CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int *out, size_t cap) {
     long long lo[3], hi[3], x, y, z;
     double cells = 1;
     size_t w = 0;
@@ -1029,7 +1029,7 @@ CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int
         for (c = 0; c < bp->ct__nb; ++c)
             for (i = bp->ct__head[c]; i >= 0; i = bp->ct__next[i])
                 if (i != skip && ct__bp_aabb_overlap(&bp->ct__fat[i], r)) {
-                    if (out) out[w] = i;
+                    if (w < cap) out[w] = i;
                     ++w;
                 }
         return w;
@@ -1039,7 +1039,7 @@ CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int
             for (z = lo[2]; z <= hi[2]; ++z)
                 for (i = bp->ct__head[ct__bp_ghash(bp, x, y, z)]; i >= 0; i = bp->ct__next[i])
                     if (i != skip && ct__bp_aabb_overlap(&bp->ct__fat[i], r)) {
-                        if (out) out[w] = i;
+                        if (w < cap) out[w] = i;
                         ++w;
                     }
     return w;
@@ -1047,8 +1047,12 @@ CT__PRIVATE size_t ct__bp_gscan(const ct_bp *bp, const ct_aabb *r, int skip, int
 /* Appends to l every box whose fat box overlaps r (see ct__bp_gscan). Returns 0 when out of
    memory. */
 CT__PRIVATE int ct__bp_gquery(const ct_bp *bp, ct_scratch *s, const ct_aabb *r, ct__bpvec *l) {
-    if (!ct__bp_reserve(s, l, ct__bp_gscan(bp, r, -1, NULL))) return 0;
-    l->n += ct__bp_gscan(bp, r, -1, l->v + l->n);
+    size_t room = l->cap - l->n, m = ct__bp_gscan(bp, r, -1, l->v ? l->v + l->n : NULL, room);
+    if (m > room) {   /* scanned again only when the list had to grow */
+        if (!ct__bp_reserve(s, l, m)) return 0;
+        ct__bp_gscan(bp, r, -1, l->v + l->n, m);
+    }
+    l->n += m;
     return 1;
 }
 
@@ -1199,7 +1203,7 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(T) if (T > 1 && ne > 256)
 #endif
-    for (e = 0; e < ne; ++e) cnt[e] = ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], NULL);
+    for (e = 0; e < ne; ++e) cnt[e] = ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], NULL, 0);
     for (e = 0, nk = 0; e < ne; ++e) { size_t c = cnt[e]; cnt[e] = nk; nk += c; }
     cnt[ne] = nk;
     ids = CT__SALLOC(s, int, nk + 1);
@@ -1212,7 +1216,7 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     for (e = 0; e < ne; ++e) {
         unsigned long long x = (unsigned)esc[e];
         size_t j;
-        ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], ids + cnt[e]);
+        ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], ids + cnt[e], cnt[e + 1] - cnt[e]);
         for (j = cnt[e]; j < cnt[e + 1]; ++j) {
             unsigned long long y = (unsigned)ids[j];
             key[j] = x < y ? (x << 32 | y) : (y << 32 | x);
@@ -1282,6 +1286,15 @@ CT__INLINE size_t ct__bp_lower_key(const unsigned long long *key, size_t n, unsi
     return s;
 }
 
+/* First index in [s, e) of the sorted pairs p whose key is at or above x. */
+CT__INLINE size_t ct__bp_lower_pair(const ct_pair *p, size_t s, size_t e, unsigned long long x) {
+    while (s < e) {
+        size_t m = s + (e - s) / 2;
+        if (ct__bp_key(&p[m]) < x) s = m + 1; else e = m;
+    }
+    return s;
+}
+
 /* The counts of one stretch of a step (see ct__bp_step). */
 typedef struct ct__bpstretch { size_t i0, i1, k0, k1, cand, pairs, added, removed; } ct__bpstretch;
 
@@ -1338,16 +1351,8 @@ CT__INLINE void ct__bp_stretch(const ct_pair *c, const unsigned char *was, const
     size_t i = r->i0, k = r->k0;
     e->nc = e->np = e->na = e->nr = 0;
     for (;;) {
-        size_t j = r->i1;
+        size_t j = k < r->k1 ? ct__bp_lower_pair(c, i, r->i1, key[k]) : r->i1;   /* old ones below the next new key */
         ct_pair p;
-        if (k < r->k1) {   /* the old candidates below the next new key */
-            size_t lo = i, hi = r->i1;
-            while (lo < hi) {
-                size_t m = lo + (hi - lo) / 2;
-                if (ct__bp_key(&c[m]) < key[k]) lo = m + 1; else hi = m;
-            }
-            j = lo;
-        }
         for (; i < j; ++i) {
             p = c[i];
             if (mark && ((mark[p.a >> 3] >> (p.a & 7)) | (mark[p.b >> 3] >> (p.b & 7))) & 1) {
@@ -1411,8 +1416,16 @@ CT__PRIVATE ct_status ct__bp_step(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes
     if (nch == 0) nch = 1;
     r = CT__SALLOC(s, ct__bpstretch, nch);
     off = CT__SALLOC(s, size_t, 4 * nch);
-    now = CT__SALLOC(s, unsigned char, nold + nk + 1);
-    if (!r || !off || !now) return CT_NO_MEMORY;
+    if (!r || !off) return CT_NO_MEMORY;
+    /* with no escapes every candidate stays where it is, so the tests go straight into the new
+       was bytes (a spare array: no fresh pages); else into the scratch, at i + k */
+    if (!mark && nold) {
+        nwas = (unsigned char *)ct__bp_array(al, bp->ct__wspare, bp->ct__wspare_cap, nold, 1, &cap[1]);
+        now = nwas;
+    } else {
+        now = CT__SALLOC(s, unsigned char, nold + nk + 1);
+    }
+    if (!now) return CT_NO_MEMORY;
     for (q = 0; q < nch; ++q) {
         r[q].i0 = q * CT__BP_FCHUNK;
         r[q].i1 = r[q].i0 + CT__BP_FCHUNK < nold ? r[q].i0 + CT__BP_FCHUNK : nold;
@@ -1442,7 +1455,7 @@ CT__PRIVATE ct_status ct__bp_step(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes
     /* candidates, was bits and pairs go into the arrays a step before replaced when they are
        large enough: a fresh array costs a page fault per 4 KB written */
     if (mark && tot[0]) cand->items = (ct_pair *)ct__bp_array(al, bp->ct__cspare, bp->ct__cspare_cap, tot[0], sizeof(ct_pair), &cap[0]);
-    if (tot[0]) nwas = (unsigned char *)ct__bp_array(al, bp->ct__wspare, bp->ct__wspare_cap, tot[0], 1, &cap[1]);
+    if (tot[0] && !nwas) nwas = (unsigned char *)ct__bp_array(al, bp->ct__wspare, bp->ct__wspare_cap, tot[0], 1, &cap[1]);
     if (tot[1]) np->items = (ct_pair *)ct__bp_array(al, bp->ct__pspare, bp->ct__pspare_cap, tot[1], sizeof(ct_pair), &cap[2]);
     if (tot[2]) na->items = (ct_pair *)ct__alloc(al, ct__array_bytes((long long)tot[2], sizeof(ct_pair)));
     if (tot[3]) nr->items = (ct_pair *)ct__alloc(al, ct__array_bytes((long long)tot[3], sizeof(ct_pair)));
@@ -1486,15 +1499,6 @@ CT__PRIVATE ct_status ct__bp_step(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes
     return CT_OK;
 }
 
-/* First index of p[0..n) with a >= x. */
-CT__INLINE size_t ct__bp_lower_a(const ct_pair *p, size_t n, int x) {
-    size_t s = 0, e = n;
-    while (s < e) {
-        size_t m = s + (e - s) / 2;
-        if (p[m].a < x) s = m + 1; else e = m;
-    }
-    return s;
-}
 /* One merge of x[x0, x1) and y[y0, y1) (both sorted): the pairs of x not in y into ox, those
    of y not in x into oy; returns their counts in *nx, *ny. */
 CT__PRIVATE void ct__bp_diff_range(const ct_pair *x, size_t x0, size_t x1, const ct_pair *y, size_t y0, size_t y1,
@@ -1526,8 +1530,8 @@ CT__PRIVATE ct_status ct__bp_diff(const ct_bp *bp, ct_scratch *s, const ct_pairs
     if (!xo || !yo || !cx || !cy || (x->count && !bx) || (y->count && !by)) return CT_NO_MEMORY;
     for (k = 0; k <= CT__BP_DCHUNKS; ++k) {
         int a = (int)((long long)n * k / CT__BP_DCHUNKS);
-        xo[k] = k == CT__BP_DCHUNKS ? x->count : ct__bp_lower_a(x->items, x->count, a);
-        yo[k] = k == CT__BP_DCHUNKS ? y->count : ct__bp_lower_a(y->items, y->count, a);
+        xo[k] = k == CT__BP_DCHUNKS ? x->count : ct__bp_lower_pair(x->items, 0, x->count, (unsigned long long)(unsigned)a << 32);
+        yo[k] = k == CT__BP_DCHUNKS ? y->count : ct__bp_lower_pair(y->items, 0, y->count, (unsigned long long)(unsigned)a << 32);
     }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T) if (T > 1 && x->count + y->count > 65536)
