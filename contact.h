@@ -657,7 +657,7 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    from the same pass (each candidate remembers whether it was a pair). Memory: the arrays a
    step replaces (pairs, candidates) are kept and reused by the next step, so a step writes
    into pages it already owns; about 2 x (8 bytes per pair + 9 per candidate) in all, plus
-   about 90 bytes per box (double; 45 in float). Fields pairs, added
+   about 90 bytes per box (double; 70 in float). Fields pairs, added
    and removed are read-only, owned by the ct_bp and valid until the next update or free.
    Not thread-safe on one ct_bp (updates run OpenMP teams themselves); queries on a ct_bp
    that is not being updated may run concurrently. */
@@ -673,7 +673,7 @@ typedef struct ct_bp {
     int *ct__head, *ct__next, *ct__prev, *ct__bucket;
     ct_pairs ct__cand;         /* pairs of overlapping fat boxes, sorted */
     unsigned char *ct__was;    /* per candidate: 1 when it is among pairs */
-    float *ct__fbox;           /* double builds: the boxes rounded outwards to float, 6 per box */
+    float *ct__fbox;           /* the boxes rounded outwards to float (lo, -hi), 6 per box */
     ct_pair *ct__cspare, *ct__pspare;   /* arrays a step replaced, reused by the next step */
     unsigned char *ct__wspare;
     size_t ct__ccap, ct__pcap, ct__wcap, ct__cspare_cap, ct__pspare_cap, ct__wspare_cap;   /* capacities */

@@ -45,6 +45,9 @@
 #else
 #define CT__BP_OMP 0
 #endif
+#if defined(__SSE2__) && !defined(CT_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 /* A box with its axes permuted so that [0] is the sweep axis; id is the caller's index,
    rank the position in the (ascending-id) set being processed. */
@@ -923,11 +926,16 @@ CT__INLINE ct_aabb ct__bp_fatten(const ct_aabb *b, ct_real margin) {
     return ct__finite3(f.lo) && ct__finite3(f.hi) ? f : *b;
 }
 
-/* The filter's compact copy (double builds): each box rounded outwards to float, 24 bytes
-   instead of 48, so the random reads of the partners' boxes miss the cache half as often.
-   A candidate whose float boxes do not overlap does not overlap; one whose float boxes
-   overlap by the margin ct__bp_fmargin on every axis overlaps (see there); the rest (boxes
-   within a few float ulps of touching) take the exact test. */
+/* The filter's compact copy: each box rounded outwards to float and stored as lo.x, lo.y,
+   lo.z, -hi.x, -hi.y, -hi.z (24 bytes instead of 48 in double builds, so the partners' boxes
+   miss the cache half as often; in float builds an exact copy), with the upper corner negated
+   so that one comparison direction serves both halves: A and B overlap where
+   (A.lo, -A.hi) <= (B.hi, -B.lo) lane by lane. The array has CT__BP_FPAD floats more, zero,
+   so a 4-float load at any box's fourth float stays inside it. In double builds a candidate
+   whose float boxes do not overlap does not overlap; one whose float boxes overlap by the
+   margin ct__bp_fmargin on every axis overlaps (see there); the rest (boxes within a few
+   float ulps of touching) take the exact test. */
+#define CT__BP_FPAD 4
 /* The float next to f (finite or infinite) downwards or upwards, by its bits (IEEE binary32,
    as ct__bp_fmargin checks): nextafterf, without a libm call per coordinate. */
 CT__INLINE float ct__bp_fnext(float f, int up) {
@@ -949,18 +957,55 @@ CT__INLINE float ct__bp_fup(ct_real v) {
 }
 CT__INLINE void ct__bp_fset(float *f, const ct_aabb *b) {
     f[0] = ct__bp_fdown(b->lo.x); f[1] = ct__bp_fdown(b->lo.y); f[2] = ct__bp_fdown(b->lo.z);
-    f[3] = ct__bp_fup(b->hi.x); f[4] = ct__bp_fup(b->hi.y); f[5] = ct__bp_fup(b->hi.z);
+    f[3] = -ct__bp_fup(b->hi.x); f[4] = -ct__bp_fup(b->hi.y); f[5] = -ct__bp_fup(b->hi.z);
 }
-/* The margin m of the float test, or 0 when the float copy must not be used. With every
-   coordinate within M (the fat boxes' bounds) and M in [2^-100, 2^100], a rounded coordinate
-   is off by less than U = M 2^-22 (one float ulp at most M 2^-23; no overflow, no subnormals),
-   and lo_f + m with m = 8U rounds to at least lo_f + 7U: so lo_f + m <= hi_f gives
-   lo < lo_f + U <= hi_f - 6U < hi. */
+/* The margin m of the float test, or 0 when the float copy must not be used (double builds)
+   or needs no margin (float builds: it is exact). With every coordinate within M (the fat
+   boxes' bounds) and M in [2^-100, 2^100], a rounded coordinate is off by less than
+   U = M 2^-22 (one float ulp at most M 2^-23; no overflow, no subnormals), and lo_f + m with
+   m = 8U rounds to at least lo_f + 7U: so lo_f + m <= hi_f gives
+   lo < lo_f + U <= hi_f - 6U < hi. The other half of the test, -hi_f + m <= -lo_f, is the
+   same bound mirrored (rounding to nearest is odd: round(m - hi_f) = -round(hi_f - m)). */
 CT__INLINE float ct__bp_fmargin(const ct_bp *bp) {
     ct_real M = ct__max(ct__maxabs(bp->ct__bounds.lo), ct__maxabs(bp->ct__bounds.hi));
     if (CT__FLOAT || !bp->ct__fbox || sizeof(unsigned int) != sizeof(float) || FLT_MANT_DIG != 24 ||
         !(M >= (ct_real)ldexp(1.0, -100)) || !(M <= (ct_real)ldexp(1.0, 100))) return 0;
     return (float)ldexp((double)M, -19);
+}
+/* The float test of the boxes at A and B (the copy's layout): 1 when they overlap by m on
+   every axis (m >= 0: then they overlap), else 0 with *near = 1 when they overlap all the
+   same. Branch-free, as the masks are turned into bits by arithmetic (a quarter of the
+   candidates fail, at random: a branch on the result mispredicts); SSE2 where the compiler
+   has it. */
+CT__INLINE int ct__bp_ftest(const float *A, const float *B, float m, int *near) {
+#if defined(__SSE2__) && !defined(CT_NO_SIMD)
+    const __m128 sign = _mm_set1_ps(-0.0f), mm = _mm_set1_ps(m);
+    __m128 alo = _mm_loadu_ps(A), anh = _mm_loadu_ps(A + 3);          /* lane 3: a neighbour's float */
+    __m128 bhi = _mm_xor_ps(_mm_loadu_ps(B + 3), sign), bnl = _mm_xor_ps(_mm_loadu_ps(B), sign);
+    int o = _mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(alo, bhi), _mm_cmple_ps(anh, bnl)));
+    int i = _mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(_mm_add_ps(alo, mm), bhi), _mm_cmple_ps(_mm_add_ps(anh, mm), bnl)));
+    o = ((o & 7) + 1) >> 3;   /* 1 when lanes 0-2 are set */
+    i = ((i & 7) + 1) >> 3;
+#else
+    int o = (A[0] <= -B[3]) & (A[1] <= -B[4]) & (A[2] <= -B[5]) & (A[3] <= -B[0]) & (A[4] <= -B[1]) & (A[5] <= -B[2]);
+    int i = (A[0] + m <= -B[3]) & (A[1] + m <= -B[4]) & (A[2] + m <= -B[5]) & (A[3] + m <= -B[0]) &
+            (A[4] + m <= -B[1]) & (A[5] + m <= -B[2]);
+#endif
+    *near = o & (i ^ 1);
+    return i;
+}
+/* The overlap of candidate boxes a and b: the float test, and the exact one where the float
+   test cannot decide (fb NULL: the exact test only). */
+CT__INLINE int ct__bp_cand_test(const float *fb, float m, const ct_aabb *boxes, int a, int b) {
+    int near, x;
+    if (!fb) return ct__bp_aabb_overlap(&boxes[a], &boxes[b]);
+    x = ct__bp_ftest(fb + 6 * (size_t)a, fb + 6 * (size_t)b, m, &near);
+    if (CT__BP_RARE(near)) x = ct__bp_aabb_overlap(&boxes[a], &boxes[b]);
+    return x;
+}
+/* The float copy to test with: NULL when only the exact test is right. */
+CT__INLINE const float *ct__bp_fcopy(const ct_bp *bp, float m) {
+    return CT__FLOAT || m > 0 ? bp->ct__fbox : NULL;
 }
 
 /* Grid cell of coordinate v on axis k: monotone in v, clamped. */
@@ -1126,16 +1171,15 @@ CT__PRIVATE ct_status ct__bp_rebuild(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     bp->ct__bucket = (int *)ct__alloc(&bp->ct__alloc, ct__array_bytes(n, sizeof(int)) + !n);
     if (!fat || !bp->ct__head || !bp->ct__next || !bp->ct__prev || !bp->ct__bucket) return CT_NO_MEMORY;
     bp->ct__nb = (int)nb;
-    if (!CT__FLOAT) {
-        bp->ct__fbox = (float *)ct__alloc(&bp->ct__alloc, ct__array_bytes(6 * (long long)n, sizeof(float)) + !n);
-        if (!bp->ct__fbox) return CT_NO_MEMORY;
-    }
+    bp->ct__fbox = (float *)ct__alloc(&bp->ct__alloc, ct__array_bytes(6 * (long long)n + CT__BP_FPAD, sizeof(float)));
+    if (!bp->ct__fbox) return CT_NO_MEMORY;
+    memset(bp->ct__fbox + 6 * (size_t)n, 0, CT__BP_FPAD * sizeof(float));
 #if CT__BP_OMP
 #pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && n > 65536)
 #endif
     for (i = 0; i < n; ++i) {
         fat[i] = ct__bp_fatten(&boxes[i], bp->ct__margin);
-        if (bp->ct__fbox) ct__bp_fset(bp->ct__fbox + 6 * (size_t)i, &boxes[i]);
+        ct__bp_fset(bp->ct__fbox + 6 * (size_t)i, &boxes[i]);
     }
     st = ct__bp_prepare(s, fat, n, T, &axis, &mag, &v);
     if (st == CT_OK) st = ct__bp_self(s, v, n, mag, T, &bp->ct__alloc, &bp->ct__cand.items, &bp->ct__cand.count);
@@ -1239,6 +1283,8 @@ CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aab
                                     ct_pairs *out) {
     const ct_pair *c = bp->ct__cand.items;
     size_t m = bp->ct__cand.count, nch = (m + CT__BP_FCHUNK - 1) / CT__BP_FCHUNK, *cnt, tot = 0, k;
+    float fm = ct__bp_fmargin(bp);
+    const float *fb = ct__bp_fcopy(bp, fm);
     long long q;
     cnt = CT__SALLOC(s, size_t, nch + 1);
     if (!cnt) return CT_NO_MEMORY;
@@ -1249,8 +1295,9 @@ CT__PRIVATE ct_status ct__bp_filter(const ct_bp *bp, ct_scratch *s, const ct_aab
         size_t i, i0 = (size_t)q * CT__BP_FCHUNK, e = i0 + CT__BP_FCHUNK < m ? i0 + CT__BP_FCHUNK : m, w = 0;
         for (i = i0; i < e; ++i) {
             int ok;
-            if (i + CT__BP_AHEAD < e) CT__BP_PREFETCH(&boxes[c[i + CT__BP_AHEAD].b]);
-            ok = ct__bp_aabb_overlap(&boxes[c[i].a], &boxes[c[i].b]);
+            if (i + CT__BP_AHEAD < e)
+                CT__BP_PREFETCH(fb ? (const void *)(fb + 6 * (size_t)c[i + CT__BP_AHEAD].b) : (const void *)&boxes[c[i + CT__BP_AHEAD].b]);
+            ok = ct__bp_cand_test(fb, fm, boxes, c[i].a, c[i].b);
             was[i] = (unsigned char)ok;
             w += (size_t)ok;
         }
@@ -1313,17 +1360,7 @@ typedef struct ct__bpemit {
 CT__INLINE void ct__bp_emit(ct__bpemit *e, int pass, ct_pair p, int w, size_t pos) {
     int x;
     if (pass == 0) {
-        if (e->fb) {
-            const float *A = e->fb + 6 * (size_t)p.a, *B = e->fb + 6 * (size_t)p.b;
-            float m = e->fm;
-            int outer = (A[0] <= B[3]) & (B[0] <= A[3]) & (A[1] <= B[4]) & (B[1] <= A[4]) & (A[2] <= B[5]) & (B[2] <= A[5]);
-            int inner = (A[0] + m <= B[3]) & (B[0] + m <= A[3]) & (A[1] + m <= B[4]) & (B[1] + m <= A[4]) &
-                        (A[2] + m <= B[5]) & (B[2] + m <= A[5]);
-            x = outer & inner;
-            if (CT__BP_RARE(outer > x)) x = ct__bp_aabb_overlap(&e->boxes[p.a], &e->boxes[p.b]);
-        } else {
-            x = ct__bp_aabb_overlap(&e->boxes[p.a], &e->boxes[p.b]);
-        }
+        x = ct__bp_cand_test(e->fb, e->fm, e->boxes, p.a, p.b);
         e->now[pos] = (unsigned char)x;
     } else {
         x = e->now[pos];
@@ -1341,11 +1378,79 @@ CT__INLINE void ct__bp_emit(ct__bpemit *e, int pass, ct_pair p, int w, size_t po
     e->nr += (size_t)(w & !x);
 }
 
+/* Pass 0 over a run of old candidates c[i, j) that no new key repeats: tests each kept one
+   into now[i + k] and adds the counts to e's. The counters are locals: through e, every byte
+   store to now would make the compiler reload and store them (a char may alias anything). */
+CT__INLINE void ct__bp_run0(const ct_pair *c, const unsigned char *was, const unsigned char *mark, size_t i, size_t j,
+                            size_t k, ct__bpemit *e) {
+    const float *fb = e->fb;
+    const ct_aabb *boxes = e->boxes;
+    float m = e->fm;
+    unsigned char *now = e->now + k;
+    size_t nc = 0, np = 0, na = 0, nr = 0;
+    for (; i < j; ++i) {
+        ct_pair p = c[i];
+        size_t w = was[i], x;
+        if (mark && ((mark[p.a >> 3] >> (p.a & 7)) | (mark[p.b >> 3] >> (p.b & 7))) & 1) {
+            nr += w;   /* dropped: removed if it was a pair */
+            continue;
+        }
+        if (i + CT__BP_AHEAD < j)
+            CT__BP_PREFETCH(fb ? (const void *)(fb + 6 * (size_t)c[i + CT__BP_AHEAD].b) : (const void *)&boxes[c[i + CT__BP_AHEAD].b]);
+        x = (size_t)ct__bp_cand_test(fb, m, boxes, p.a, p.b);
+        now[i] = (unsigned char)x;
+        nc++;
+        np += x;
+        na += x & (w ^ 1);
+        nr += w & (x ^ 1);
+    }
+    e->nc += nc;
+    e->np += np;
+    e->na += na;
+    e->nr += nr;
+}
+
+/* Pass 1 over the same run: writes the kept candidates (when e->cand is not NULL; with no
+   escapes, mark is NULL, the candidates stay and pass 0 wrote the was bytes in place), their
+   was bytes, the pairs (up to e->lim) and the added and removed ones. Locals again. */
+CT__INLINE void ct__bp_run1(const ct_pair *c, const unsigned char *was, const unsigned char *mark, size_t i, size_t j,
+                            size_t k, ct__bpemit *e) {
+    const unsigned char *now = e->now + k;
+    unsigned char *nwas = e->nwas;
+    ct_pair *cand = e->cand, *pairs = e->pairs;
+    size_t nc = e->nc, np = e->np, na = e->na, nr = e->nr, lim = e->lim;
+    for (; i < j; ++i) {
+        ct_pair p = c[i];
+        size_t w = was[i], x;
+        if (mark && ((mark[p.a >> 3] >> (p.a & 7)) | (mark[p.b >> 3] >> (p.b & 7))) & 1) {
+            if (w) e->removed[nr++] = p;
+            continue;
+        }
+        x = now[i];
+        if (mark) {
+            if (cand) cand[nc] = p;
+            nwas[nc] = (unsigned char)x;
+        }
+        if (np < lim) pairs[np] = p;
+        if (CT__BP_RARE(x != w)) {
+            if (x) e->added[na++] = p;
+            else e->removed[nr++] = p;
+        }
+        nc++;
+        np += x;
+    }
+    e->nc = nc;
+    e->np = np;
+    e->na = na;
+    e->nr = nr;
+}
+
 /* One stretch of the merge of the old candidates c[i0, i1) (their was bits) with the new keys
    key[k0, k1): an old candidate of a marked box is dropped (removed, if it was a pair: its fat
    boxes no longer overlap) unless a new key repeats it; the others, and the new keys (was 0),
-   are this step's candidates. Runs of old candidates between new keys go through a plain
-   loop. A candidate's now byte sits at i + k, the positions reached in the two lists. */
+   are this step's candidates. Runs of old candidates between new keys go through
+   ct__bp_run0 / ct__bp_run1. A candidate's now byte sits at i + k, the positions reached in
+   the two lists. */
 CT__INLINE void ct__bp_stretch(const ct_pair *c, const unsigned char *was, const unsigned long long *key,
                                const unsigned char *mark, int pass, ct__bpstretch *r, ct__bpemit *e) {
     size_t i = r->i0, k = r->k0;
@@ -1353,19 +1458,9 @@ CT__INLINE void ct__bp_stretch(const ct_pair *c, const unsigned char *was, const
     for (;;) {
         size_t j = k < r->k1 ? ct__bp_lower_pair(c, i, r->i1, key[k]) : r->i1;   /* old ones below the next new key */
         ct_pair p;
-        for (; i < j; ++i) {
-            p = c[i];
-            if (mark && ((mark[p.a >> 3] >> (p.a & 7)) | (mark[p.b >> 3] >> (p.b & 7))) & 1) {
-                if (was[i]) {
-                    if (pass) e->removed[e->nr] = p;
-                    e->nr++;
-                }
-                continue;
-            }
-            if (pass == 0 && i + CT__BP_AHEAD < j)
-                CT__BP_PREFETCH(e->fb ? (const void *)(e->fb + 6 * (size_t)c[i + CT__BP_AHEAD].b) : (const void *)&e->boxes[c[i + CT__BP_AHEAD].b]);
-            ct__bp_emit(e, pass, p, was[i], i + k);
-        }
+        if (pass == 0) ct__bp_run0(c, was, mark, i, j, k, e);
+        else ct__bp_run1(c, was, mark, i, j, k, e);
+        i = j;
         if (k == r->k1) break;
         p.a = (int)(key[k] >> 32);
         p.b = (int)(key[k] & 0xffffffffu);
@@ -1440,7 +1535,7 @@ CT__PRIVATE ct_status ct__bp_step(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes
         memset(&e, 0, sizeof e);
         e.boxes = boxes;
         e.fm = fm;
-        e.fb = fm > 0 ? bp->ct__fbox : NULL;
+        e.fb = ct__bp_fcopy(bp, fm);
         e.now = now;
         ct__bp_stretch0(c, bp->ct__was, key, mark, &r[t], &e);
     }
@@ -1602,11 +1697,11 @@ CTDEF ct_status ct_bp_update(ct_bp *bp, const ct_aabb *boxes, int n, const int *
                 for (j = j0; j < j1; ++j) {
                     int id = moved ? moved[j] : (int)j;
                     if (!ct__bp_inside(&boxes[id], &bp->ct__fat[id])) esc[j0 + w++] = id;
-                    if (bp->ct__fbox && !moved) ct__bp_fset(bp->ct__fbox + 6 * (size_t)id, &boxes[id]);
+                    if (!moved) ct__bp_fset(bp->ct__fbox + 6 * (size_t)id, &boxes[id]);
                 }
                 ecnt[q] = w;
             }
-            if (bp->ct__fbox && moved)   /* on this thread: a moved list may repeat an index */
+            if (moved)   /* on this thread: a moved list may repeat an index */
                 for (i = 0; i < nmoved; ++i) ct__bp_fset(bp->ct__fbox + 6 * (size_t)moved[i], &boxes[moved[i]]);
             for (q = 0; q < nch; ++q) {
                 if (ecnt[q] && ne != (int)(q * CT__BP_FCHUNK)) memmove(esc + ne, esc + q * CT__BP_FCHUNK, (size_t)ecnt[q] * sizeof *esc);
