@@ -490,9 +490,10 @@ CT__PRIVATE ct_status ct__polar_body(ct_scratch *s, const ct__polar *p, const ct
 
 /* Whether body h (working-frame vertices) reaches above plane q + lim, i.e. max_v q.n.v + q.d
    >= lim: hill climbing over h's vertex graph (ct__hull_ascend) from vertex *start, which
-   stops at the first vertex above (a plane that h crosses is decided in a step or two); only
-   a plane that h stays below climbs to the support vertex, which is exact on a convex body.
-   *start gets the last vertex, the next plane's start. Hulls without adjacency are scanned. */
+   stops at the first vertex above (a plane that h crosses is decided in a step or two); a
+   plane that h stays below climbs to a local maximum, confirmed by scanning every vertex.
+   *start gets the last vertex of the climb, the next plane's start. Hulls without adjacency
+   are scanned. */
 CT__PRIVATE int ct__polar_reaches(const ct_hull *h, ct_plane q, ct_real lim, int *start) {
     int v = *start;
     ct_real best, goal = lim - q.d;
@@ -502,7 +503,13 @@ CT__PRIVATE int ct__polar_reaches(const ct_hull *h, ct_plane q, ct_real lim, int
     }
     if (v < 0 || v >= h->nverts) v = 0;
     *start = v = ct__hull_ascend(h, q.n, v, goal, &best);
-    return best >= goal;
+    if (best >= goal) return 1;
+    /* "below" drops the plane, so it is confirmed by a scan: the climb is exact on an exactly
+       convex vertex graph only, and a hull's is convex only to rounding (a float hull whose
+       merged faces are no longer planar; two vertices 1e-5 of the extent apart whose
+       tiny edge points anywhere) can stop it at a local maximum far below the support */
+    v = ct__argmax_dot(h->verts, h->nverts, q.n);
+    return ct__dot(q.n, h->verts[v]) >= goal;
 }
 
 /* The planes that can bound A n B (p->keep). A plane is dropped when the other body lies

@@ -1228,3 +1228,60 @@ Test(fuzz_regress, polar_identical_needles_are_reported_not_inverted) {
     ct_hull_free(&x);
     ct_hull_free(&h);
 }
+
+/* fuzz_polar (a 120 s local float run, 2026-11-27), regress_polar_float_climb_local_max: two
+   hulls of extent 1.3e-5 and 1.5e-5 near the origin (float build). ct_intersect returned CT_OK
+   with vertices up to 4e-7 (3% of the extent) below A's bottom face z = -8e-6: the plane
+   filter had set that face aside. B reaches 5e-7 below it (its vertex at z = -8.5e-6), but the
+   hill climb over B's vertex graph stopped at a vertex 1.3e-7 above it: that vertex's
+   neighbours are a copy of it 7.6e-11 away (the same z in float) and two higher ones, and the
+   way down runs through the copy. A hull is convex only to rounding; its vertex graph can
+   have such false local maxima, so a plane the climb finds unreached is now confirmed by a
+   scan of every vertex before it is dropped. In double the same points give a sound hull: the
+   check holds there too. */
+static const float climb_a[15][3] = {
+    { -7.99999998e-06f, -1.99999999e-06f, -3.00000011e-06f }, { 4.99999987e-06f, -7.99999998e-06f, -7.99999998e-06f },
+    { -7.0000001e-06f, -7.0000001e-06f, 7.99999998e-06f },   { -7.0000001e-06f, 4.99999987e-06f, 7.99999998e-06f },
+    { -7.99999998e-06f, 4.99999987e-06f, 1.99999999e-06f },  { 7.99999998e-06f, 0, -3.99999999e-06f },
+    { -7.0000001e-06f, 7.0000001e-06f, -7.99999998e-06f },   { 0, -7.99999998e-06f, -4.99999987e-06f },
+    { 3.99999999e-06f, -4.99999987e-06f, -7.99999998e-06f }, { -7.99999998e-06f, 4.99999987e-06f, -9.99999997e-07f },
+    { 7.99999998e-06f, 6.00000021e-06f, -1.99999999e-06f },  { -9.99999997e-07f, 1.99999999e-06f, -7.99999998e-06f },
+    { 7.99999998e-06f, -7.99999998e-06f, -1.99999999e-06f }, { -7.99999998e-06f, -4.99999987e-06f, 3.99999999e-06f },
+    { -7.99999998e-06f, -7.99999998e-06f, -7.99999998e-06f },
+};
+static const float climb_b[24][3] = {
+    { 7.8564608e-06f, -8.05961645e-06f, -7.8671419e-06f },   { 7.50228878e-07f, 6.49999993e-06f, -8.49998469e-06f },
+    { 5.66542076e-06f, 5.98008728e-06f, 1.96429437e-06f },   { -4.11274732e-06f, -8.49945081e-06f, -3.31246952e-06f },
+    { 7.43849205e-06f, -4.2376405e-06f, 2.70648184e-06f },   { -8.50000015e-06f, -8.49998469e-06f, -2.15135196e-06f },
+    { 5.77058427e-06f, -7.1317595e-06f, -7.22941604e-06f },  { -7.22941604e-06f, -7.2274629e-06f, -6.50285347e-06f },
+    { -7.50001527e-06f, -7.50001527e-06f, -7.50001527e-06f }, { -7.50001527e-06f, -7.50001527e-06f, -7.50001527e-06f },
+    { -7.50001527e-06f, -7.50001527e-06f, -7.50001527e-06f }, { -7.50001527e-06f, -7.50001527e-06f, -8.22941547e-06f },
+    { -8.50000015e-06f, -7.50285335e-06f, -7.50001527e-06f }, { -8.1406406e-06f, -8.05954005e-06f, -7.57107546e-06f },
+    { 7.8564608e-06f, -8.05961645e-06f, -7.8671419e-06f },   { -4.85168471e-07f, 4.29873671e-06f, -7.51564039e-06f },
+    { -7.22941604e-06f, -7.2274629e-06f, -6.50285347e-06f }, { 7.8564608e-06f, -8.05954005e-06f, -7.8671419e-06f },
+    { -4.85168471e-07f, 4.29873671e-06f, -7.51564039e-06f }, { 6.77050775e-06f, -7.50390609e-06f, -6.74609373e-06f },
+    { -4.24545306e-06f, 2.13858038e-06f, 8.49789467e-06f },  { -7.29927069e-06f, -6.48046853e-06f, -8.0070804e-06f },
+    { 5.85131829e-06f, 3.60397337e-07f, -7.49945048e-06f },  { 7.8564608e-06f, -8.05961645e-06f, -7.8671419e-06f },
+};
+Test(fuzz_regress, polar_filter_confirms_a_climb_that_stops_below) {
+    ct_vec3 pa[15], pb[24];
+    ct_hull a, b, x;
+    double L, worst = 0, vx, va, vb;
+    int i;
+    for (i = 0; i < 15; ++i) pa[i] = tu_vec(climb_a[i][0], climb_a[i][1], climb_a[i][2]);
+    for (i = 0; i < 24; ++i) pb[i] = tu_vec(climb_b[i][0], climb_b[i][1], climb_b[i][2]);
+    cr_assert_eq(ct_hull_build(pa, 15, NULL, NULL, &a), CT_OK);
+    cr_assert_eq(ct_hull_build(pb, 24, NULL, NULL, &b), CT_OK);
+    L = (double)a.extent + (double)b.extent;
+    cr_assert_eq(ct_intersect(&a, NULL, &b, NULL, NULL, NULL, &x), CT_OK);
+    cr_assert_gt(x.nverts, 4);
+    for (i = 0; i < x.nverts; ++i) worst = fmax(worst, fmax(outside(&a, x.verts[i]), outside(&b, x.verts[i])));
+    cr_assert_leq(worst, 1e-3 * L, "a vertex of A n B %g outside A or B (extent %g)", worst, L);
+    vx = (double)ct_hull_volume(&x, NULL);
+    va = (double)ct_hull_volume(&a, NULL);
+    vb = (double)ct_hull_volume(&b, NULL);
+    cr_assert_leq(vx, fmin(va, vb) * (1 + 1e-3));
+    ct_hull_free(&x);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
