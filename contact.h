@@ -240,6 +240,8 @@ typedef struct ct_hull {
                                      adjacency, finite contents): queries skip its checks */
     unsigned long long ct__hash;  /* private: with ct__valid, a hash of the planes
                                      (tells a hull rebuilt in the same memory from the old one) */
+    ct_real      ct__short;       /* private: > 0 when some edge is shorter than this (a length
+                                     within reach of rounding): hill climbs explore such edges */
 } ct_hull;
 #define CT__HULL_VALID 0x48554C4Cu
 
@@ -307,7 +309,9 @@ CTDEF ct_status ct_hull_box(ct_vec3 half, const ct_allocator *a, ct_hull *out);
    its invariants: finite verts, vert_first/vert_adj adjacency). Hulls with more than
    CT_HULL_SCAN_MAX vertices use hill climbing over the vertex adjacency, started from the
    last support vertex (within a query, and across queries through the ct_gjk_cache); smaller
-   ones are scanned (the choice of the threshold: detail/shape.h). */
+   ones are scanned (the choice of the threshold: detail/shape.h). A hull is convex only to
+   rounding: where it has edges short enough for rounding to turn them (near copies of a
+   vertex), a climb that stops at one explores its cluster before it ends. */
 #ifndef CT_HULL_SCAN_MAX
 #define CT_HULL_SCAN_MAX 10   /* may be overridden (implementation file) */
 #endif

@@ -1255,3 +1255,35 @@ Test(gjk_touch, coplanar_grid_boxes) {
         cr_assert(fabs(dlen(dof(d.normal)) - 1) < 1e3 * TU_EPS, "case %d: normal", k);
     }
 }
+
+/* Warm-started supports climb a hull's vertex graph, which is convex only to rounding: near a
+   copy of a vertex (an edge a few ulps to 1e-4 of the extent long, whose direction rounding can
+   turn) the graph had false local maxima, and ct_gjk from a hull to a nearby point was wrong by
+   up to several percent of the extent in float. Lattice hulls with jittered near copies, at
+   scales 1e-3..1e3, a point walked around each with one warm cache; oracle: the hull's
+   vertices as a scanned cloud. */
+Test(gjk, warm_hull_climbs_match_the_scan_near_vertex_copies) {
+    unsigned long long seed = 2718;
+    double worst = 0;
+    int h, i;
+    for (h = 0; h < 60; ++h) {
+        ct_vec3 p[40];
+        int n = 16 + h % 24;
+        double sc = pow(10.0, -3 + 6 * tu_uniform(&seed));
+        ct_hull b;
+        for (i = 0; i < n; ++i) {
+            if (i > 3 && tu_uniform(&seed) < 0.3) {   /* a near copy of an earlier point */
+                ct_vec3 q = p[(int)(tu_uniform(&seed) * i)];
+                double j = 8 * sc * pow(10.0, -7 + 3 * tu_uniform(&seed));
+                p[i] = tu_vec((double)q.x + j * (tu_uniform(&seed) - 0.5), (double)q.y + j * (tu_uniform(&seed) - 0.5), (double)q.z);
+            } else {
+                p[i] = tu_vec(sc * floor(17 * tu_uniform(&seed) - 8), sc * floor(17 * tu_uniform(&seed) - 8),
+                              sc * floor(17 * tu_uniform(&seed) - 8));
+            }
+        }
+        if (ct_hull_build(p, n, NULL, NULL, &b) != CT_OK) continue;
+        worst = fmax(worst, tu_warm_hull_vs_scan(&b, 1500, &seed));
+        ct_hull_free(&b);
+    }
+    cr_assert_leq(worst, TU_FLOAT ? 1e-4 : 1e-6, "warm hull vs scanned cloud: %g of the extent", worst);
+}

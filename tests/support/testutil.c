@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "workload.h"
 #include "harness.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -74,4 +75,25 @@ void tu_set_threads(int t) {
 #else
     (void)t;
 #endif
+}
+
+double tu_warm_hull_vs_scan(const ct_hull *h, int queries, unsigned long long *s) {
+    ct_vec3 origin = tu_vec(0, 0, 0);
+    ct_shape sh = ct_shape_hull(h), sp = ct_shape_points(h->verts, h->nverts), pt = ct_shape_points(&origin, 1);
+    ct_gjk_cache cache;
+    double worst = 0;
+    int t;
+    memset(&cache, 0, sizeof cache);
+    for (t = 0; t < queries; ++t) {
+        ct_vec3 u = tu_random_unit(s);
+        double r = (double)h->extent * (1.02 + 0.3 * tu_uniform(s));
+        ct_xform x = tu_random_xform(s, 0);
+        ct_distance d1, d2;
+        x.p = tu_vec((double)h->center.x + r * (double)u.x, (double)h->center.y + r * (double)u.y,
+                     (double)h->center.z + r * (double)u.z);
+        if (ct_gjk(&sh, NULL, &pt, &x, &cache, &d1) != CT_OK || ct_gjk(&sp, NULL, &pt, &x, NULL, &d2) != CT_OK) return 1e300;
+        if (fabs((double)d1.distance - (double)d2.distance) / (double)h->extent > worst)
+            worst = fabs((double)d1.distance - (double)d2.distance) / (double)h->extent;
+    }
+    return worst;
 }

@@ -28,6 +28,11 @@ ct_vec3 tu_vec(double x, double y, double z);
 ct_vec3 tu_random_unit(unsigned long long *s);
 ct_xform tu_random_xform(unsigned long long *s, double translation);
 
+/* ct_gjk from hull h to a point walked around it (queries positions 2-32% of the extent
+   outside, each warm-started from the one before through one cache) against the same
+   vertices as a scanned cloud: the largest difference of the distances over h's extent. */
+double tu_warm_hull_vs_scan(const ct_hull *h, int queries, unsigned long long *s);
+
 /* OpenMP thread count of the following parallel regions (the broad phase); no-op without
    OpenMP. */
 void tu_set_threads(int t);
