@@ -1404,9 +1404,10 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
         }
         out->ct__hash = hsh;
     }
-    {   /* edges whose direction rounding can turn (see ct__hull_ascend): 2^10 ulps of the
-           coordinates' magnitude */
-        ct_real lim = (ct_real)1024 * CT__EPS * (ct__maxabs(out->center) + out->extent), l2 = lim * lim;
+    {   /* edges whose direction rounding can turn (see ct__hull_ascend): shorter than sqrt(eps)
+           of the coordinates' magnitude (climbs on double hulls with copies 1e-10..1e-8 of the
+           extent apart still stopped 1e-8 of it short at 2^10 ulps) */
+        ct_real lim = ct__sqrt(CT__EPS) * (ct__maxabs(out->center) + out->extent), l2 = lim * lim;
         for (k = 0; k < nhe && out->ct__short == 0; ++k)
             if (ct__len2(ct__sub(verts[face_verts[k]], verts[face_verts[out->he_next[k]]])) < l2) out->ct__short = lim;
     }

@@ -300,7 +300,8 @@ CT__PRIVATE int ct__hull_cluster(const ct_hull *h, ct_vec3 d, int v, ct_real b) 
    maximiser. A hull is convex only to rounding, and an edge not much longer than that points
    anywhere: at a vertex of such an edge the graph can have a false local maximum (a float hull
    with a copy of a vertex 5e-6 of the extent away stopped climbs 20% of the extent below the
-   support, on random float hulls with near copies up to 79%). Hulls with edges that short
+   support, on random float hulls with near copies up to 79%, double ones 1e-8). Hulls with
+   edges shorter than sqrt(eps) of their coordinates' magnitude
    (ct__short, set by ct__hull_assemble) have the cluster of the vertex a climb stops at
    explored (ct__hull_cluster) before the climb ends. The dot strictly increases, so it ends.
    Warm-started from the previous support vertex it takes O(1) steps for coherent
