@@ -144,9 +144,18 @@ CT__PRIVATE ct_status ct__toi_run(const ct_shape *a, const ct_xform *xa0, const 
             }
             out->pa = ct__madd(d.pa, d.normal, a->radius);
             out->pb = ct__madd(d.pb, d.normal, -b->radius);
-            if (ray) { /* last Newton step to the surface (exact rate along n: translation only) */
+            if (ray) {
+                /* last Newton step to the surface (exact rate along n: translation only), with
+                   the rate's rounding: n comes from pb - pa, whose coordinates are rounded to
+                   about eps M (M their magnitude), so n is known to eps M / d and the rate to
+                   |dv| times that. The step takes the largest rate it may be (never past the
+                   surface) and none when the rate may be 0: a ray grazing a sliver triangle at
+                   coordinates 1e3 (float) got n's component along the ray at half its value
+                   and stepped 124 past the triangle's end */
+                ct_real err = d.distance > 0 ? ct__len(dv) * 64 * CT__EPS * (ct__maxabs(d.pa) + ct__maxabs(d.pb)) / d.distance
+                                             : CT__MAXR;
                 mu = ct__dot(dv, d.normal);
-                if (mu > 0) out->fraction = ct__min(1, lambda + (d.distance - T) / mu);
+                if (mu > err) out->fraction = ct__min(1, lambda + (d.distance - T) / (mu + err));
             }
             return CT_OK;
         }

@@ -1184,3 +1184,40 @@ Test(query_toi, scale_and_translation_invariant) {
         ct_hull_free(&h);
     }
 }
+
+/* fuzz_query (a 100 s local float run, 2026-11-28), regress_query_ray_grazing_sliver: a ray along
+   a degenerate triangle (a segment 1000 long at 3.8e-4 rad to the ray, ending on it) in float.
+   The cast stops within its tolerance of the segment, then a last Newton step to the surface
+   divides by the rate along the normal; that normal's component along the ray (3.8e-4) is
+   below the rounding of the closest-point difference at coordinates 1e3, came out at half its
+   value, and the step went 124 past the segment's end (the hit outside the triangle's box).
+   The step now takes the largest rate the rounding allows, and none when that may be 0. */
+Test(query, ray_grazing_a_sliver_triangle_stops_at_it) {
+    ct_shape s = ct_shape_triangle(tu_vec(0, -1000, 0), tu_vec(0, 0, 0), tu_vec(0, 0, 0));
+    ct_xform x;
+    ct_aabb box;
+    ct_ray_hit rh;
+    double r[3][3] = { { -0.000561118126, -0.000271588564, 0.999999762 },
+                       { 0.999999762, 0.000271439552, 0.000561207533 },
+                       { -0.000271588564, 0.999999881, 0.000271439552 } };
+    int i, j, k;
+    for (i = 0; i < 3; ++i) {   /* the printed rotation; in double made orthonormal again (Gram-Schmidt) */
+        double nrm = 0;
+        for (k = 0; k < i && !TU_FLOAT; ++k) {
+            double dp = r[i][0] * r[k][0] + r[i][1] * r[k][1] + r[i][2] * r[k][2];
+            for (j = 0; j < 3; ++j) r[i][j] -= dp * r[k][j];
+        }
+        for (j = 0; j < 3; ++j) nrm += r[i][j] * r[i][j];
+        if (TU_FLOAT) nrm = 1;
+        for (j = 0; j < 3; ++j) x.r[i][j] = (ct_real)(r[i][j] /= sqrt(nrm));
+    }
+    x.p = tu_vec(0, 0, 937.225342);
+    cr_assert_eq(ct_shape_aabb(&s, &x, &box), CT_OK);
+    cr_assert_eq(ct_ray_cast(&s, &x, tu_vec(1e-40, 1e-40, 1e-40), tu_vec(1e-40, 1e-40, 5623.35205), &rh), CT_OK);
+    cr_assert(rh.hit);
+    /* the segment's upper end is on the ray at z = 937.2: the hit is at most there, and within
+       the cast's distance tolerance (1e-4 of the size in float) of the segment */
+    cr_assert_leq((double)rh.point.z, (double)box.hi.z + 1e-3 * 1000, "hit at z %g, the triangle ends at %g", (double)rh.point.z,
+                  (double)box.hi.z);
+    cr_assert_geq((double)rh.point.z, 937.225342 - (TU_FLOAT ? 200 : 1e-3));
+}
