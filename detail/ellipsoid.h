@@ -176,7 +176,7 @@ CT__PRIVATE void ct__pw_bracket(ct_vec3 semi_a, ct_vec3 semi_b, ct_real *lo, ct_
 
 /* Safeguarded Newton on S'(lam) = 0 from lam, inside the bracket [lo, hi] that holds the
    root. On return *e holds the last evaluation and *iters the number of evaluations.
-   CT_DEGENERATE when G cannot be factored. */
+   CT_DEGENERATE when G cannot be factored at the last of max_iter tries. */
 CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo, ct_real hi, int max_iter,
                                    ct__pw_point *e, int *iters) {
     ct_real prev = 0; /* the last Newton step, 0 after a bisection */
@@ -184,7 +184,19 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo
     for (it = 1;; ++it) {
         ct_real dds, next, step, scale;
         *iters = it;
-        if (!ct__pw_eval(p, lam, e)) return CT_DEGENERATE;
+        if (!ct__pw_eval(p, lam, e)) {
+            /* G does not factor here: lam is too near an end for the thin axes (near 1, G ~ B^-1
+               carries the rounding of B's largest axis squared, which can swamp (1 - l) a_min^2
+               in float: a warm start at l = 0.11 of a pair whose root is 0.9988, B 3 by 3e-5,
+               stepped to 0.99889 and failed). The root is on the well-conditioned side of it:
+               bisect towards the middle. */
+            if (it >= max_iter) return CT_DEGENERATE;
+            if (lam >= (ct_real)0.5) hi = lam;
+            else lo = lam;
+            lam = (lo + hi) / 2;
+            prev = 0;
+            continue;
+        }
         if (e->ds > 0) lo = lam;
         else hi = lam;
         if (small || ct__abs(e->ds) <= CT__PW_NOISE * e->noise) return CT_OK;
