@@ -190,10 +190,17 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo
                in float: a warm start at l = 0.11 of a pair whose root is 0.9988, B 3 by 3e-5,
                stepped to 0.99889 and failed). The root is on the well-conditioned side of it:
                bisect towards the middle. */
+            ct_real mid;
             if (it >= max_iter) return CT_DEGENERATE;
             if (lam >= (ct_real)0.5) hi = lam;
             else lo = lam;
-            lam = (lo + hi) / 2;
+            mid = (lo + hi) / 2;
+            if (!(mid > lo && mid < hi)) {   /* nothing between: the other end is the root */
+                mid = lam >= (ct_real)0.5 ? lo : hi;
+                small = 1;                    /* evaluated for the outputs, then returned */
+            }
+            if (mid == lam) return CT_DEGENERATE;
+            lam = mid;
             prev = 0;
             continue;
         }

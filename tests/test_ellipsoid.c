@@ -621,54 +621,64 @@ Test(ellipsoid, gap_sign_agrees_with_gjk) {
 }
 #endif
 
-/* fuzz_ellipsoid (a 100 s local float run, 2026-11-28), regress_ellipsoid_warm_start_thin_b: B
-   1 x 3e-5 x 3 against a 0.025 ball-like A, F = 3.4e4. Cold, the maximiser is l* = 0.99884;
-   warm-started from l = 0.114, Newton stepped to 0.99889, where G = (1 - l) A^-1 + l B^-1 does
-   not factor in float (B^-1 carries the rounding of its largest axis squared, above
-   (1 - l) a_min^2), and the call returned CT_DEGENERATE. Such a point now narrows the bracket
-   and the iteration bisects towards the middle. Every start in (0, 1): a status of a
-   converged or capped iteration and a finite positive F; in double also F as the cold call's
-   (B's aspect, 1:1e5, is beyond float's 1:1e4: S' is noise near the root there, and starts
-   end on different false roots). */
+/* fuzz_ellipsoid (local float runs, 2026-11-28), regress_ellipsoid_warm_start_thin_b and
+   regress_ellipsoid_warm_start_bracket_collapse: B 1 x 3e-5 x 3 against a 0.01-0.03 A, F = 3.4e4
+   and 9.3e4. Cold, the maximiser is l* ~ 0.9988; warm-started from l = 0.11 (0.18), Newton
+   stepped to 0.99889, where G = (1 - l) A^-1 + l B^-1 does not factor in float (B^-1 carries
+   the rounding of its largest axis squared, above (1 - l) a_min^2), and the call returned
+   CT_DEGENERATE. Such a point now narrows the bracket and the iteration bisects towards the
+   middle; a bracket narrowed to two adjacent floats (the second pair) ends at its other end,
+   the root to working accuracy. Every start in (0, 1): a status of a converged or capped
+   iteration and a finite positive F; in double also F as the cold call's (B's aspect, 1:1e5,
+   is beyond float's 1:1e4: S' is noise near the root there, and starts end on different false
+   roots). */
 Test(ellipsoid, warm_start_across_an_unfactorable_end) {
-    ct_vec3 sa = tu_vec(0.024261474609375, 0.027435302734375, 0.02471923828125);
+    static const double semi_a[2][3] = { { 0.024261474609375, 0.027435302734375, 0.02471923828125 },
+                                         { 0.024261474609375, 0.011810302734375, 0.027435302734375 } };
+    static const double rot_b[2][3][3] = {
+        { { 0.11700499057769775, 0.42801326513290405, 0.89616656303405762 },
+          { 0.97374123334884644, 0.12799942493438721, -0.18826645612716675 },
+          { -0.19528934359550476, 0.89466243982315063, -0.40179753303527832 } },
+        { { 0.11649042367935181, 0.42864018678665161, 0.89593392610549927 },
+          { 0.97393125295639038, 0.12749111652374268, -0.1876271665096283 },
+          { -0.19464820623397827, 0.89443480968475342, -0.40261459350585938 } } };
+    static const double guess_at[2] = { 0.113725491, 0.176470593 };
     ct_vec3 sb = tu_vec(0.99859619140625, 3.0517578125e-05, 3);
-    double ra[3][3] = { { 0.0382629633, 0.215296686, -0.975798845 }, { 0.998132527, 0.0382999182, 0.0475890636 },
-                        { 0.047618866, -0.975797415, -0.213429213 } };
-    double rb[3][3] = { { 0.11700499057769775, 0.42801326513290405, 0.89616656303405762 },
-                        { 0.97374123334884644, 0.12799942493438721, -0.18826645612716675 },
-                        { -0.19528934359550476, 0.89466243982315063, -0.40179753303527832 } };
-    ct_xform xa, xb;
-    ct_pw cold, warm;
-    int i, j, k, g;
-    for (k = 0; k < 2; ++k) {   /* rows made orthonormal (printed to 9 and 17 digits) */
-        double (*r)[3] = k ? rb : ra;
-        ct_xform *x = k ? &xb : &xa;
-        for (i = 0; i < 3; ++i) {
-            double nrm = 0;
-            for (j = 0; j < i; ++j) {
-                double dp = r[i][0] * r[j][0] + r[i][1] * r[j][1] + r[i][2] * r[j][2];
-                r[i][0] -= dp * r[j][0]; r[i][1] -= dp * r[j][1]; r[i][2] -= dp * r[j][2];
+    int c;
+    for (c = 0; c < 2; ++c) {
+        double ra[3][3] = { { 0.0382629633, 0.215296686, -0.975798845 }, { 0.998132527, 0.0382999182, 0.0475890636 },
+                            { 0.047618866, -0.975797415, -0.213429213 } }, rb[3][3];
+        ct_vec3 sa = tu_vec(semi_a[c][0], semi_a[c][1], semi_a[c][2]);
+        ct_xform xa, xb;
+        ct_pw cold, warm;
+        ct_real guess;
+        ct_status st;
+        int i, j, k, g;
+        memcpy(rb, rot_b[c], sizeof rb);
+        for (k = 0; k < 2; ++k) {   /* the fuzzer's floats; in double, rows made orthonormal again */
+            double (*r)[3] = k ? rb : ra;
+            ct_xform *x = k ? &xb : &xa;
+            for (i = 0; i < 3; ++i) {
+                double nrm;
+                for (j = 0; j < i && !TU_FLOAT; ++j) {
+                    double dp = r[i][0] * r[j][0] + r[i][1] * r[j][1] + r[i][2] * r[j][2];
+                    r[i][0] -= dp * r[j][0]; r[i][1] -= dp * r[j][1]; r[i][2] -= dp * r[j][2];
+                }
+                nrm = TU_FLOAT ? 1 : sqrt(r[i][0] * r[i][0] + r[i][1] * r[i][1] + r[i][2] * r[i][2]);
+                for (j = 0; j < 3; ++j) x->r[i][j] = (ct_real)(r[i][j] / nrm);
             }
-            nrm = sqrt(r[i][0] * r[i][0] + r[i][1] * r[i][1] + r[i][2] * r[i][2]);
-            for (j = 0; j < 3; ++j) x->r[i][j] = (ct_real)(r[i][j] / nrm);
         }
-    }
-    xa.p = tu_vec(0.56640625, 1.9971923828125, 6.103515625e-05);
-    xb.p = tu_vec(2, 2, 2);
-    cr_assert_eq(ct_ellipsoids(sa, &xa, sb, &xb, NULL, &cold), CT_OK);
-    for (g = 1; g < 100; ++g) {
-        ct_real guess = (ct_real)(g / 100.0);
-        ct_status st = ct_ellipsoids(sa, &xa, sb, &xb, &guess, &warm);
-        cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE, "guess %g: status %d", (double)guess, (int)st);
-        cr_assert(warm.F > 0 && isfinite((double)warm.F));
-        if (!TU_FLOAT)
-            cr_assert_leq(fabs((double)warm.F - (double)cold.F), 1e-6 * (double)cold.F, "guess %g: F %g, cold %g", (double)guess,
-                          (double)warm.F, (double)cold.F);
-    }
-    {
-        ct_real guess = (ct_real)0.113725491;
-        ct_status st = ct_ellipsoids(sa, &xa, sb, &xb, &guess, &warm);
-        cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE, "status %d", (int)st);
+        xa.p = tu_vec(0.56640625, 1.9971923828125, 6.103515625e-05);
+        xb.p = tu_vec(2, 2, 2);
+        cr_assert_eq(ct_ellipsoids(sa, &xa, sb, &xb, NULL, &cold), CT_OK);
+        for (g = 0; g < 100; ++g) {
+            guess = (ct_real)(g ? g / 100.0 : guess_at[c]);
+            st = ct_ellipsoids(sa, &xa, sb, &xb, &guess, &warm);
+            cr_assert(st == CT_OK || st == CT_NO_CONVERGENCE, "pair %d, guess %g: status %d", c, (double)guess, (int)st);
+            cr_assert(warm.F > 0 && isfinite((double)warm.F));
+            if (!TU_FLOAT)
+                cr_assert_leq(fabs((double)warm.F - (double)cold.F), 1e-6 * (double)cold.F, "pair %d, guess %g: F %g, cold %g", c,
+                              (double)guess, (double)warm.F, (double)cold.F);
+        }
     }
 }
