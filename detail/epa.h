@@ -468,9 +468,8 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
 
 /* ct_signed_distance after its GJK run r (status st): the separated answer, or EPA. Every
    field of out is written on success; on failure the caller's zeroed out stays as it was. */
-CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
-                                              const ct_xform *xb, ct__gjk_run *r, ct_status st, ct_scratch *s,
-                                              ct_distance *out) {
+CT__PRIVATE ct_status ct__signed_distance_run(const ct_xform *xa, const ct_xform *xb, ct__gjk_run *r,
+                                              ct_status st, ct_scratch *s, ct_distance *out) {
     ct__epa_result e;
     ct_scratch local, *sc;
     ct__mark mk;
@@ -487,7 +486,7 @@ CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform 
            a stalled simplex of cores that in fact miss each other was seen to report a
            depth of 4e-6 of the scale (fuzz_gjk, regress_gjk_origin_on_a_face) */
         ct__gjk_run q;
-        ct_status sq = ct__gjk_query(b, xb, a, xa, NULL, CT__MAXR, &q);
+        ct_status sq = ct__gjk_query(r->m.b, xb, r->m.a, xa, NULL, CT__MAXR, &q);
         if (sq == CT_OK && !q.overlap) {
             ct_vec3 t;
             ct__gjk_separated(&q, xb, 0, out);
@@ -502,8 +501,8 @@ CT__PRIVATE ct_status ct__signed_distance_run(const ct_shape *a, const ct_xform 
     st2 = ct__epa_run(&r->m, r->s, r->wmax, sc, &e);
     ct__scratch_end(sc, &local, mk);
     if (st2 == CT_INVALID || st2 == CT_NO_MEMORY) return st2;
-    ra = a->radius;
-    rb = b->radius;
+    ra = r->m.a->radius;   /* the run's shapes: a ball given as an ellipsoid is a sphere there */
+    rb = r->m.b->radius;
     out->distance = -(e.depth * r->m.scale + ra + rb);   /* back from the working scale */
     out->normal = ct__xf_dir(xa, e.n);
     out->pa = ct__xf_point(xa, ct__madd(ct__scale(e.pa, r->m.scale), e.n, ra));
@@ -518,5 +517,5 @@ CTDEF ct_status ct_signed_distance(const ct_shape *a, const ct_xform *xa, const 
     ct__gjk_run r;
     ct_status st = ct__gjk_begin(a, xa, b, xb, cache, out, &r);
     if (st == CT_INVALID) return st;
-    return ct__signed_distance_run(a, xa, b, xb, &r, st, s, out);
+    return ct__signed_distance_run(xa, xb, &r, st, s, out);
 }

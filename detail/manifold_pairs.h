@@ -558,7 +558,7 @@ CTDEF ct_status ct_manifold_hull_cylinder(const ct_hull *a, const ct_xform *xa, 
         if (st == CT_INVALID) return st;
         if (r.beyond) return CT_OK;
         memset(&g, 0, sizeof g);
-        st = ct__signed_distance_run(&sa, NULL, &sb, &rel, &r, st, s, &g);
+        st = ct__signed_distance_run(NULL, &rel, &r, st, s, &g);
     }
     if (st != CT_OK && st != CT_NO_CONVERGENCE) { memset(out, 0, sizeof *out); return st; }
     d = g.distance;

@@ -1304,3 +1304,50 @@ Test(fuzz_regress, warm_climbs_cross_a_copy_of_a_vertex) {
     cr_assert_leq(worst, 1e-4, "warm hull vs scanned cloud: %g of the extent", worst);
     ct_hull_free(&b);
 }
+
+/* fuzz_gjk (regress_gjk_ball_as_ellipsoid_against_cloud): a 16-point cloud of extent 4e6
+   (repeated points) overlapping a sphere given as an ellipsoid with three equal semi-axes R,
+   both at the identity. ct_signed_distance gave -343301.136 cold and -343301.795 warm-started:
+   the rounded polytope A - B is flat where the ball meets a face, EPA's curved refinement
+   cannot descend at that kink, and EPA alone stopped 1.9e-6 of the depth short. Oracle: the
+   ball's centre (the origin) is inside the cloud's hull, so the depth is R plus the centre's
+   distance to the hull's boundary, the least depth below its face planes. Cold, warm-started
+   and swapped, and as ct_shape_sphere. */
+Test(fuzz_regress, ball_as_ellipsoid_against_a_cloud) {
+    static const double q[16][3] = {
+        { 999969.482421875, 999969.482421875, 999969.482421875 }, { 999969.482421875, 999969.482421875, -679718.017578125 },
+        { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 },
+        { -4000000, -4000000, -4000000 }, { -4000000, -4000000, -4000000 }, { -4000000, -4000000, 999969.482421875 },
+        { 999969.482421875, 999969.482421875, 999969.482421875 }, { -4000000, -4000000, -4000000 },
+        { 607818.603515625, 607818.603515625, 607818.603515625 }, { 607818.603515625, 607818.603515625, 607818.603515625 },
+        { -3000000, 607818.603515625, 607818.603515625 }, { 341156.005859375, 341156.005859375, 341156.005859375 },
+        { 341156.005859375, 337860.107421875, 341156.005859375 }, { 341156.005859375, 341156.005859375, 341156.005859375 }
+    };
+    const double R = 341156.005859375, tol = (TU_FLOAT ? 1e-4 : 1e-11) * 4e6;
+    ct_vec3 p[16];
+    ct_hull h;
+    ct_shape a, b, s;
+    ct_gjk_cache cache;
+    ct_distance d;
+    double inner = 1e300, expect;
+    int i;
+    for (i = 0; i < 16; ++i) p[i] = tu_vec(q[i][0], q[i][1], q[i][2]);
+    cr_assert_eq(ct_hull_build(p, 16, NULL, NULL, &h), CT_OK);
+    for (i = 0; i < h.nfaces; ++i) inner = fmin(inner, -(double)h.planes[i].d);   /* the origin's depth below face i */
+    ct_hull_free(&h);
+    cr_assert_gt(inner, 0);
+    expect = -(R + inner);
+    a = ct_shape_points(p, 16);
+    b = ct_shape_ellipsoid(tu_vec(R, R, R));
+    s = ct_shape_sphere((ct_real)R);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &d), CT_OK);
+    cr_assert(fabs(d.distance - expect) <= tol, "cold %.12g vs %.12g", (double)d.distance, expect);
+    memset(&cache, 0, sizeof cache);
+    cr_assert_eq(ct_gjk(&a, NULL, &b, NULL, &cache, &d), CT_OK);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, NULL, &cache, NULL, &d), CT_OK);
+    cr_assert(fabs(d.distance - expect) <= tol, "warm %.12g vs %.12g", (double)d.distance, expect);
+    cr_assert_eq(ct_signed_distance(&b, NULL, &a, NULL, NULL, NULL, &d), CT_OK);
+    cr_assert(fabs(d.distance - expect) <= tol, "swapped %.12g vs %.12g", (double)d.distance, expect);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &s, NULL, NULL, NULL, &d), CT_OK);
+    cr_assert(fabs(d.distance - expect) <= tol, "as a sphere %.12g vs %.12g", (double)d.distance, expect);
+}
