@@ -384,10 +384,14 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
    256 ulps relative, for polytopes). On curved cores (ellipsoids, support functions) EPA's
    answer is refined until the support point along the normal is parallel to it: the depth is
    then exact to about eps relative on strictly convex smooth shapes, concentric ones included.
-   Where the depth's minimum sits on a flat part of a curved A - B (an ellipsoid meeting a
-   hull's face) the refinement cannot descend and EPA's curved tolerance (CT__EPA_REL_SMOOTH,
-   1e-7 relative; 1e-4 in float) stands; an ellipsoid with three equal semi-axes is a ball and
-   is taken as a sphere (exact, as polytopes are). Touching shapes give distance 0 (up to rounding) with a finite unit normal. The polytope
+   Where the depth's minimum sits on a flat facet of a curved A - B (a face of a hull, box,
+   triangle or cloud, or a cylinder's cap, against the other core's support point: an
+   ellipsoid on a wall) the depth at that face's normal is taken when the foot point lies on
+   the facet: exact there too. Elsewhere on a curved A - B that is not strictly convex (an
+   ellipsoid against a hull's edge) EPA's curved tolerance (CT__EPA_REL_SMOOTH, 1e-7 relative;
+   1e-4 in float) stands. An ellipsoid with three equal semi-axes is a ball and is taken as a
+   sphere (exact, as polytopes are). Touching shapes give distance 0 (up to rounding) with a
+   finite unit normal. The polytope
    (at most CT_EPA_MAX_VERTS vertices) lives in s (NULL: a temporary scratch): a warm scratch
    allocates nothing. Statuses as ct_gjk, plus CT_NO_MEMORY, and CT_NO_CONVERGENCE when the
    polytope fills up or stalls far from converged (CT__EPA_STUCK) and the refinement fails

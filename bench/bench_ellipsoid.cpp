@@ -37,6 +37,11 @@ struct Ctx {
     long next;
     bool warm;
     volatile double sink;
+    void objects(long k, const void **a, const void **b) const { *a = &pairs[k].a; *b = &pairs[k].b; }
+    void shapes(long k, ct_shape *a, const ct_xform **xa, ct_shape *b, const ct_xform **xb) const {
+        *a = ct_shape_ellipsoid(pairs[k].a.semi); *xa = &pairs[k].a.x;
+        *b = ct_shape_ellipsoid(pairs[k].b.semi); *xb = &pairs[k].b.x;
+    }
 };
 
 ct_vec3 v3(double x, double y, double z) {
@@ -162,19 +167,23 @@ ccd_t make_ccd() {
     return ccd;
 }
 typedef int (*ccd_pen_fn)(const void *, const void *, const ccd_t *, ccd_real_t *, ccd_vec3_t *, ccd_vec3_t *);
-template <ccd_pen_fn F>
-void peer(void *c, long calls) {
-    Ctx *ctx = static_cast<Ctx *>(c);
-    ccd_t ccd = make_ccd();
+// One libccd call per pair, cycling over ctx's pairs (C::objects gives a pair's two objects).
+template <ccd_pen_fn F, class C>
+void ccd_cycle(C *ctx, const ccd_t &ccd, long calls) {
     double s = 0;
     for (long i = 0; i < calls; ++i) {
-        const Pair &p = ctx->pairs[ctx->next];
+        const void *o1, *o2;
+        ctx->objects(ctx->next, &o1, &o2);
         ctx->next = (ctx->next + 1) % kPairs;
         ccd_real_t depth = 0;
         ccd_vec3_t dir, pos;
-        if (F(&p.a, &p.b, &ccd, &depth, &dir, &pos) == 0) s += depth;
+        if (F(o1, o2, &ccd, &depth, &dir, &pos) == 0) s += depth;
     }
     ctx->sink = ctx->sink + s;
+}
+template <ccd_pen_fn F>
+void peer(void *c, long calls) {
+    ccd_cycle<F>(static_cast<Ctx *>(c), make_ccd(), calls);
 }
 
 // Overlap classification of every pair, and the depth bound, as the `check` column.
@@ -205,23 +214,27 @@ std::string agreement(const std::vector<Pair> &pairs, ccd_pen_fn F, bool depth_i
 #endif
 
 #ifdef CT_GJK_MAX_ITERS // the GJK part is merged (see tests/test_ellipsoid.c)
-// Our own GJK (+EPA when overlapping) on the same ellipsoids as ct_shape_ellipsoid shapes.
-void gjk_peer(void *c, long calls) {
-    Ctx *ctx = static_cast<Ctx *>(c);
+// ct_signed_distance once per pair, cycling over ctx's pairs (C::shapes gives a pair's shapes
+// and transforms), with a warm scratch.
+template <class C>
+void sd_cycle(C *ctx, long calls) {
     ct_scratch scratch;
     ct_scratch_init(&scratch, NULL);
     double s = 0;
     for (long i = 0; i < calls; ++i) {
-        const Pair &p = ctx->pairs[ctx->next];
-        ctx->next = (ctx->next + 1) % kPairs;
-        ct_shape a = ct_shape_ellipsoid(p.a.semi), b = ct_shape_ellipsoid(p.b.semi);
+        ct_shape a, b;
+        const ct_xform *xa, *xb;
         ct_distance d;
-        ct_signed_distance(&a, &p.a.x, &b, &p.b.x, NULL, &scratch, &d);
+        ctx->shapes(ctx->next, &a, &xa, &b, &xb);
+        ctx->next = (ctx->next + 1) % kPairs;
+        ct_signed_distance(&a, xa, &b, xb, NULL, &scratch, &d);
         s += d.distance;
     }
     ct_scratch_release(&scratch);
     ctx->sink = ctx->sink + s;
 }
+// Our own GJK (+EPA when overlapping) on the same ellipsoids as ct_shape_ellipsoid shapes.
+void gjk_peer(void *c, long calls) { sd_cycle(static_cast<Ctx *>(c), calls); }
 // Same verdict away from tangency, and gap <= signed distance (see the test suite).
 std::string gjk_agreement(const std::vector<Pair> &pairs) {
     int differ = 0, near = 0, bound = 0, overlap = 0;
@@ -289,6 +302,111 @@ void run_set(const char *name, std::vector<Pair> cold, unsigned long long seed) 
                (double)its_c / kPairs, worst_c, (double)its_w / kPairs, worst_w);
 }
 
+// An ellipsoid pressed into a box's top face (a DEM particle on a wall): semi-axes 0.5-1.5,
+// random rotation, the box 50 x 50 x 3 (half extents) with its top face on z = 0, the
+// ellipsoid's lowest point 0.001-0.4 below it. The depth has the closed form -gap (h = |S m|,
+// m = R^T (-z)). Ours: ct_signed_distance (ellipsoid, box); libccd: its GJK+EPA and MPR with an
+// ellipsoid and a box support function (default tolerances).
+struct Wall {
+    Body e;
+    ct_vec3 half;
+    ct_xform xb;
+    double gap;
+};
+struct WallCtx {
+    std::vector<Wall> pairs;
+    long next;
+    volatile double sink;
+    void objects(long k, const void **a, const void **b) const { *a = &pairs[k].e; *b = &pairs[k]; }
+    void shapes(long k, ct_shape *a, const ct_xform **xa, ct_shape *b, const ct_xform **xb) const {
+        *a = ct_shape_ellipsoid(pairs[k].e.semi); *xa = &pairs[k].e.x;
+        *b = ct_shape_box(pairs[k].half); *xb = &pairs[k].xb;
+    }
+};
+std::vector<Wall> make_walls(unsigned long long seed) {
+    std::vector<Wall> out(kPairs);
+    for (int k = 0; k < kPairs; ++k) {
+        Wall &w = out[k];
+        double m[3];
+        w.e.semi = v3(0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed));
+        w.e.x = random_xform(&seed, v3(0, 0, 0));
+        for (int i = 0; i < 3; ++i) m[i] = -w.e.x.r[2][i];
+        double h = std::sqrt(w.e.semi.x * w.e.semi.x * m[0] * m[0] + w.e.semi.y * w.e.semi.y * m[1] * m[1] +
+                             w.e.semi.z * w.e.semi.z * m[2] * m[2]);
+        w.gap = -(0.001 + 0.399 * bench_uniform(&seed));
+        w.e.x.p = v3(2 * bench_uniform(&seed) - 1, 2 * bench_uniform(&seed) - 1, h + w.gap);
+        w.half = v3(50, 50, 3);
+        w.xb = ct_xform_identity();
+        w.xb.p = v3(0, 0, -3);
+    }
+    return out;
+}
+void wall_ours(void *c, long calls) { sd_cycle(static_cast<WallCtx *>(c), calls); }
+double wall_error_ours(const std::vector<Wall> &pairs) {
+    double worst = 0;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+        const Wall &w = pairs[k];
+        ct_shape a = ct_shape_ellipsoid(w.e.semi), b = ct_shape_box(w.half);
+        ct_distance d;
+        ct_signed_distance(&a, &w.e.x, &b, &w.xb, NULL, NULL, &d);
+        worst = std::fmax(worst, std::fabs((double)d.distance - w.gap));
+    }
+    return worst;
+}
+#ifdef CT_HAVE_CCD
+void ccd_box_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out) {
+    const Wall *w = static_cast<const Wall *>(obj);   // axis-aligned (xb is a translation)
+    out->v[0] = w->xb.p.x + (dir->v[0] >= 0 ? w->half.x : -w->half.x);
+    out->v[1] = w->xb.p.y + (dir->v[1] >= 0 ? w->half.y : -w->half.y);
+    out->v[2] = w->xb.p.z + (dir->v[2] >= 0 ? w->half.z : -w->half.z);
+}
+void ccd_box_center(const void *obj, ccd_vec3_t *c) {
+    const Wall *w = static_cast<const Wall *>(obj);
+    c->v[0] = w->xb.p.x; c->v[1] = w->xb.p.y; c->v[2] = w->xb.p.z;
+}
+ccd_t make_wall_ccd() {
+    ccd_t ccd = make_ccd();
+    ccd.support2 = ccd_box_support;
+    ccd.center2 = ccd_box_center;
+    return ccd;
+}
+template <ccd_pen_fn F>
+void wall_peer(void *c, long calls) {
+    ccd_cycle<F>(static_cast<WallCtx *>(c), make_wall_ccd(), calls);
+}
+template <ccd_pen_fn F>
+double wall_error_peer(const std::vector<Wall> &pairs) {
+    ccd_t ccd = make_wall_ccd();
+    double worst = 0;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+        ccd_real_t depth = 0;
+        ccd_vec3_t dir, pos;
+        if (F(&pairs[k].e, &pairs[k], &ccd, &depth, &dir, &pos) != 0) return HUGE_VAL;
+        worst = std::fmax(worst, std::fabs((double)depth + pairs[k].gap));
+    }
+    return worst;
+}
+#endif
+
+void wall_rows(unsigned long long seed) {
+    WallCtx c;
+    c.pairs = make_walls(seed);
+    c.next = 0;
+    c.sink = 0;
+    char chk[200];
+    double eo = wall_error_ours(c.pairs);
+#ifdef CT_HAVE_CCD
+    double eg = wall_error_peer<ccdGJKPenetration>(c.pairs), em = wall_error_peer<ccdMPRPenetration>(c.pairs);
+    std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e, peer worst %.1e", eo, eg);
+    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd ccdGJKPenetration (GJK+EPA)", wall_peer<ccdGJKPenetration>, &c, chk);
+    std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e, peer worst %.1e", eo, em);
+    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd ccdMPRPenetration", wall_peer<ccdMPRPenetration>, &c, chk);
+#else
+    std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e", eo);
+    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd (not installed)", NULL, NULL, chk);
+#endif
+}
+
 } // namespace
 
 int main() {
@@ -298,5 +416,11 @@ int main() {
                 "Warm: B moved 0.01 and turned 0.01 rad, previous lambda as the guess.");
     run_set("semi-axes 0.5-1.5", make_pairs(1, 0), 2);
     run_set("aspect to 1:100", make_pairs(3, 100), 4);
+    bench_table("Ellipsoid on a wall: ct_signed_distance (ellipsoid, box face)",
+                "1024 ellipsoids (semi-axes 0.5-1.5, random rotations) pressed 0.001-0.4 into the top face of a box "
+                "50 x 50 x 3 (a DEM wall); double, one thread, a warm scratch. libccd: its GJK+EPA and MPR with an "
+                "ellipsoid and a box support function, default tolerances (1e-4). Check: the largest depth error against "
+                "the closed form.");
+    wall_rows(6);
     return 0;
 }

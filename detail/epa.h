@@ -376,6 +376,103 @@ CT__PRIVATE int ct__epa_smooth(ct__mink *m, ct_real wmax, ct__epa_result *res) {
     return 0;
 }
 
+/* Flat facets of a curved A - B. Where the depth's minimum sits on a face F of one core
+   against a point b of the other (an ellipsoid or a cylinder on a box's or hull's face, or on
+   a flat patch of a cloud), A - B is flat there, h has a kink and the Newton refinement above
+   cannot descend: EPA's curved tolerance would stand (4e-6 of the size for ellipsoids pressed
+   into a box face). At the face's own normal n_f the support of A - B is F - b, and when the
+   origin's foot point on that plane, h(n_f) n_f, lies on F - b, the foot point is the closest
+   boundary point near n_f and h(n_f) the depth there exactly (the whole facet is boundary).
+   Tried with the face of A most aligned with EPA's normal, B's face most aligned with its
+   opposite, and, for a cloud, the plane of the three points of it that EPA's closest face is
+   made of (kept only when they lie on the cloud's support plane along their normal: then
+   they bound part of its face). A foot point within CT__EPA_FACET_IN x wmax of the face
+   counts as on it. The least such h wins when it lies within EPA's bracket [L, L + tol]
+   (another facet can be a local minimum only: EPA's bounds keep the global one); 1 when res
+   was replaced (normal, depth and witnesses; working scale). */
+#define CT__EPA_FACET_IN ((ct_real)64 * CT__EPS)
+typedef struct ct__epa_facet_try { ct_vec3 n, pa, pb; ct_real h; int found; } ct__epa_facet_try;
+CT__PRIVATE void ct__epa_facet_keep(ct__epa_facet_try *t, ct_vec3 n, ct_real h, ct_vec3 pa, ct_vec3 pb) {
+    if (t->found && !(h < t->h)) return;
+    t->found = 1; t->n = n; t->h = h; t->pa = pa; t->pb = pb;
+}
+/* x (working frame) inside the triangle p[0..3) (counter-clockwise about n) within tol. */
+CT__INLINE int ct__epa_in_tri(const ct_vec3 *p, ct_vec3 n, ct_vec3 x, ct_real tol) {
+    int k;
+    for (k = 0; k < 3; ++k) {
+        ct_vec3 e = ct__sub(p[(k + 1) % 3], p[k]);
+        if (ct__dot(n, ct__cross(e, ct__sub(x, p[k]))) < -tol * ct__len(e)) return 0;
+    }
+    return 1;
+}
+/* The cloud triangle of side (0: A, 1: B) from EPA's closest face F: its three points of that
+   side, their plane's normal outward (for B: along -n) into *nf, counter-clockwise about it.
+   0 when the ids repeat or the plane has no normal. */
+CT__PRIVATE int ct__epa_cloud_tri(const ct__epa *e, const ct__epa_face *F, int side, ct_vec3 n, ct_vec3 *p, ct_vec3 *nf) {
+    int k, id[3], ok;
+    for (k = 0; k < 3; ++k) {
+        const ct__sv *v = &e->vert[F->v[k]];
+        id[k] = side ? v->ib : v->ia;
+        p[k] = side ? v->b : v->a;
+    }
+    if (id[0] < 0 || id[0] == id[1] || id[1] == id[2] || id[0] == id[2]) return 0;
+    *nf = ct__normalize(ct__cross(ct__sub(p[1], p[0]), ct__sub(p[2], p[0])), &ok);
+    if (!ok) return 0;
+    if (ct__dot(*nf, side ? ct__neg(n) : n) < 0) {
+        ct_vec3 t = p[1]; p[1] = p[2]; p[2] = t;
+        *nf = ct__neg(*nf);
+    }
+    return 1;
+}
+CT__PRIVATE int ct__epa_facet(ct__mink *m, const ct__epa *e, const ct__epa_face *F, ct_real wmax, ct__epa_result *res) {
+    ct__epa_facet_try t;
+    ct_real lim = res->depth + e->tol + e->vis, tin = CT__EPA_FACET_IN * wmax, sc = m->scale;
+    const ct_xform *rel = &m->rel;
+    int side;
+    memset(&t, 0, sizeof t);
+    for (side = 0; side < 2; ++side) {
+        const ct_shape *sh = side ? m->b : m->a;
+        ct_vec3 nl, nc, tri[3], foot, x;
+        ct__sv w;
+        ct_real h;
+        int f = -1, cloud = 0;
+        if (sh->type == CT_SHAPE_POINTS) {
+            cloud = ct__epa_cloud_tri(e, F, side, res->n, tri, &nl);
+            if (!cloud) continue;
+            nc = side ? ct__neg(nl) : nl;
+        } else {
+            f = ct__shape_facet(sh, side ? ct__xf_inv_dir(rel, ct__neg(res->n)) : res->n, &nl);
+            if (f < 0) continue;
+            nc = side ? ct__neg(ct__xf_dir(rel, nl)) : nl;
+        }
+        ct__mink_support(m, nc, &w);
+        if (m->bad) return 0;
+        h = ct__dot(nc, w.w);
+        if (!(h <= lim)) continue;
+        foot = ct__scale(nc, h);
+        if (cloud) {   /* the triangle must lie on the cloud's support plane (part of its face) */
+            ct_real top = side ? ct__dot(nl, w.b) : ct__dot(nl, w.a);
+            int k, on = 1;
+            for (k = 0; k < 3; ++k) on &= ct__dot(nl, tri[k]) >= top - tin;
+            x = side ? ct__sub(w.a, foot) : ct__add(foot, w.b);
+            if (on && ct__epa_in_tri(tri, nl, x, tin)) ct__epa_facet_keep(&t, nc, h, side ? w.a : x, side ? x : w.b);
+        } else if (!side) {   /* A's face F: the foot point plus B's support point on F */
+            x = ct__add(foot, w.b);
+            if (ct__shape_facet_holds(sh, f, nl, ct__scale(x, sc), tin * sc)) ct__epa_facet_keep(&t, nc, h, x, w.b);
+        } else {              /* B's face: A's support point minus the foot point on it */
+            x = ct__sub(w.a, foot);
+            if (ct__shape_facet_holds(sh, f, nl, ct__xf_inv_point(rel, ct__scale(x, sc)), tin * sc))
+                ct__epa_facet_keep(&t, nc, h, w.a, x);
+        }
+    }
+    if (!t.found) return 0;
+    res->n = t.n;
+    res->depth = ct__max(t.h, 0);
+    res->pa = t.pa;
+    res->pb = t.pb;
+    return 1;
+}
+
 /* EPA on the cores, from the GJK simplex *s (origin in it within rounding). */
 CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_scratch *sc, ct__epa_result *res) {
     ct__epa e;
@@ -437,7 +534,8 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     if (have) ct__epa_witness(&e, &best, res);
     if (have && rel == CT__EPA_REL_SMOOTH) {
         if (st == CT_OK) {
-            ct__epa_smooth(m, wmax, res);
+            if (!ct__epa_facet(m, &e, &best, wmax, res)) ct__epa_smooth(m, wmax, res);
+            if (m->bad) return CT_INVALID;
         } else { /* the polytope's bounds stayed loose: the depth may have other local minima
                     (a point near the centre of a near-sphere): once Newton converges from the
                     closest face (else the status stays), it starts again from other closest

@@ -439,6 +439,85 @@ CT__INLINE ct_vec3 ct__shape_center(const ct_shape *s) {
     return ct__v3(0, 0, 0);
 }
 
+/* Flat faces of a core, for the depth of a curved A - B at a face of one core (detail/epa.h):
+   the face of s whose outward unit normal (local frame) is most aligned with d goes to *n and
+   its id is returned (a hull's faces, a box's 0..5, a triangle's two sides 0/1, a cylinder's
+   caps 0/1); -1 when s has none (clouds, spheres, ellipsoids, support functions, a hull
+   without face lists or planes, a degenerate triangle). */
+CT__PRIVATE int ct__shape_facet(const ct_shape *s, ct_vec3 d, ct_vec3 *n) {
+    switch (s->type) {
+    case CT_SHAPE_HULL: {
+        const ct_hull *h = s->ct__hull;
+        int f, best = -1;
+        ct_real bd = 0;
+        if (!h->planes || !h->face_first || !h->face_verts || h->nfaces < 1) return -1;
+        for (f = 0; f < h->nfaces; ++f) {
+            ct_real t = ct__dot(h->planes[f].n, d);
+            if (best < 0 || t > bd) { bd = t; best = f; }
+        }
+        *n = h->planes[best].n;
+        return best;
+    }
+    case CT_SHAPE_BOX: {
+        ct_real ax = ct__abs(d.x), ay = ct__abs(d.y), az = ct__abs(d.z);
+        int k = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2), up = ct__vget(d, k) >= 0;
+        *n = ct__v3(k == 0 ? (up ? 1 : -1) : 0, k == 1 ? (up ? 1 : -1) : 0, k == 2 ? (up ? 1 : -1) : 0);
+        return 2 * k + up;
+    }
+    case CT_SHAPE_TRIANGLE: {
+        int ok;
+        ct_vec3 t = ct__normalize(ct__cross(ct__sub(s->ct__v[1], s->ct__v[0]), ct__sub(s->ct__v[2], s->ct__v[0])), &ok);
+        if (!ok) return -1;
+        *n = ct__dot(t, d) >= 0 ? t : ct__neg(t);
+        return ct__dot(t, d) >= 0 ? 0 : 1;
+    }
+    case CT_SHAPE_CYLINDER:
+        *n = ct__v3(0, 0, d.z >= 0 ? 1 : -1);
+        return d.z >= 0 ? 0 : 1;
+    default:
+        return -1;
+    }
+}
+
+/* Whether x (local frame, on the plane of face `face` of s with normal n, ct__shape_facet)
+   lies within tol of that face: inside its polygon (each edge turning left about n), a box
+   face's rectangle, a cap's disk. */
+CT__PRIVATE int ct__shape_facet_holds(const ct_shape *s, int face, ct_vec3 n, ct_vec3 x, ct_real tol) {
+    switch (s->type) {
+    case CT_SHAPE_HULL: {
+        const ct_hull *h = s->ct__hull;
+        int k0 = h->face_first[face], k1 = h->face_first[face + 1], k;
+        for (k = k0; k < k1; ++k) {
+            ct_vec3 p = h->verts[h->face_verts[k]], e = ct__sub(h->verts[h->face_verts[k + 1 < k1 ? k + 1 : k0]], p);
+            if (ct__dot(n, ct__cross(e, ct__sub(x, p))) < -tol * ct__len(e)) return 0;
+        }
+        return k1 - k0 >= 3;
+    }
+    case CT_SHAPE_BOX: {
+        int k = face / 2, j;
+        for (j = 0; j < 3; ++j)
+            if (j != k && ct__abs(ct__vget(x, j)) > ct__vget(s->ct__v[0], j) + tol) return 0;
+        return 1;
+    }
+    case CT_SHAPE_TRIANGLE: {
+        int k;
+        for (k = 0; k < 3; ++k) {   /* counter-clockwise about n: v0 v1 v2 for side 0, reversed for side 1 */
+            ct_vec3 p = s->ct__v[face ? (3 - k) % 3 : k], q = s->ct__v[face ? (2 - k + 3) % 3 : (k + 1) % 3];
+            ct_vec3 e = ct__sub(q, p);
+            if (ct__dot(n, ct__cross(e, ct__sub(x, p))) < -tol * ct__len(e)) return 0;
+        }
+        return 1;
+    }
+    case CT_SHAPE_CYLINDER: {
+        ct_real r = s->ct__v[0].x + tol;
+        (void)face; (void)n;
+        return x.x * x.x + x.y * x.y <= r * r;
+    }
+    default:
+        return 0;
+    }
+}
+
 /* 1 for cores with curved boundaries (GJK/EPA converge only to a tolerance there). */
 CT__INLINE int ct__shape_smooth(const ct_shape *s) {
     return s->type == CT_SHAPE_ELLIPSOID || s->type == CT_SHAPE_SUPPORT || s->type == CT_SHAPE_CYLINDER;

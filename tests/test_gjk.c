@@ -431,6 +431,60 @@ Test(gjk_closed, ellipsoid_against_box_face) {
     }
 }
 
+/* A curved core (an ellipsoid, or a cylinder on its rim or cap) pressed into a flat face (of a
+   box, of the same box as a hull, of its corners as a cloud, of a large triangle), both
+   argument orders: A - B is flat there, the depth's minimum sits at a kink of its support
+   function, and the answer used to stop at EPA's curved tolerance (4e-6 of the size for the
+   ellipsoids). Closed form: the face is the plane z = 0 (normal +z, the flat body below it),
+   the curved body's lowest point along -z lies -gap below it (at most h below a triangle,
+   which it would otherwise leave more easily downwards), h its support extent along
+   -z (ellipsoid |S m|, cylinder hh |m_z| + r |m_xy|, m = R^T (-z)). Depth within TOL_POLY of
+   the size, normal the face's. */
+static double curved_extent(const ct_shape *c, const ct_xform *x) {
+    double m[3], a = (double)c->ct__v[0].x, b = (double)c->ct__v[0].y, z = (double)c->ct__v[0].z;
+    int i;
+    for (i = 0; i < 3; ++i) m[i] = -(double)x->r[2][i];
+    if (c->type == CT_SHAPE_ELLIPSOID) return sqrt(a * a * m[0] * m[0] + b * b * m[1] * m[1] + z * z * m[2] * m[2]);
+    return z * fabs(m[2]) + a * sqrt(m[0] * m[0] + m[1] * m[1]);   /* cylinder: r = a, hh = z */
+}
+Test(gjk_closed, curved_core_pressed_into_a_flat_face) {
+    unsigned long long seed = 77;
+    ct_vec3 corner[8];
+    ct_hull hb;
+    int k, i;
+    cr_assert_eq(ct_hull_box(tu_vec(50, 50, 3), NULL, &hb), CT_OK);
+    for (i = 0; i < 8; ++i) corner[i] = tu_vec(i & 1 ? 50 : -50, i & 2 ? 50 : -50, i & 4 ? 3 : -3);
+    for (k = 0; k < 1600; ++k) {
+        int flat = k % 4, cyl = (k / 4) % 2, swap = (k / 8) % 2;
+        ct_shape f, c;
+        ct_xform xf = ct_xform_from_axis_angle(tu_vec(0, 0, 1), (ct_real)uni(&seed, 0, 6.28), tu_vec(0, 0, -3));
+        ct_xform xc = tu_random_xform(&seed, 0);
+        ct_distance d;
+        double gap = uni(&seed, -0.4, -1e-3), h, got, nz;
+        if (flat == 0) f = ct_shape_box(tu_vec(50, 50, 3));
+        else if (flat == 1) f = ct_shape_hull(&hb);
+        else if (flat == 2) f = ct_shape_points(corner, 8);
+        else {
+            f = ct_shape_triangle(tu_vec(-100, -100, 0), tu_vec(100, -100, 0), tu_vec(0, 100, 0));
+            xf.p = tu_vec(0, 0, 0);
+        }
+        c = cyl ? ct_shape_cylinder((ct_real)uni(&seed, 0.2, 1), (ct_real)uni(&seed, 0.2, 1))
+                : ct_shape_ellipsoid(tu_vec(uni(&seed, 0.2, 1), uni(&seed, 0.2, 1), uni(&seed, 0.2, 1)));
+        if (cyl && k % 16 == 2) xc = ct_xform_identity();   /* a cap flat on the face */
+        h = curved_extent(&c, &xc);
+        if (flat == 3) gap *= h;   /* a triangle has no thickness: pushing the body through it takes 2 h + gap */
+        xc.p = tu_vec(uni(&seed, -1, 1), uni(&seed, -1, 1), h + gap);
+        if (!swap) cr_assert_eq(ct_signed_distance(&f, &xf, &c, &xc, NULL, NULL, &d), CT_OK, "case %d", k);
+        else cr_assert_eq(ct_signed_distance(&c, &xc, &f, &xf, NULL, NULL, &d), CT_OK, "case %d", k);
+        got = (double)d.distance;
+        nz = swap ? -(double)d.normal.z : (double)d.normal.z;
+        cr_assert(fabs(got - gap) < TOL_POLY * 8, "case %d (flat %d, cylinder %d, swapped %d): %.15g vs %.15g", k, flat,
+                  cyl, swap, got, gap);
+        cr_assert(nz > 1 - 1e3 * TU_EPS, "case %d: normal off the face normal (%g)", k, nz);
+    }
+    ct_hull_free(&hb);
+}
+
 /* A user support function: a ball of radius 0.75 (smooth, not a rounded point). */
 static void ball_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
     double r = *(const double *)user, l = sqrt(dir->x * dir->x + dir->y * dir->y + dir->z * dir->z);
