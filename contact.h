@@ -387,9 +387,10 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
    Where the depth's minimum sits on a flat facet of a curved A - B (a face of a hull, box,
    triangle or cloud, or a cylinder's cap, against the other core's support point: an
    ellipsoid on a wall) the depth at that face's normal is taken when the foot point lies on
-   the facet: exact there too. Elsewhere on a curved A - B that is not strictly convex (an
-   ellipsoid against a hull's edge) EPA's curved tolerance (CT__EPA_REL_SMOOTH, 1e-7 relative;
-   1e-4 in float) stands. An ellipsoid with three equal semi-axes is a ball and is taken as a
+   the facet: exact there too; likewise on the patch of an edge of a polytope core against
+   the curved one (an ellipsoid on a box's edge: Newton along the circle of normals that keep
+   the edge's ends tied). Elsewhere on a curved A - B that is not strictly convex EPA's curved
+   tolerance (CT__EPA_REL_SMOOTH, 1e-7 relative; 1e-4 in float) stands. An ellipsoid with three equal semi-axes is a ball and is taken as a
    sphere (exact, as polytopes are). Touching shapes give distance 0 (up to rounding) with a
    finite unit normal. The polytope
    (at most CT_EPA_MAX_VERTS vertices) lives in s (NULL: a temporary scratch): a warm scratch

@@ -323,21 +323,35 @@ struct WallCtx {
         *b = ct_shape_box(pairs[k].half); *xb = &pairs[k].xb;
     }
 };
-std::vector<Wall> make_walls(unsigned long long seed) {
+// edge: the ellipsoid (semi-axes 0.5-1) pressed 0.001-0.1 onto the box's edge along x at
+// y = z = 0 instead, along n = (0, cos t, sin t), t in [0.3, 1.27] (between the two faces'
+// normals), placed so that its support point along -n lies that far below the edge.
+std::vector<Wall> make_walls(unsigned long long seed, bool edge) {
     std::vector<Wall> out(kPairs);
     for (int k = 0; k < kPairs; ++k) {
         Wall &w = out[k];
-        double m[3];
-        w.e.semi = v3(0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed));
+        double m[3], n[3] = { 0, 0, 1 };
+        w.e.semi = edge ? v3(0.5 + 0.5 * bench_uniform(&seed), 0.5 + 0.5 * bench_uniform(&seed), 0.5 + 0.5 * bench_uniform(&seed))
+                        : v3(0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed), 0.5 + bench_uniform(&seed));
         w.e.x = random_xform(&seed, v3(0, 0, 0));
-        for (int i = 0; i < 3; ++i) m[i] = -w.e.x.r[2][i];
-        double h = std::sqrt(w.e.semi.x * w.e.semi.x * m[0] * m[0] + w.e.semi.y * w.e.semi.y * m[1] * m[1] +
-                             w.e.semi.z * w.e.semi.z * m[2] * m[2]);
-        w.gap = -(0.001 + 0.399 * bench_uniform(&seed));
-        w.e.x.p = v3(2 * bench_uniform(&seed) - 1, 2 * bench_uniform(&seed) - 1, h + w.gap);
-        w.half = v3(50, 50, 3);
+        if (edge) {
+            double t = 0.3 + 0.97 * bench_uniform(&seed);
+            n[1] = std::cos(t);
+            n[2] = std::sin(t);
+        }
+        for (int i = 0; i < 3; ++i) m[i] = -(w.e.x.r[0][i] * n[0] + w.e.x.r[1][i] * n[1] + w.e.x.r[2][i] * n[2]);
+        double S[3] = { w.e.semi.x, w.e.semi.y, w.e.semi.z };
+        double h = std::sqrt(S[0] * S[0] * m[0] * m[0] + S[1] * S[1] * m[1] * m[1] + S[2] * S[2] * m[2] * m[2]);
+        w.gap = edge ? -(0.001 + 0.099 * bench_uniform(&seed)) : -(0.001 + 0.399 * bench_uniform(&seed));
+        double x0 = 2 * bench_uniform(&seed) - 1, y0 = edge ? 0 : 2 * bench_uniform(&seed) - 1, c[3];
+        for (int i = 0; i < 3; ++i) {   // centre = edge (or face) point + gap n - R (S^2 m / h)
+            double sl = w.e.x.r[i][0] * S[0] * S[0] * m[0] + w.e.x.r[i][1] * S[1] * S[1] * m[1] + w.e.x.r[i][2] * S[2] * S[2] * m[2];
+            c[i] = (i == 0 ? x0 : i == 1 ? y0 : 0) + w.gap * n[i] - sl / h;
+        }
+        w.e.x.p = v3(c[0], c[1], c[2]);
+        w.half = edge ? v3(50, 3, 3) : v3(50, 50, 3);
         w.xb = ct_xform_identity();
-        w.xb.p = v3(0, 0, -3);
+        w.xb.p = edge ? v3(0, -3, -3) : v3(0, 0, -3);
     }
     return out;
 }
@@ -388,9 +402,10 @@ double wall_error_peer(const std::vector<Wall> &pairs) {
 }
 #endif
 
-void wall_rows(unsigned long long seed) {
+void wall_rows(unsigned long long seed, bool edge) {
+    const char *name = edge ? "ellipsoid onto a box edge" : "ellipsoid into a box face";
     WallCtx c;
-    c.pairs = make_walls(seed);
+    c.pairs = make_walls(seed, edge);
     c.next = 0;
     c.sink = 0;
     char chk[200];
@@ -398,12 +413,12 @@ void wall_rows(unsigned long long seed) {
 #ifdef CT_HAVE_CCD
     double eg = wall_error_peer<ccdGJKPenetration>(c.pairs), em = wall_error_peer<ccdMPRPenetration>(c.pairs);
     std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e, peer worst %.1e", eo, eg);
-    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd ccdGJKPenetration (GJK+EPA)", wall_peer<ccdGJKPenetration>, &c, chk);
+    bench_row(name, wall_ours, &c, "libccd ccdGJKPenetration (GJK+EPA)", wall_peer<ccdGJKPenetration>, &c, chk);
     std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e, peer worst %.1e", eo, em);
-    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd ccdMPRPenetration", wall_peer<ccdMPRPenetration>, &c, chk);
+    bench_row(name, wall_ours, &c, "libccd ccdMPRPenetration", wall_peer<ccdMPRPenetration>, &c, chk);
 #else
     std::snprintf(chk, sizeof chk, "depth vs closed form: ours worst %.1e", eo);
-    bench_row("ellipsoid into a box face", wall_ours, &c, "libccd (not installed)", NULL, NULL, chk);
+    bench_row(name, wall_ours, &c, "libccd (not installed)", NULL, NULL, chk);
 #endif
 }
 
@@ -416,11 +431,12 @@ int main() {
                 "Warm: B moved 0.01 and turned 0.01 rad, previous lambda as the guess.");
     run_set("semi-axes 0.5-1.5", make_pairs(1, 0), 2);
     run_set("aspect to 1:100", make_pairs(3, 100), 4);
-    bench_table("Ellipsoid on a wall: ct_signed_distance (ellipsoid, box face)",
+    bench_table("Ellipsoid on a wall: ct_signed_distance (ellipsoid, box)",
                 "1024 ellipsoids (semi-axes 0.5-1.5, random rotations) pressed 0.001-0.4 into the top face of a box "
-                "50 x 50 x 3 (a DEM wall); double, one thread, a warm scratch. libccd: its GJK+EPA and MPR with an "
-                "ellipsoid and a box support function, default tolerances (1e-4). Check: the largest depth error against "
-                "the closed form.");
-    wall_rows(6);
+                "50 x 50 x 3 (a DEM wall), and (semi-axes 0.5-1) 0.001-0.1 onto the edge of a box 50 x 3 x 3 between its "
+                "faces; double, one thread, a warm scratch. libccd: its GJK+EPA and MPR with an ellipsoid and a box support "
+                "function, default tolerances (1e-4). Check: the largest depth error against the closed form.");
+    wall_rows(6, false);
+    wall_rows(7, true);
     return 0;
 }

@@ -473,6 +473,98 @@ CT__PRIVATE int ct__epa_facet(ct__mink *m, const ct__epa *e, const ct__epa_face 
     return 1;
 }
 
+/* Edges of one core against a curved other: the same kink one dimension down. Where the
+   minimum sits on the patch made by an edge [v1, v2] of a polytope core and the other core's
+   curved surface (an ellipsoid pressed onto a box's edge), the normals that keep v1 and v2
+   tied form the great circle n . (v2 - v1) = 0, along which h is smooth: Newton on the circle
+   (the derivative of h along it is w . n', the envelope theorem; the second by a forward
+   difference; steps halved until h descends) from EPA's normal. At its minimum the foot point
+   h n plus the other core's support point lies on the line of the edge; it is the depth there
+   when both ends are still support points of their core and the point lies between them. The
+   edge is the one EPA's closest face names (its vertices carry exactly two distinct ids of a
+   polytope core). Taken within EPA's bracket, as a facet; 1 when res was replaced. */
+typedef struct ct__epa_arc { ct_vec3 u, w; } ct__epa_arc;
+CT__INLINE ct_real ct__epa_arc_eval(ct__mink *m, const ct__epa_arc *c, ct_real t, ct__sv *sv, ct_real *g, ct_vec3 *n) {
+    ct_real ct = ct__cos(t), st = ct__sin(t);
+    *n = ct__add(ct__scale(c->u, ct), ct__scale(c->w, st));
+    ct__mink_support(m, *n, sv);
+    *g = ct__dot(sv->w, ct__add(ct__scale(c->u, -st), ct__scale(c->w, ct)));
+    return ct__dot(*n, sv->w);
+}
+CT__PRIVATE int ct__epa_edge(ct__mink *m, const ct__epa *e, const ct__epa_face *F, ct_real wmax, ct__epa_result *res) {
+    ct_real lim = res->depth + e->tol + e->vis, tin = CT__EPA_FACET_IN * wmax;
+    int side;
+    for (side = 0; side < 2; ++side) {
+        const ct_shape *sh = side ? m->b : m->a;
+        ct_vec3 q[3], v1, v2, ed, eh, n, foot, x;
+        ct__epa_arc arc;
+        ct__sv sv, s1;
+        ct_real el, t = 0, h, g, g1, hn, top, lo, hi, u;
+        int id[3], k, it, i1, i2, ok, done = 0;
+        if (ct__shape_nids(sh) <= 0) continue;
+        for (k = 0; k < 3; ++k) {
+            const ct__sv *v = &e->vert[F->v[k]];
+            id[k] = side ? v->ib : v->ia;
+            q[k] = side ? v->b : v->a;
+        }
+        if (id[0] < 0 || id[1] < 0 || id[2] < 0) continue;
+        if (id[0] == id[1] && id[1] != id[2]) { i1 = 0; i2 = 2; }
+        else if (id[0] != id[1] && (id[0] == id[2] || id[1] == id[2])) { i1 = 0; i2 = 1; }
+        else continue;   /* one vertex, or three: not an edge */
+        v1 = q[i1]; v2 = q[i2];
+        ed = ct__sub(v2, v1);
+        el = ct__len(ed);
+        if (!(el > tin)) continue;
+        eh = ct__scale(ed, 1 / el);
+        arc.u = ct__normalize(ct__sub(res->n, ct__scale(eh, ct__dot(eh, res->n))), &ok);
+        if (!ok) continue;
+        arc.w = ct__cross(eh, arc.u);
+        h = ct__epa_arc_eval(m, &arc, t, &sv, &g, &n);
+        for (it = 0; it < CT__EPA_NEWTON_ITERS && !m->bad; ++it) {
+            ct_real H, step, fd = CT__EPA_FD;
+            ct_vec3 n1;
+            ct__epa_arc_eval(m, &arc, t + fd, &s1, &g1, &n1);
+            H = (g1 - g) / fd;
+            if (ct__abs(g) <= CT__EPA_GRAD * wmax) {   /* converged: one more Newton step for the
+                                                          normal (h is already exact to eps) */
+                done = 1;
+                if (H > 0) {
+                    hn = ct__epa_arc_eval(m, &arc, t - g / H, &s1, &g1, &n1);
+                    if (hn <= h) { h = hn; sv = s1; n = n1; }
+                }
+                break;
+            }
+            step = H > 0 ? -g / H : (g > 0 ? (ct_real)-0.25 : (ct_real)0.25);
+            if (step > (ct_real)0.5) step = (ct_real)0.5;
+            if (step < (ct_real)-0.5) step = (ct_real)-0.5;
+            for (k = 0; k <= CT__EPA_HALVINGS; ++k, step /= 2) {
+                hn = ct__epa_arc_eval(m, &arc, t + step, &s1, &g1, &n1);
+                if (m->bad || hn <= h) break;
+            }
+            if (m->bad || k > CT__EPA_HALVINGS) break;
+            t += step; h = hn; g = g1; sv = s1; n = n1;
+        }
+        if (m->bad) return 0;
+        if (!done || !(h <= lim)) continue;
+        /* both ends still support points of their core along n, and the foot point's partner
+           on the segment between them */
+        top = side ? -ct__dot(n, sv.b) : ct__dot(n, sv.a);
+        lo = side ? -ct__dot(n, v1) : ct__dot(n, v1);
+        hi = side ? -ct__dot(n, v2) : ct__dot(n, v2);
+        if (lo < top - tin || hi < top - tin) continue;
+        foot = ct__scale(n, h);
+        x = side ? ct__sub(sv.a, foot) : ct__add(foot, sv.b);
+        u = ct__dot(ct__sub(x, v1), eh);
+        if (u < -tin || u > el + tin) continue;
+        res->n = n;
+        res->depth = ct__max(h, 0);
+        res->pa = side ? sv.a : x;
+        res->pb = side ? x : sv.b;
+        return 1;
+    }
+    return 0;
+}
+
 /* EPA on the cores, from the GJK simplex *s (origin in it within rounding). */
 CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_scratch *sc, ct__epa_result *res) {
     ct__epa e;
@@ -534,7 +626,8 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     if (have) ct__epa_witness(&e, &best, res);
     if (have && rel == CT__EPA_REL_SMOOTH) {
         if (st == CT_OK) {
-            if (!ct__epa_facet(m, &e, &best, wmax, res)) ct__epa_smooth(m, wmax, res);
+            if (!ct__epa_facet(m, &e, &best, wmax, res) && !ct__epa_edge(m, &e, &best, wmax, res))
+                ct__epa_smooth(m, wmax, res);
             if (m->bad) return CT_INVALID;
         } else { /* the polytope's bounds stayed loose: the depth may have other local minima
                     (a point near the centre of a near-sphere): once Newton converges from the

@@ -485,6 +485,45 @@ Test(gjk_closed, curved_core_pressed_into_a_flat_face) {
     ct_hull_free(&hb);
 }
 
+/* An ellipsoid pressed onto an edge of a box (as a box, and as a hull), both argument orders:
+   the minimum sits on the patch of the edge against the ellipsoid, where v1 and v2 stay tied
+   (a kink across the circle of such normals), and the answer used to stop at EPA's curved
+   tolerance (5e-6 of the size). Closed form by construction: the edge along x at y = z = 3,
+   a normal n = (0, cos t, sin t) between its faces' (t in [0.3, 1.27]), the ellipsoid placed
+   so that its support point along -n lies delta below the edge along n (delta below the
+   least radius of curvature, so n is the minimum): depth delta, normal n. */
+Test(gjk_closed, ellipsoid_pressed_onto_a_box_edge) {
+    unsigned long long seed = 91;
+    ct_hull hb;
+    int k, i;
+    cr_assert_eq(ct_hull_box(tu_vec(50, 3, 3), NULL, &hb), CT_OK);
+    for (k = 0; k < 1200; ++k) {
+        int hull = k % 2, swap = (k / 2) % 2;
+        ct_vec3 semi = tu_vec(uni(&seed, 0.4, 1), uni(&seed, 0.4, 1), uni(&seed, 0.4, 1));
+        ct_xform xe = tu_random_xform(&seed, 0), xb = ct_xform_identity();
+        ct_shape a = ct_shape_ellipsoid(semi), b = hull ? ct_shape_hull(&hb) : ct_shape_box(tu_vec(50, 3, 3));
+        ct_distance d;
+        double t = uni(&seed, 0.3, 1.27), n[3], delta = uni(&seed, 0.001, 0.1), m[3], sl[3], q, e[3], c[3], S[3], nd[3];
+        n[0] = 0; n[1] = cos(t); n[2] = sin(t);
+        e[0] = uni(&seed, -1, 1); e[1] = 3; e[2] = 3;
+        S[0] = (double)semi.x; S[1] = (double)semi.y; S[2] = (double)semi.z;
+        for (i = 0; i < 3; ++i) m[i] = -((double)xe.r[0][i] * n[0] + (double)xe.r[1][i] * n[1] + (double)xe.r[2][i] * n[2]);
+        q = sqrt(S[0] * S[0] * m[0] * m[0] + S[1] * S[1] * m[1] * m[1] + S[2] * S[2] * m[2] * m[2]);
+        for (i = 0; i < 3; ++i) sl[i] = S[i] * S[i] * m[i] / q;   /* the support point along -n, local */
+        for (i = 0; i < 3; ++i)
+            c[i] = e[i] - delta * n[i] - ((double)xe.r[i][0] * sl[0] + (double)xe.r[i][1] * sl[1] + (double)xe.r[i][2] * sl[2]);
+        xe.p = tu_vec(c[0], c[1], c[2]);
+        if (!swap) cr_assert_eq(ct_signed_distance(&b, &xb, &a, &xe, NULL, NULL, &d), CT_OK, "case %d", k);
+        else cr_assert_eq(ct_signed_distance(&a, &xe, &b, &xb, NULL, NULL, &d), CT_OK, "case %d", k);
+        nd[0] = (double)d.normal.x; nd[1] = (double)d.normal.y; nd[2] = (double)d.normal.z;
+        if (swap) for (i = 0; i < 3; ++i) nd[i] = -nd[i];
+        cr_assert(fabs((double)d.distance + delta) < TOL_POLY * 8, "case %d (hull %d, swapped %d): %.15g vs %.15g", k, hull,
+                  swap, (double)d.distance, -delta);
+        cr_assert(nd[0] * n[0] + nd[1] * n[1] + nd[2] * n[2] > 1 - (TU_FLOAT ? 1e-4 : 1e-12), "case %d: normal off", k);
+    }
+    ct_hull_free(&hb);
+}
+
 /* A user support function: a ball of radius 0.75 (smooth, not a rounded point). */
 static void ball_support(const void *user, const ct_vec3 *dir, ct_vec3 *out) {
     double r = *(const double *)user, l = sqrt(dir->x * dir->x + dir->y * dir->y + dir->z * dir->z);
