@@ -105,6 +105,7 @@ typedef struct ct__polar {
     int *face_twin;         /* twin of each face_verts slot (as ct_hull's he_twin) */
     int *vkey;              /* 3 per vertex after ct__vc_canon (detail/volcontact.h), else NULL */
     ct_real cond;           /* smallest |det| of the plane triples that placed the vertices */
+    int lost;               /* a kept plane off the dual hull cuts a vertex (ct__polar_build) */
 } ct__polar;
 
 /* ---- Chebyshev centre: the dual LP by a dense two-phase simplex ------------------------ */
@@ -847,6 +848,17 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
     for (k = 0; k < nhe; ++k) p->face_twin[k] = slot_of[qh.he_twin[via[k]]];
     p->nv = qh.nfaces;
     p->nf = nvd;
+    /* a kept plane whose dual point the hull left inside must leave every vertex inside it (by
+       the escape check's margin): a vertex where many planes meet (8 planes of two hulls with
+       shared faces, one corner; a fuzz_polar input) makes a dual face of as many coplanar
+       points, and a merge there dropped a plane that cut the face's vertex 10% of the size
+       away (the caller then builds on every plane, checked in full) */
+    p->lost = 0;
+    for (j = 0; j < p->nkeep && !p->lost; ++j) {
+        int q = p->keep[j];
+        if (map[q] >= 0) continue;
+        p->lost = ct__dot(p->pl[q].n, p->v[ct__argmax_dot(p->v, p->nv, p->pl[q].n)]) - slack[q] > 4 * p->touch;
+    }
     return CT_OK;
 }
 
@@ -963,7 +975,7 @@ CT__PRIVATE ct_status ct__polar_finish(ct_scratch *s, ct__polar *p) {
     {
         ct__mark mk = ct__scratch_mark(s);
         st = ct__polar_build(s, p, 0);
-        if (st == CT_OK && p->cond < CT__POLAR_ILL && ct__polar_escapes(p)) {
+        if (st == CT_OK && (p->lost || (p->cond < CT__POLAR_ILL && ct__polar_escapes(p)))) {
             /* the filter was misled by stray planes, or the dual hull's cheap check by points
                of very different sizes (a plane near the interior point has a huge dual point,
                and the dual hull's tolerance grows with it): the dual hull of every plane,

@@ -1351,3 +1351,71 @@ Test(fuzz_regress, ball_as_ellipsoid_against_a_cloud) {
     cr_assert_eq(ct_signed_distance(&a, NULL, &s, NULL, NULL, NULL, &d), CT_OK);
     cr_assert(fabs(d.distance - expect) <= tol, "as a sphere %.12g vs %.12g", (double)d.distance, expect);
 }
+
+/* fuzz_polar (regress_polar_lost_plane_at_a_many_plane_corner, met by the CI-mode run once
+   this round's changes moved its deterministic trajectory; fails on the session's starting
+   commit too): two hulls of extent 1.2e-5 on a lattice of 1e-6 sharing two face planes
+   (z = -8e-6 and x = -8e-6) meet at the corner (-8, -8, -8)e-6, where eight planes of the
+   two pass. Their dual points make one dual face of eight coplanar points, and a merge there
+   dropped B's plane y = -8e-6: A n B had a vertex (-8, -9.2, -8)e-6, 1.2e-6 (10% of the
+   size) outside both. A kept plane off the dual hull that cuts a vertex now makes the
+   intersection build again on every plane, checked in full. Oracle: every vertex inside A and
+   B within 1e3 eps of the size, the swapped call's volume. */
+Test(fuzz_regress, polar_plane_lost_at_a_corner_of_eight_planes) {
+    static const double qa[15][3] = {
+        { -7.9999999999999996e-06, -1.9999999999999999e-06, -3.0000000000000001e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, 3.0000000000000001e-06 },
+        { -3.0000000000000001e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, 4.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, -6.9999999999999999e-06 },
+        { 6.0000000000000002e-06, -3.9999999999999998e-06, 0 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 1.9999999999999999e-06, 7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, 4.9999999999999996e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, 6.9999999999999999e-06, 0 },
+        { 6.0000000000000002e-06, 3.0000000000000001e-06, 0 },
+        { 7.9999999999999996e-06, -6.9999999999999999e-06, -6.0000000000000002e-06 }
+    };
+    static const double qb[15][3] = {
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, -6.9999999999999999e-06 },
+        { -7.9999999999999996e-06, 7.9999999999999996e-06, -6.9999999999999999e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { -7.9999999999999996e-06, -1.9999999999999999e-06, -1.9999999999999999e-06 },
+        { -1.9999999999999999e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, 1.9999999999999999e-06, -7.9999999999999996e-06 },
+        { -1.9999999999999999e-06, 3.0000000000000001e-06, -7.9999999999999996e-06 },
+        { -1.9999999999999999e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
+        { 7.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 }
+    };
+    ct_vec3 pa[15], pb[15];
+    ct_hull a, b, x, y;
+    double L, worst = 0, vx, vy;
+    int i;
+    for (i = 0; i < 15; ++i) pa[i] = tu_vec(qa[i][0], qa[i][1], qa[i][2]);
+    for (i = 0; i < 15; ++i) pb[i] = tu_vec(qb[i][0], qb[i][1], qb[i][2]);
+    cr_assert_eq(ct_hull_build(pa, 15, NULL, NULL, &a), CT_OK);
+    cr_assert_eq(ct_hull_build(pb, 15, NULL, NULL, &b), CT_OK);
+    L = (double)a.extent + (double)b.extent;
+    cr_assert_eq(ct_intersect(&a, NULL, &b, NULL, NULL, NULL, &x), CT_OK);
+    cr_assert_eq(ct_intersect(&b, NULL, &a, NULL, NULL, NULL, &y), CT_OK);
+    cr_assert_gt(x.nverts, 4);
+    for (i = 0; i < x.nverts; ++i) worst = fmax(worst, fmax(outside(&a, x.verts[i]), outside(&b, x.verts[i])));
+    for (i = 0; i < y.nverts; ++i) worst = fmax(worst, fmax(outside(&a, y.verts[i]), outside(&b, y.verts[i])));
+    cr_assert_leq(worst, 1e3 * (double)TU_EPS * L, "a vertex of A n B %g outside A or B (size %g)", worst, L);
+    vx = (double)ct_hull_volume(&x, NULL);
+    vy = (double)ct_hull_volume(&y, NULL);
+    cr_assert(fabs(vx - vy) <= 1e-6 * vx, "volumes %g and %g", vx, vy);
+    ct_hull_free(&x);
+    ct_hull_free(&y);
+    ct_hull_free(&a);
+    ct_hull_free(&b);
+}
