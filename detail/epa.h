@@ -29,7 +29,11 @@ typedef struct ct__epa_face {
     ct_vec3 n;       /* unit outward normal */
     ct_real d;       /* n . v[0]: signed distance of the plane from the origin */
     int alive;
+    unsigned stamp;  /* times the slot was made: tells the heap's entries of earlier faces apart */
 } ct__epa_face;
+
+/* An entry of the heap of faces by distance (ct__epa_top). */
+typedef struct ct__epa_hent { ct_real d; int f; unsigned stamp; } ct__epa_hent;
 
 typedef struct ct__epa {
     ct__mink *m;
@@ -42,7 +46,75 @@ typedef struct ct__epa {
     int *hf, *he, nh, maxh; /* horizon: (face, edge) pairs */
     int *fan;               /* the new face of each horizon edge */
     ct_real tol, vis;       /* termination gap and visibility threshold (absolute) */
+    ct__epa_hent *heap;     /* faces by (d, index), dead ones dropped lazily; used once the */
+    int nheap, maxheap;     /* face slots exceed CT__EPA_HEAP_FROM (heap_on) */
+    int heap_on;
 } ct__epa;
+/* Face slots beyond which the closest face comes from the heap instead of a scan (small
+   polytopes, as of 20-vertex hulls, scan faster than they keep a heap). */
+#define CT__EPA_HEAP_FROM 96
+
+/* The heap's order: nearer first, then the smaller index (the scan it replaces took the first
+   face of least distance: the same face, so the same answers bit for bit). */
+CT__INLINE int ct__epa_hless(const ct__epa_hent *a, const ct__epa_hent *b) {
+    return a->d < b->d || (a->d == b->d && a->f < b->f);
+}
+CT__PRIVATE void ct__epa_hdown(ct__epa *e, int i) {
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        ct__epa_hent t;
+        if (l < e->nheap && ct__epa_hless(&e->heap[l], &e->heap[m])) m = l;
+        if (r < e->nheap && ct__epa_hless(&e->heap[r], &e->heap[m])) m = r;
+        if (m == i) return;
+        t = e->heap[i]; e->heap[i] = e->heap[m]; e->heap[m] = t;
+        i = m;
+    }
+}
+/* Adds face f (live); a full heap is rebuilt from the live faces instead (at most maxf, half
+   of it), as it is when the heap is first used. */
+CT__PRIVATE void ct__epa_hpush(ct__epa *e, int f) {
+    int i;
+    if (e->nheap == e->maxheap || !e->heap_on) {
+        e->heap_on = 1;
+        e->nheap = 0;
+        for (i = 0; i < e->nf; ++i)
+            if (e->face[i].alive) {
+                e->heap[e->nheap].d = e->face[i].d;
+                e->heap[e->nheap].f = i;
+                e->heap[e->nheap++].stamp = e->face[i].stamp;
+            }
+        for (i = e->nheap / 2 - 1; i >= 0; --i) ct__epa_hdown(e, i);
+        return;   /* f, live, is in */
+    }
+    i = e->nheap++;
+    e->heap[i].d = e->face[f].d;
+    e->heap[i].f = f;
+    e->heap[i].stamp = e->face[f].stamp;
+    while (i > 0 && ct__epa_hless(&e->heap[i], &e->heap[(i - 1) / 2])) {
+        ct__epa_hent t = e->heap[i];
+        e->heap[i] = e->heap[(i - 1) / 2];
+        e->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+/* The live face of least distance (first index on ties), or -1: entries of dead faces, or of
+   slots made again since, are dropped on the way. O(log F) a step instead of a scan of every
+   face (60% of EPA on ellipsoids, whose polytopes grow to hundreds of faces). */
+CT__PRIVATE int ct__epa_top(ct__epa *e) {
+    if (!e->heap_on) {
+        int i, c = -1;
+        for (i = 0; i < e->nf; ++i)
+            if (e->face[i].alive && (c < 0 || e->face[i].d < e->face[c].d)) c = i;
+        return c;
+    }
+    while (e->nheap > 0) {
+        const ct__epa_hent *h = &e->heap[0];
+        if (e->face[h->f].alive && e->face[h->f].stamp == h->stamp) return h->f;
+        e->heap[0] = e->heap[--e->nheap];
+        ct__epa_hdown(e, 0);
+    }
+    return -1;
+}
 
 /* A new face (a, b, c), or -1 when the face table is full or the face has no normal. */
 CT__PRIVATE int ct__epa_face_new(ct__epa *e, int a, int b, int c) {
@@ -50,9 +122,10 @@ CT__PRIVATE int ct__epa_face_new(ct__epa *e, int a, int b, int c) {
     ct_vec3 pa = e->vert[a].w;
     int ok, k;
     if (e->nfreed > 0) k = e->freed[--e->nfreed];
-    else if (e->nf < e->maxf) k = e->nf++;
+    else if (e->nf < e->maxf) { k = e->nf++; e->face[k].stamp = 0; }
     else return -1;
     f = &e->face[k];
+    f->stamp++;
     f->v[0] = a; f->v[1] = b; f->v[2] = c;
     f->adj[0] = f->adj[1] = f->adj[2] = -1;
     f->adje[0] = f->adje[1] = f->adje[2] = 0;
@@ -67,6 +140,7 @@ CT__PRIVATE int ct__epa_face_new(ct__epa *e, int a, int b, int c) {
     f->d = ct__dot(f->n, pa);
     f->alive = 1;
     if (!ok) { f->alive = 0; e->freed[e->nfreed++] = k; return -1; }
+    if (e->heap_on || e->nf > CT__EPA_HEAP_FROM) ct__epa_hpush(e, k);   /* the first push builds it */
     return k;
 }
 
@@ -591,7 +665,9 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     e.hf = CT__SALLOC(sc, int, e.maxh);
     e.he = CT__SALLOC(sc, int, e.maxh);
     e.fan = CT__SALLOC(sc, int, e.maxh);
-    if (!e.vert || !e.face || !e.freed || !e.dead || !e.hf || !e.he || !e.fan) return CT_NO_MEMORY;
+    e.maxheap = 2 * e.maxf;
+    e.heap = CT__SALLOC(sc, ct__epa_hent, e.maxheap);
+    if (!e.vert || !e.face || !e.freed || !e.dead || !e.hf || !e.he || !e.fan || !e.heap) return CT_NO_MEMORY;
     for (i = 0; i < 4; ++i) wmax = ct__max(wmax, ct__len(s->v[i].w));
     e.tol = rel * wmax;
     e.vis = CT__GJK_NOISE * wmax;
@@ -604,9 +680,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     for (res->iters = 0;; ++res->iters) {
         ct__sv w;
         ct_real gain;
-        c = -1;
-        for (i = 0; i < e.nf; ++i)
-            if (e.face[i].alive && (c < 0 || e.face[i].d < e.face[c].d)) c = i;
+        c = ct__epa_top(&e);
         if (c < 0) { st = CT_NO_CONVERGENCE; break; } /* cannot happen: the polytope is closed */
         best = e.face[c];
         have = 1;
