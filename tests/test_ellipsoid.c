@@ -646,28 +646,17 @@ Test(ellipsoid, warm_start_across_an_unfactorable_end) {
     ct_vec3 sb = tu_vec(0.99859619140625, 3.0517578125e-05, 3);
     int c;
     for (c = 0; c < 2; ++c) {
-        double ra[3][3] = { { 0.0382629633, 0.215296686, -0.975798845 }, { 0.998132527, 0.0382999182, 0.0475890636 },
-                            { 0.047618866, -0.975797415, -0.213429213 } }, rb[3][3];
+        static const double ra[3][3] = { { 0.0382629633, 0.215296686, -0.975798845 },
+                                         { 0.998132527, 0.0382999182, 0.0475890636 },
+                                         { 0.047618866, -0.975797415, -0.213429213 } };
         ct_vec3 sa = tu_vec(semi_a[c][0], semi_a[c][1], semi_a[c][2]);
         ct_xform xa, xb;
         ct_pw cold, warm;
         ct_real guess;
         ct_status st;
-        int i, j, k, g;
-        memcpy(rb, rot_b[c], sizeof rb);
-        for (k = 0; k < 2; ++k) {   /* the fuzzer's floats; in double, rows made orthonormal again */
-            double (*r)[3] = k ? rb : ra;
-            ct_xform *x = k ? &xb : &xa;
-            for (i = 0; i < 3; ++i) {
-                double nrm;
-                for (j = 0; j < i && !TU_FLOAT; ++j) {
-                    double dp = r[i][0] * r[j][0] + r[i][1] * r[j][1] + r[i][2] * r[j][2];
-                    r[i][0] -= dp * r[j][0]; r[i][1] -= dp * r[j][1]; r[i][2] -= dp * r[j][2];
-                }
-                nrm = TU_FLOAT ? 1 : sqrt(r[i][0] * r[i][0] + r[i][1] * r[i][1] + r[i][2] * r[i][2]);
-                for (j = 0; j < 3; ++j) x->r[i][j] = (ct_real)(r[i][j] / nrm);
-            }
-        }
+        int g;
+        tu_printed_rotation(ra, &xa);         /* the fuzzer's floats; in double made */
+        tu_printed_rotation(rot_b[c], &xb);   /* orthonormal again */
         xa.p = tu_vec(0.56640625, 1.9971923828125, 6.103515625e-05);
         xb.p = tu_vec(2, 2, 2);
         cr_assert_eq(ct_ellipsoids(sa, &xa, sb, &xb, NULL, &cold), CT_OK);

@@ -1197,20 +1197,10 @@ Test(query, ray_grazing_a_sliver_triangle_stops_at_it) {
     ct_xform x;
     ct_aabb box;
     ct_ray_hit rh;
-    double r[3][3] = { { -0.000561118126, -0.000271588564, 0.999999762 },
-                       { 0.999999762, 0.000271439552, 0.000561207533 },
-                       { -0.000271588564, 0.999999881, 0.000271439552 } };
-    int i, j, k;
-    for (i = 0; i < 3; ++i) {   /* the printed rotation; in double made orthonormal again (Gram-Schmidt) */
-        double nrm = 0;
-        for (k = 0; k < i && !TU_FLOAT; ++k) {
-            double dp = r[i][0] * r[k][0] + r[i][1] * r[k][1] + r[i][2] * r[k][2];
-            for (j = 0; j < 3; ++j) r[i][j] -= dp * r[k][j];
-        }
-        for (j = 0; j < 3; ++j) nrm += r[i][j] * r[i][j];
-        if (TU_FLOAT) nrm = 1;
-        for (j = 0; j < 3; ++j) x.r[i][j] = (ct_real)(r[i][j] /= sqrt(nrm));
-    }
+    static const double r[3][3] = { { -0.000561118126, -0.000271588564, 0.999999762 },
+                                    { 0.999999762, 0.000271439552, 0.000561207533 },
+                                    { -0.000271588564, 0.999999881, 0.000271439552 } };
+    tu_printed_rotation(r, &x);   /* in double made orthonormal again */
     x.p = tu_vec(0, 0, 937.225342);
     cr_assert_eq(ct_shape_aabb(&s, &x, &box), CT_OK);
     cr_assert_eq(ct_ray_cast(&s, &x, tu_vec(1e-40, 1e-40, 1e-40), tu_vec(1e-40, 1e-40, 5623.35205), &rh), CT_OK);

@@ -57,6 +57,22 @@ ct_vec3 tu_random_unit(unsigned long long *s) {
     return tu_vec(d[0], d[1], d[2]);
 }
 
+void tu_printed_rotation(const double r[3][3], ct_xform *x) {
+    double q[3][3];
+    int i, j, k;
+    memcpy(q, r, sizeof q);
+    for (i = 0; i < 3; ++i) {
+        double nrm = 0;
+        for (k = 0; k < i && !TU_FLOAT; ++k) {
+            double dp = q[i][0] * q[k][0] + q[i][1] * q[k][1] + q[i][2] * q[k][2];
+            for (j = 0; j < 3; ++j) q[i][j] -= dp * q[k][j];
+        }
+        for (j = 0; j < 3; ++j) nrm += q[i][j] * q[i][j];
+        if (TU_FLOAT) nrm = 1;
+        for (j = 0; j < 3; ++j) x->r[i][j] = (ct_real)(q[i][j] / sqrt(nrm));
+    }
+}
+
 ct_xform tu_random_xform(unsigned long long *s, double translation) {
     double r[9];
     ct_xform x;

@@ -27,6 +27,10 @@ double tu_uniform(unsigned long long *s);                  /* [0, 1) */
 ct_vec3 tu_vec(double x, double y, double z);
 ct_vec3 tu_random_unit(unsigned long long *s);
 ct_xform tu_random_xform(unsigned long long *s, double translation);
+/* The rotation of x from rows printed by a fuzzer (a float build's, to 9 digits): in float as
+   given, in double made orthonormal again (Gram-Schmidt over the rows), as the double build's
+   transform check requires. x->p is left as it is. */
+void tu_printed_rotation(const double r[3][3], ct_xform *x);
 
 /* ct_gjk from hull h to a point walked around it (queries positions 2-32% of the extent
    outside, each warm-started from the one before through one cache) against the same
