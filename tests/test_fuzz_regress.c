@@ -1419,3 +1419,54 @@ Test(fuzz_regress, polar_plane_lost_at_a_corner_of_eight_planes) {
     ct_hull_free(&a);
     ct_hull_free(&b);
 }
+
+/* fuzz_gjk (regress_gjk_float_segment_direction, a 120 s local float run; fails on 9408450
+   too): a 16-point cloud that is nearly the segment (-0.898, 1, 1)..(1, 1, 1) plus points of
+   the box's edge region (0.99997 = the box's half extent, some 4.5e-3 and 6.3e-3 lower),
+   rounded by r, against that box, both at the identity. GJK's simplex became the segment, 4.3e-5
+   from the origin, and v's component along it (one float ulp, rounding) turned v by 2.8e-3
+   rad: the support along -v repeated the segment's far end, and GJK called the cores apart
+   while the cloud reached 3.7e-3 into the box (the swapped call found the depth). A repeated
+   support on a segment now retries along v made perpendicular to it. Oracle: a convex
+   combination of three cloud points lies inside the box by more than 1e-3, so the cores
+   overlap (core GJK distance 0, signed distance below -(r + 1e-3)); both orders agree. */
+Test(fuzz_regress, gjk_segment_direction_rounding_hid_an_overlap) {
+    static const double q[16][3] = {
+        {0.999969482421875, 0.999969482421875, 0.999969482421875},
+        {0.999969482421875, 0.999969482421875, 0.9954833984375},
+        {0.999969482421875, 0.999969482421875, 0.999969482421875},
+        {0.999969482421875, 0.999969482421875, 0.999969482421875},
+        {0.999969482421875, 0.99365234375, 0.999969482421875},
+        {-0.898040771484375, 1, 1},
+        {0.999969482421875, 0.999969482421875, 0.9954833984375},
+        {0.999969482421875, 0.999969482421875, 0.9954833984375},
+        {-0.898040771484375, 1, 1},
+        {0.999969482421875, 0.99365234375, 0.999969482421875},
+        {0.999969482421875, 0.999969482421875, 0.999969482421875},
+        {0.999969482421875, 0.999969482421875, 0.999969482421875},
+        {0.999969482421875, 0.999969482421875, 0.9954833984375},
+        {1, 1, 1},
+        {1, 1, 1},
+        {1, 1, 1}
+    };
+    const ct_real h = (ct_real)0.999969482421875;
+    ct_vec3 p[16], in;
+    ct_shape a, b, a0;
+    ct_distance ab, ba, core;
+    double tol = TU_FLOAT ? 1e-4 : 1e-10;
+    int i;
+    for (i = 0; i < 16; ++i) p[i] = tu_vec(q[i][0], q[i][1], q[i][2]);
+    in = tu_vec(0.45 * q[1][0] + 0.45 * q[4][0] + 0.1 * q[5][0], 0.45 * q[1][1] + 0.45 * q[4][1] + 0.1 * q[5][1],
+                0.45 * q[1][2] + 0.45 * q[4][2] + 0.1 * q[5][2]);
+    cr_assert((double)h - fmax(fabs((double)in.x), fmax(fabs((double)in.y), fabs((double)in.z))) > 1e-3);
+    a = a0 = ct_shape_points(p, 16);
+    a.radius = h;
+    b = ct_shape_box(tu_vec(h, h, h));
+    cr_assert_eq(ct_gjk(&a0, NULL, &b, NULL, NULL, &core), CT_OK);
+    cr_assert_eq(core.distance, 0, "core distance %g for overlapping cores", (double)core.distance);
+    cr_assert_eq(ct_signed_distance(&a, NULL, &b, NULL, NULL, NULL, &ab), CT_OK);
+    cr_assert_eq(ct_signed_distance(&b, NULL, &a, NULL, NULL, NULL, &ba), CT_OK);
+    cr_assert_lt((double)ab.distance, -((double)h + 1e-3), "A, B: %.9g", (double)ab.distance);
+    cr_assert(fabs((double)ab.distance - (double)ba.distance) <= tol, "A, B %.9g vs B, A %.9g", (double)ab.distance,
+              (double)ba.distance);
+}
