@@ -470,15 +470,6 @@ CT__PRIVATE void ct__epa_facet_keep(ct__epa_facet_try *t, ct_vec3 n, ct_real h, 
     if (t->found && !(h < t->h)) return;
     t->found = 1; t->n = n; t->h = h; t->pa = pa; t->pb = pb;
 }
-/* x (working frame) inside the triangle p[0..3) (counter-clockwise about n) within tol. */
-CT__INLINE int ct__epa_in_tri(const ct_vec3 *p, ct_vec3 n, ct_vec3 x, ct_real tol) {
-    int k;
-    for (k = 0; k < 3; ++k) {
-        ct_vec3 e = ct__sub(p[(k + 1) % 3], p[k]);
-        if (ct__dot(n, ct__cross(e, ct__sub(x, p[k]))) < -tol * ct__len(e)) return 0;
-    }
-    return 1;
-}
 /* The cloud triangle of side (0: A, 1: B) from EPA's closest face F: its three points of that
    side, their plane's normal outward (for B: along -n) into *nf, counter-clockwise about it.
    0 when the ids repeat or the plane has no normal. */
@@ -529,7 +520,9 @@ CT__PRIVATE int ct__epa_facet(ct__mink *m, const ct__epa *e, const ct__epa_face 
             int k, on = 1;
             for (k = 0; k < 3; ++k) on &= ct__dot(nl, tri[k]) >= top - tin;
             x = side ? ct__sub(w.a, foot) : ct__add(foot, w.b);
-            if (on && ct__epa_in_tri(tri, nl, x, tin)) ct__epa_facet_keep(&t, nc, h, side ? w.a : x, side ? x : w.b);
+            on = on && ct__left_of(tri[0], tri[1], nl, x, tin) && ct__left_of(tri[1], tri[2], nl, x, tin) &&
+                 ct__left_of(tri[2], tri[0], nl, x, tin);   /* x in the triangle */
+            if (on) ct__epa_facet_keep(&t, nc, h, side ? w.a : x, side ? x : w.b);
         } else if (!side) {   /* A's face F: the foot point plus B's support point on F */
             x = ct__add(foot, w.b);
             if (ct__shape_facet_holds(sh, f, nl, ct__scale(x, sc), tin * sc)) ct__epa_facet_keep(&t, nc, h, x, w.b);

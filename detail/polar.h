@@ -729,6 +729,13 @@ CT__PRIVATE int ct__polar_inside(ct_scratch *s, ct__polar *p, ct_status *st) {
     return 1;
 }
 
+/* Whether plane q (slack sl at the interior point) has a vertex of A n B beyond it by more
+   than the filter's margin, 4 touch. */
+CT__INLINE int ct__polar_cuts(const ct__polar *p, int q, ct_real sl) {
+    ct_vec3 n = p->pl[q].n;
+    return ct__dot(n, p->v[ct__argmax_dot(p->v, p->nv, n)]) - sl > 4 * p->touch;
+}
+
 /* Steps 3-5: A n B as a polyhedron (state must be OVERLAP). CT_DEGENERATE when the dual
    hull is flat (the overlap is thinner than rounding: the caller treats it as touching). */
 CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
@@ -854,11 +861,8 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
        points, and a merge there dropped a plane that cut the face's vertex 10% of the size
        away (the caller then builds on every plane, checked in full) */
     p->lost = 0;
-    for (j = 0; j < p->nkeep && !p->lost; ++j) {
-        int q = p->keep[j];
-        if (map[q] >= 0) continue;
-        p->lost = ct__dot(p->pl[q].n, p->v[ct__argmax_dot(p->v, p->nv, p->pl[q].n)]) - slack[q] > 4 * p->touch;
-    }
+    for (j = 0; j < p->nkeep && !p->lost; ++j)
+        p->lost = map[p->keep[j]] < 0 && ct__polar_cuts(p, p->keep[j], slack[p->keep[j]]);
     return CT_OK;
 }
 
@@ -870,14 +874,9 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
    dual hull's tolerance. Only called when some vertex is ill-conditioned (p->cond <
    CT__POLAR_ILL), as the vertices such planes make are. */
 CT__PRIVATE int ct__polar_escapes(const ct__polar *p) {
-    int j, k;
-    ct_real tol = 4 * p->touch;
-    for (j = 0; j < p->m; ++j) {
-        ct_plane q = p->pl[j];
-        ct_real sl = -(ct__dot(q.n, p->c) + q.d);
-        for (k = 0; k < p->nv; ++k)
-            if (ct__dot(q.n, p->v[k]) - sl > tol) return 1;
-    }
+    int j;
+    for (j = 0; j < p->m; ++j)
+        if (ct__polar_cuts(p, j, -(ct__dot(p->pl[j].n, p->c) + p->pl[j].d))) return 1;
     return 0;
 }
 

@@ -479,6 +479,13 @@ CT__PRIVATE int ct__shape_facet(const ct_shape *s, ct_vec3 d, ct_vec3 *n) {
     }
 }
 
+/* Whether x lies left of the edge p -> q about the normal n, or right of it by at most tol
+   (counter-clockwise polygons about n hold the points left of every edge). */
+CT__INLINE int ct__left_of(ct_vec3 p, ct_vec3 q, ct_vec3 n, ct_vec3 x, ct_real tol) {
+    ct_vec3 e = ct__sub(q, p);
+    return ct__dot(n, ct__cross(e, ct__sub(x, p))) >= -tol * ct__len(e);
+}
+
 /* Whether x (local frame, on the plane of face `face` of s with normal n, ct__shape_facet)
    lies within tol of that face: inside its polygon (each edge turning left about n), a box
    face's rectangle, a cap's disk. */
@@ -487,10 +494,8 @@ CT__PRIVATE int ct__shape_facet_holds(const ct_shape *s, int face, ct_vec3 n, ct
     case CT_SHAPE_HULL: {
         const ct_hull *h = s->ct__hull;
         int k0 = h->face_first[face], k1 = h->face_first[face + 1], k;
-        for (k = k0; k < k1; ++k) {
-            ct_vec3 p = h->verts[h->face_verts[k]], e = ct__sub(h->verts[h->face_verts[k + 1 < k1 ? k + 1 : k0]], p);
-            if (ct__dot(n, ct__cross(e, ct__sub(x, p))) < -tol * ct__len(e)) return 0;
-        }
+        for (k = k0; k < k1; ++k)
+            if (!ct__left_of(h->verts[h->face_verts[k]], h->verts[h->face_verts[k + 1 < k1 ? k + 1 : k0]], n, x, tol)) return 0;
         return k1 - k0 >= 3;
     }
     case CT_SHAPE_BOX: {
@@ -501,11 +506,9 @@ CT__PRIVATE int ct__shape_facet_holds(const ct_shape *s, int face, ct_vec3 n, ct
     }
     case CT_SHAPE_TRIANGLE: {
         int k;
-        for (k = 0; k < 3; ++k) {   /* counter-clockwise about n: v0 v1 v2 for side 0, reversed for side 1 */
-            ct_vec3 p = s->ct__v[face ? (3 - k) % 3 : k], q = s->ct__v[face ? (2 - k + 3) % 3 : (k + 1) % 3];
-            ct_vec3 e = ct__sub(q, p);
-            if (ct__dot(n, ct__cross(e, ct__sub(x, p))) < -tol * ct__len(e)) return 0;
-        }
+        for (k = 0; k < 3; ++k)   /* counter-clockwise about n: v0 v1 v2 for side 0, reversed for side 1 */
+            if (!ct__left_of(s->ct__v[face ? (3 - k) % 3 : k], s->ct__v[face ? (2 - k + 3) % 3 : (k + 1) % 3], n, x, tol))
+                return 0;
         return 1;
     }
     case CT_SHAPE_CYLINDER: {

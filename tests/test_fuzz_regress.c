@@ -685,19 +685,25 @@ Test(fuzz_regress, signed_distance_near_sphere_finds_the_least_of_two_minima) {
     cr_assert(fabs((double)d1.normal.y) > 0.999, "normal %g %g %g", (double)d1.normal.x, (double)d1.normal.y, (double)d1.normal.z);
 }
 
+/* *h built from the n (at most 64) points q, as the fuzzer's hull input printed them. */
+static void hull_of_points(const double (*q)[3], int n, ct_hull *h) {
+    ct_vec3 p[64];
+    int i;
+    cr_assert_leq(n, 64);
+    for (i = 0; i < n; ++i) p[i] = tu_vec(q[i][0], q[i][1], q[i][2]);
+    cr_assert_eq(ct_hull_build(p, n, NULL, NULL, h), CT_OK);
+}
+
 /* Two lattice-like hulls from 14 and 24 points (fuzz_polar's family): every vertex of
    ct_intersect's A n B inside both to 1e3 ulps of the pair's size, its volume expect (to 1e-2;
    skipped when negative), and ct_contact_hulls' volume equal to it. */
 static void lattice_pair_inside_both(const double pa[14][3], const double pb[24][3], double expect) {
-    ct_vec3 a[14], b[24];
     ct_hull A, B, I;
     ct_contact c;
     double vol, L;
     int i;
-    for (i = 0; i < 14; ++i) a[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
-    for (i = 0; i < 24; ++i) b[i] = tu_vec(pb[i][0], pb[i][1], pb[i][2]);
-    cr_assert_eq(ct_hull_build(a, 14, NULL, NULL, &A), CT_OK);
-    cr_assert_eq(ct_hull_build(b, 24, NULL, NULL, &B), CT_OK);
+    hull_of_points(pa, 14, &A);
+    hull_of_points(pb, 24, &B);
     L = (double)A.extent + (double)B.extent;
     cr_assert_eq(ct_intersect(&A, NULL, &B, NULL, NULL, NULL, &I), CT_OK);
     cr_assert(I.nfaces > 0);
@@ -1396,14 +1402,11 @@ Test(fuzz_regress, polar_plane_lost_at_a_corner_of_eight_planes) {
         { -1.9999999999999999e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 },
         { 7.9999999999999996e-06, -7.9999999999999996e-06, -7.9999999999999996e-06 }
     };
-    ct_vec3 pa[15], pb[15];
     ct_hull a, b, x, y;
     double L, worst = 0, vx, vy;
     int i;
-    for (i = 0; i < 15; ++i) pa[i] = tu_vec(qa[i][0], qa[i][1], qa[i][2]);
-    for (i = 0; i < 15; ++i) pb[i] = tu_vec(qb[i][0], qb[i][1], qb[i][2]);
-    cr_assert_eq(ct_hull_build(pa, 15, NULL, NULL, &a), CT_OK);
-    cr_assert_eq(ct_hull_build(pb, 15, NULL, NULL, &b), CT_OK);
+    hull_of_points(qa, 15, &a);
+    hull_of_points(qb, 15, &b);
     L = (double)a.extent + (double)b.extent;
     cr_assert_eq(ct_intersect(&a, NULL, &b, NULL, NULL, NULL, &x), CT_OK);
     cr_assert_eq(ct_intersect(&b, NULL, &a, NULL, NULL, NULL, &y), CT_OK);
