@@ -1444,11 +1444,38 @@ CTDEF void ct_hull_free(ct_hull *h) {
    finds the maximum (the simplex method's argument; exact for a convex hull, and for ours up to
    its tolerance-level folds). A point above 1 is outside the hull; the faces it sees form a
    connected patch around that face, searched whole for one more than bound above. Each walk
-   starts at the face the previous point ended on (inputs are usually coherent), so a point
-   costs the faces around a short path. */
+   starts at the face that maximises the ratio for the middle of the point's cell in a cube map
+   of directions about c (the ratio's argmax depends on the direction of x - c alone; about one
+   cell per face, each found by a walk from its neighbour's), so a point costs the faces around
+   a path of a step or two, in any input order. The start changes the work, never the answer:
+   the patch searched is the one around every face the point sees. */
+/* Cube-map cells per side of ct__qh_contained's map of directions at most. */
+#define CT__QH_DIRMAP 64
+
+/* The face g maximising n_g.x * inv[g] by the uphill walk from face cur over adjacent faces
+   (strictly uphill, so it ends); *best is that maximum. */
+CT__PRIVATE int ct__qh_ratio_walk(const ct__qh_result *q, const int *sface, const ct__qv *nrm, const ct__qreal *inv, int cur,
+                              ct__qv x, ct__qreal *best) {
+    ct__qreal b = ct__q_dot(nrm[cur], x) * inv[cur];
+    int k;
+    for (;;) {
+        int up = -1;
+        for (k = q->face_first[cur]; k < q->face_first[cur + 1]; ++k) {
+            int g = sface[q->he_twin[k]];
+            ct__qreal v = ct__q_dot(nrm[g], x) * inv[g];
+            if (v > b) { b = v; up = g; }
+        }
+        if (up < 0) break;
+        cur = up;
+    }
+    *best = b;
+    return cur;
+}
+
 CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int n, ct__qv c,
                                  ct__qreal bound) {
-    int nf = q->nfaces, nhe = q->face_first[nf], f, k, i, cur = 0;
+    int nf = q->nfaces, nhe = q->face_first[nf], f, k, i, cur = 0, side, *cell;
+    ct__qreal best;
     int *sface = CT__SALLOC(s, int, nhe), *seen = CT__SALLOC(s, int, nf), *stack = CT__SALLOC(s, int, nf);
     ct__qv *nrm = CT__SALLOC(s, ct__qv, nf);
     ct__qreal *inv = CT__SALLOC(s, ct__qreal, nf), *depth = CT__SALLOC(s, ct__qreal, nf);
@@ -1461,20 +1488,37 @@ CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct
         seen[f] = -1;
         for (k = q->face_first[f]; k < q->face_first[f + 1]; ++k) sface[k] = f;
     }
+    /* the cube map: K x K cells on each of the 6 sides of the cube of directions, side
+       (axis a, sign) then row then column; each cell's start face */
+    side = 1;
+    while (side < CT__QH_DIRMAP && 6 * (side + 1) * (side + 1) <= nf) ++side;
+    cell = CT__SALLOC(s, int, 6 * side * side);
+    if (!cell) return -1;
+    for (k = 0; k < 6 * side * side; ++k) {
+        int a = k / (2 * side * side), sg = (k / (side * side)) % 2, r = (k / side) % side, col = k % side;
+        ct__qreal d[3];
+        d[a] = sg ? -1 : 1;
+        d[(a + 1) % 3] = ((ct__qreal)(2 * r + 1) / (ct__qreal)side) - 1;
+        d[(a + 2) % 3] = ((ct__qreal)(2 * col + 1) / (ct__qreal)side) - 1;
+        cur = ct__qh_ratio_walk(q, sface, nrm, inv, cur, ct__q_v3(d[0], d[1], d[2]), &best);
+        cell[k] = cur;
+    }
     for (i = 0; i < n; ++i) {
         ct__qv x = ct__q_sub(ct__q_of(pts[i]), c);
-        ct__qreal best = ct__q_dot(nrm[cur], x) * inv[cur];
-        int sp = 0;
-        for (;;) {   /* strictly uphill, so it ends */
-            int up = -1;
-            for (k = q->face_first[cur]; k < q->face_first[cur + 1]; ++k) {
-                int g = sface[q->he_twin[k]];
-                ct__qreal v = ct__q_dot(nrm[g], x) * inv[g];
-                if (v > best) { best = v; up = g; }
-            }
-            if (up < 0) break;
-            cur = up;
+        ct__qreal ax = ct__q_abs(x.x), ay = ct__q_abs(x.y), az = ct__q_abs(x.z), m, u, w;
+        int a = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2), sp = 0, r, col;
+        m = a == 0 ? x.x : (a == 1 ? x.y : x.z);
+        u = a == 0 ? x.y : (a == 1 ? x.z : x.x);
+        w = a == 0 ? x.z : (a == 1 ? x.x : x.y);
+        cur = 0;
+        if (m != 0) {   /* (u, w) / |m| in [-1, 1]; cells clamped (x at c: any start) */
+            u = (u / ct__q_abs(m) + 1) * (ct__qreal)0.5 * (ct__qreal)side;
+            w = (w / ct__q_abs(m) + 1) * (ct__qreal)0.5 * (ct__qreal)side;
+            r = u > 0 ? (u < (ct__qreal)side ? (int)u : side - 1) : 0;
+            col = w > 0 ? (w < (ct__qreal)side ? (int)w : side - 1) : 0;
+            cur = cell[(2 * a + (m < 0)) * side * side + r * side + col];
         }
+        cur = ct__qh_ratio_walk(q, sface, nrm, inv, cur, x, &best);
         if (best <= 1) continue;
         /* outside: every face it sees, from the one it sees best */
         seen[cur] = i;

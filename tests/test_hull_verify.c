@@ -9,10 +9,10 @@
 #include <stdlib.h>
 
 /* The containment check above 1e6 points x faces walks the face graph per point
-   (ct__qh_contained), each from the face the previous point ended on: a point put beyond a
-   face by 20 bounds must fail it, and one put 0.5 bound beyond must pass, whichever point comes
-   before it (a copy of a random input point, so the walk starts anywhere). 2000 points on a
-   sphere make ~4000 faces. */
+   (ct__qh_contained), each from the start face of its direction's cell in a cube map: a point
+   put beyond a face by 20 bounds must fail it, and one put 0.5 bound beyond must pass, whichever
+   point comes before it (a copy of a random input point). 2000 points on a sphere make ~4000
+   faces. */
 Test(hull_verify, walk_finds_a_point_outside) {
     int n = 2000, i, f, trial;
     ct_vec3 *p = (ct_vec3 *)malloc((size_t)n * sizeof(ct_vec3)), *x = (ct_vec3 *)malloc((size_t)(n + 2) * sizeof(ct_vec3));
