@@ -133,42 +133,11 @@ CT__INLINE int ct__bp_cell(ct_real v, ct_real mn, ct_real inv, int nc) {
 CT__INLINE int ct__bp_less(const ct__bpbox *a, const ct__bpbox *b) {
     return a->lo[0] < b->lo[0] || (a->lo[0] == b->lo[0] && a->rank < b->rank);
 }
-/* Quicksort (median of three, recursion on the smaller side, insertion sort below 17). One
-   definition, instantiated for the column sort and for the partner lists. */
-#define CT__BP_DEFINE_SORT(name, T, LESS)                                                      \
-    CT__PRIVATE void name(T *v, size_t n) {                                                    \
-        size_t i, j;                                                                           \
-        T p, t;                                                                                \
-        while (n > 16) {                                                                       \
-            size_t m = n / 2;                                                                  \
-            i = 0; j = n - 1;                                                                  \
-            if (LESS(&v[m], &v[0])) { t = v[m]; v[m] = v[0]; v[0] = t; }                       \
-            if (LESS(&v[n - 1], &v[0])) { t = v[n - 1]; v[n - 1] = v[0]; v[0] = t; }           \
-            if (LESS(&v[n - 1], &v[m])) { t = v[n - 1]; v[n - 1] = v[m]; v[m] = t; }           \
-            p = v[m];                                                                          \
-            for (;;) {                                                                         \
-                while (LESS(&v[i], &p)) ++i;                                                   \
-                while (LESS(&p, &v[j])) --j;                                                   \
-                if (i >= j) break;                                                             \
-                t = v[i]; v[i] = v[j]; v[j] = t;                                               \
-                ++i; --j;                                                                      \
-            }                                                                                  \
-            /* [0, j] <= p <= [j + 1, n) */                                                    \
-            if (j + 1 < n - j - 1) { name(v, j + 1); v += j + 1; n -= j + 1; }                 \
-            else { name(v + j + 1, n - j - 1); n = j + 1; }                                    \
-        }                                                                                      \
-        for (i = 1; i < n; ++i) {                                                              \
-            t = v[i];                                                                          \
-            for (j = i; j > 0 && LESS(&t, &v[j - 1]); --j) v[j] = v[j - 1];                    \
-            v[j] = t;                                                                          \
-        }                                                                                      \
-    }
 CT__INLINE int ct__bp_int_less(const int *a, const int *b) { return *a < *b; }
-CT__BP_DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
-CT__BP_DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
+CT__DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
+CT__DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
 CT__INLINE int ct__bp_hit_less(const ct_hit *a, const ct_hit *b) { return a->t < b->t || (a->t == b->t && a->id < b->id); }
-CT__BP_DEFINE_SORT(ct__bp_sort_hits, ct_hit, ct__bp_hit_less)
-#undef CT__BP_DEFINE_SORT
+CT__DEFINE_SORT(ct__bp_sort_hits, ct_hit, ct__bp_hit_less)
 /* Partner lists are short (about 13 on DEM scenes) and, unless the grid wraps, free of
    repeats: placing each id at its rank (the number of smaller ids) is branch-free, and with the
    list padded to a fixed width W (pads rank last and are never placed) the count loop has a

@@ -151,6 +151,10 @@ typedef ct_vec3 ct__qv;
 #define CT__QH_BOUND 8
 /* A user eps (relative) shrunk below this by the rebuild ladder becomes the default tolerance. */
 #define CT__QH_EPS_FLOOR (10 * CT__EPS)
+/* A coplanar merge of a face into one of at least this many vertices (and twice its own) keeps
+   the big face's plane and costs O(1) (ct__qh_merge): merging point after point into a big
+   coplanar face (a cylinder's caps) stays linear. */
+#define CT__QH_BIG 16
 /* A merge files the coplanar sets of the faces it changes again while they hold at most this
    many points (as much work as the merge's own geometry pass, about); larger sets wait for the
    last sweep, so merging into a big face stays O(1) amortised in its coplanar points. */
@@ -182,6 +186,9 @@ typedef struct ct__qface {
     ct__qreal far_dist; /* its distance */
     int queued;       /* in the pending stack */
     int thin;         /* the normal was re-orthogonalised to the longest edge */
+    ct__qv csum;      /* sum of the vertices (c = csum / nv) */
+    int fit;          /* nv when the plane was last fitted to the loop (ct__qh_face_finish) */
+    int grown;        /* 1 while on the step's list of old faces that took in a new one */
 } ct__qface;
 
 typedef struct ct__qedge { int head, next, prev, twin, face; } ct__qedge;
@@ -200,6 +207,7 @@ typedef struct ct__qh_state {
     ct__ivec horizon;                       /* horizon half-edges, in order around the eye */
     ct__ivec newf;                          /* faces made for the current point */
     ct__ivec dead;                          /* faces deleted for the current point */
+    ct__ivec grown;                         /* old faces that took in a new face this step */
     ct__ivec dfs;                           /* horizon search frames, 2 ints each */
     int unclaimed;                          /* list of points to reassign */
     int eye;                                /* the point being added */
@@ -273,6 +281,7 @@ CT__INLINE int ct__qh_new_face(ct__qh_state *q) {
     q->f[i].far_point = -1;
     q->f[i].queued = 0;
     q->f[i].nv = 0;
+    q->f[i].grown = 0;
     return i;
 }
 CT__INLINE void ct__qh_free_face(ct__qh_state *q, int i) { q->f[i].mark = CT__QF_FREE; q->f[i].he0 = q->freef; q->freef = i; }
@@ -307,7 +316,9 @@ CT__PRIVATE void ct__qh_face_outer(ct__qh_state *q, int f) {
 CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct__qv csum, ct__qv nrm, ct__qreal lmax) {
     ct__qreal area = ct__q_len(nrm);
     F->nv = nv;
+    F->fit = nv;
     F->area = area;
+    F->csum = csum;
     F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
     if (area > 0) nrm = ct__q_scale(nrm, 1 / area);
     F->n = nrm;
@@ -703,30 +714,70 @@ CT__PRIVATE int ct__qh_refile_coplanar(ct__qh_state *q, int f) {
 
 /* Merges the face across half-edge `adj` into face f. Faces that disappear are deleted and
    their outside points handed to f. Returns 0 when out of memory. */
-CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj) {
+CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj, int keep) {
     int of = ct__qh_oppface(q, adj), opp = q->e[adj].twin;
     int aprev = q->e[adj].prev, anext = q->e[adj].next;
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
-    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 };
+    int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, nv = q->f[f].nv;
+    ct__qface *F;
+    ct__qv csum = q->f[f].csum;
+    ct__qreal top = -CT__QMAX, area = q->f[of].area;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
     q->fuzzy = 1;
     while (ct__qh_oppface(q, aprev) == of) { aprev = q->e[aprev].prev; onext = q->e[onext].next; }
     while (ct__qh_oppface(q, anext) == of) { oprev = q->e[oprev].prev; anext = q->e[anext].next; }
-    for (e = onext; e != q->e[oprev].next; e = q->e[e].next) q->e[e].face = f;
-    /* the shared runs die */
-    for (e = q->e[aprev].next; e != anext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
+    for (e = onext; e != q->e[oprev].next; e = q->e[e].next) {
+        q->e[e].face = f;
+        if (keep) {   /* of's part of the merged loop: its vertices are the heads of its edges */
+            ct__qv x = q->p[q->e[e].head];
+            csum = ct__q_add(csum, x);
+            top = ct__q_max(top, ct__q_dot(q->f[f].n, x));
+            ++nv;
+        }
+    }
+    /* the shared runs die (f's run: the heads of its edges leave f's loop) */
+    for (e = q->e[aprev].next; e != anext;) {
+        int nx = q->e[e].next;
+        if (keep) { csum = ct__q_sub(csum, q->p[q->e[e].head]); --nv; }
+        ct__qh_free_edge(q, e);
+        e = nx;
+    }
     for (e = q->e[oprev].next; e != onext;) { int nx = q->e[e].next; ct__qh_free_edge(q, e); e = nx; }
     q->f[f].he0 = anext;
     /* both junctions are linked before either is cleaned up: when one face keeps a single
-       edge, the clean-up at one junction reads that edge's other end */
+       edge, the clean-up at one junction reads that edge's other end. A junction whose two
+       edges run along one neighbour loses its vertex (ct__qh_connect). */
     q->e[oprev].next = anext; q->e[anext].prev = oprev;
     q->e[aprev].next = onext; q->e[onext].prev = aprev;
+    if (keep && ct__qh_oppface(q, oprev) == ct__qh_oppface(q, anext)) { csum = ct__q_sub(csum, q->p[q->e[oprev].head]); --nv; }
     k = ct__qh_connect(q, f, oprev, anext, &moved[0]);
     if (k >= 0) gone[ng++] = k;
+    if (keep && ct__qh_oppface(q, aprev) == ct__qh_oppface(q, q->e[aprev].next)) { csum = ct__q_sub(csum, q->p[q->e[aprev].head]); --nv; }
     k = ct__qh_connect(q, f, aprev, q->e[aprev].next, &moved[1]);   /* onext, unless just removed */
     if (k >= 0) gone[ng++] = k;
-    ct__qh_face_geometry(q, f);
+    F = &q->f[f];
+    if (keep && nv <= 2 * F->fit) {
+        /* a small coplanar face taken into a big one (ct__qh_adjacent_merge): the plane's
+           normal is kept and the rest updated from the small face's vertices alone, so merging
+           into a face of m vertices costs O(1), not O(m); the plane is fitted again (below)
+           each time the loop has doubled since its last fit. With the normal kept, the outer
+           offset is the larger of the old one and the new vertices' heights (ct__qh_face_outer
+           over the loop, the residuals of the old vertices being unchanged). */
+        F->nv = nv;
+        F->csum = csum;
+        F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
+        F->area += area;
+        F->off = ct__q_dot(F->n, F->c);
+        F->out = ct__q_max(F->out, ct__q_max(F->off, top));
+        F->far_point = -1;
+        if (!F->grown) {
+            F->grown = 1;
+            if (!ct__qh_push(q, &q->grown, f)) return 0;
+        }
+    } else {
+        ct__qh_face_geometry(q, f);
+    }
     /* Coplanar points of faces whose plane moved, and of the faces that disappear, are
        filed again by climbing (outside points are rescanned when the face is next taken:
        far_point was reset) - unless the set is large (CT__QH_REFILE_MAX): then it stays
@@ -848,7 +899,7 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qh_state *q, int f, int strict) {
         ct__qreal d1 = ct__q_dot(n, O->c) - off;       /* ct__qh_oppdist(q, e) */
         ct__qreal d2 = ct__q_dot(O->n, c) - O->off;    /* ct__qh_oppdist(q, twin of e) */
         if ((d1 > -tol || d2 > -tol) && of != f) {   /* otherwise clearly convex both ways */
-            int merge = 0;
+            int merge = 0, big;
             if (strict) merge = 1;
             else if (q->f[f].area > O->area) {
                 if (d1 > -tol) merge = 1;
@@ -858,11 +909,16 @@ CT__PRIVATE int ct__qh_adjacent_merge(ct__qh_state *q, int f, int strict) {
                 else convex = 0;
             }
             /* a merge of merely coplanar faces (not a repair of a concave edge) must leave a
-               convex polygon */
+               convex polygon. A face at least CT__QH_BIG vertices and twice f's takes f in and
+               keeps its plane (ct__qh_merge's O(1) path): f's vertices must lie within tol of
+               it; otherwise the merged face's plane is fitted again and every vertex of the
+               other face must lie within tol of f's. */
+            big = merge && d1 <= tol && d2 <= tol && O->nv >= CT__QH_BIG && O->nv >= 2 * q->f[f].nv && !O->thin;
             if (merge && d1 <= tol && d2 <= tol &&
-                (!ct__qh_face_near(q, f, of) || ct__qh_union_reflex(q, f, e))) merge = 0;
+                (!(big ? ct__qh_face_near(q, of, f) : ct__qh_face_near(q, f, of)) || ct__qh_union_reflex(q, f, e))) merge = 0;
             if (merge && (ct__qh_pillow(q, f, of) || ct__qh_pillow(q, of, f) || ct__qh_tangled(q, f, of))) merge = 0;
-            if (merge) return ct__qh_merge(q, f, e) ? 1 : -1;
+            if (merge && big) return ct__qh_merge(q, of, q->e[e].twin, 1) ? 2 : -1;
+            if (merge) return ct__qh_merge(q, f, e, 0) ? 1 : -1;
         }
         e = q->e[e].next;
     } while (e != e0);
@@ -986,16 +1042,24 @@ CT__PRIVATE ct_status ct__qh_add(ct__qh_state *q, int f) {
     for (k = 0; k < q->newf.n; ++k) {
         int nf = q->newf.a[k];
         if (q->f[nf].mark != CT__QF_VISIBLE) continue;
-        while ((r = ct__qh_adjacent_merge(q, nf, 0)) > 0) {}
+        while ((r = ct__qh_adjacent_merge(q, nf, 0)) == 1) {}   /* 2: nf was taken into a big face */
         if (r < 0) return CT_NO_MEMORY;
     }
     for (k = 0; k < q->newf.n; ++k) {
         int nf = q->newf.a[k];
         if (q->f[nf].mark != CT__QF_NONCONVEX) continue;
         q->f[nf].mark = CT__QF_VISIBLE;
-        while ((r = ct__qh_adjacent_merge(q, nf, 1)) > 0) {}
+        while ((r = ct__qh_adjacent_merge(q, nf, 1)) == 1) {}
         if (r < 0) return CT_NO_MEMORY;
     }
+    /* the old faces that took new ones in are new surface too: the points to place may be
+       above them */
+    for (k = 0; k < q->grown.n; ++k) {
+        int g = q->grown.a[k];
+        q->f[g].grown = 0;
+        if (q->f[g].mark <= CT__QF_NONCONVEX && !ct__qh_push(q, &q->newf, g)) return CT_NO_MEMORY;
+    }
+    q->grown.n = 0;
     if (!ct__qh_resolve(q)) return CT_NO_MEMORY;
     /* recycle the faces (and half-edges of the visible faces) deleted in this step */
     for (k = 0; k < q->dead.n; ++k) {
@@ -1446,9 +1510,12 @@ CTDEF void ct_hull_free(ct_hull *h) {
    connected patch around that face, searched whole for one more than bound above. Each walk
    starts at the face that maximises the ratio for the middle of the point's cell in a cube map
    of directions about c (the ratio's argmax depends on the direction of x - c alone; about one
-   cell per face, each found by a walk from its neighbour's), so a point costs the faces around
-   a path of a step or two, in any input order. The start changes the work, never the answer:
-   the patch searched is the one around every face the point sees. */
+   cell per face, each found when a point first needs it by a walk from where the last point's
+   ended), so a point costs the faces around a path of a step or two, in any input order. The start changes the work, never the answer:
+   the patch searched is the one around every face the point sees. The hull's own vertices are
+   skipped when the build checked them against every plane (ct__qh_face_ok, run when it made a
+   tolerance decision: q->fuzzy): each vertex lies on faces with thousands of edges when the
+   hull has big coplanar faces, which a walk through them would scan. */
 /* Cube-map cells per side of ct__qh_contained's map of directions at most. */
 #define CT__QH_DIRMAP 64
 
@@ -1474,7 +1541,8 @@ CT__PRIVATE int ct__qh_ratio_walk(const ct__qh_result *q, const int *sface, cons
 
 CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int n, ct__qv c,
                                  ct__qreal bound) {
-    int nf = q->nfaces, nhe = q->face_first[nf], f, k, i, cur = 0, side, *cell;
+    int nf = q->nfaces, nhe = q->face_first[nf], f, k, i, cur = 0, last = 0, side, *cell;
+    unsigned char *vert = NULL;
     ct__qreal best;
     int *sface = CT__SALLOC(s, int, nhe), *seen = CT__SALLOC(s, int, nf), *stack = CT__SALLOC(s, int, nf);
     ct__qv *nrm = CT__SALLOC(s, ct__qv, nf);
@@ -1489,24 +1557,24 @@ CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct
         for (k = q->face_first[f]; k < q->face_first[f + 1]; ++k) sface[k] = f;
     }
     /* the cube map: K x K cells on each of the 6 sides of the cube of directions, side
-       (axis a, sign) then row then column; each cell's start face */
+       (axis a, sign) then row then column; each cell's start face, found when a point first
+       needs it (-1 before) */
     side = 1;
     while (side < CT__QH_DIRMAP && 6 * (side + 1) * (side + 1) <= nf) ++side;
     cell = CT__SALLOC(s, int, 6 * side * side);
     if (!cell) return -1;
-    for (k = 0; k < 6 * side * side; ++k) {
-        int a = k / (2 * side * side), sg = (k / (side * side)) % 2, r = (k / side) % side, col = k % side;
-        ct__qreal d[3];
-        d[a] = sg ? -1 : 1;
-        d[(a + 1) % 3] = ((ct__qreal)(2 * r + 1) / (ct__qreal)side) - 1;
-        d[(a + 2) % 3] = ((ct__qreal)(2 * col + 1) / (ct__qreal)side) - 1;
-        cur = ct__qh_ratio_walk(q, sface, nrm, inv, cur, ct__q_v3(d[0], d[1], d[2]), &best);
-        cell[k] = cur;
+    for (k = 0; k < 6 * side * side; ++k) cell[k] = -1;
+    if (q->fuzzy) {   /* the hull's vertices passed ct__qh_face_ok against every plane */
+        vert = CT__SALLOC(s, unsigned char, n);
+        if (!vert) return -1;
+        memset(vert, 0, (size_t)n);
+        for (k = 0; k < q->nverts; ++k) vert[q->verts[k]] = 1;
     }
     for (i = 0; i < n; ++i) {
         ct__qv x = ct__q_sub(ct__q_of(pts[i]), c);
         ct__qreal ax = ct__q_abs(x.x), ay = ct__q_abs(x.y), az = ct__q_abs(x.z), m, u, w;
         int a = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2), sp = 0, r, col;
+        if (vert && vert[i]) continue;
         m = a == 0 ? x.x : (a == 1 ? x.y : x.z);
         u = a == 0 ? x.y : (a == 1 ? x.z : x.x);
         w = a == 0 ? x.z : (a == 1 ? x.x : x.y);
@@ -1516,9 +1584,17 @@ CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct
             w = (w / ct__q_abs(m) + 1) * (ct__qreal)0.5 * (ct__qreal)side;
             r = u > 0 ? (u < (ct__qreal)side ? (int)u : side - 1) : 0;
             col = w > 0 ? (w < (ct__qreal)side ? (int)w : side - 1) : 0;
-            cur = cell[(2 * a + (m < 0)) * side * side + r * side + col];
+            k = (2 * a + (m < 0)) * side * side + r * side + col;
+            if (cell[k] < 0) {   /* the face for the cell's middle direction */
+                ct__qreal d[3];
+                d[a] = m < 0 ? -1 : 1;
+                d[(a + 1) % 3] = ((ct__qreal)(2 * r + 1) / (ct__qreal)side) - 1;
+                d[(a + 2) % 3] = ((ct__qreal)(2 * col + 1) / (ct__qreal)side) - 1;
+                cell[k] = ct__qh_ratio_walk(q, sface, nrm, inv, last, ct__q_v3(d[0], d[1], d[2]), &best);
+            }
+            cur = cell[k];
         }
-        cur = ct__qh_ratio_walk(q, sface, nrm, inv, cur, x, &best);
+        cur = last = ct__qh_ratio_walk(q, sface, nrm, inv, cur, x, &best);
         if (best <= 1) continue;
         /* outside: every face it sees, from the one it sees best */
         seen[cur] = i;
@@ -1533,6 +1609,80 @@ CT__PRIVATE int ct__qh_contained(ct_scratch *s, const ct__qh_result *q, const ct
                 stack[sp++] = h;
             }
         }
+    }
+    return 1;
+}
+
+/* Faces with more vertices than this are checked for convexity (ct__qh_verify) through their
+   2D hull (ct__qh_face_convex), in O(m log m), rather than every vertex against every edge. */
+#define CT__QH_CONVEX_PAIRS 32
+
+/* A face vertex in the face's plane (coordinates about its first vertex) and its loop index. */
+typedef struct ct__qh_p2 { ct__qreal x, y; int i; } ct__qh_p2;
+CT__INLINE int ct__qh_p2_less(const ct__qh_p2 *a, const ct__qh_p2 *b) {
+    return a->x < b->x || (a->x == b->x && (a->y < b->y || (a->y == b->y && a->i < b->i)));
+}
+CT__DEFINE_SORT(ct__qh_sort_p2, ct__qh_p2, ct__qh_p2_less)
+CT__INLINE ct__qreal ct__qh_cross2(ct__qreal ax, ct__qreal ay, ct__qreal bx, ct__qreal by) { return ax * by - ay * bx; }
+
+/* ct__qh_verify's convexity check of face f (normal nr), for a big face: every vertex on the
+   left of every edge to within bound, with the smallest left-distance over the vertices found
+   on their 2D convex hull H (a linear function's minimum over a point set is its minimum over
+   the set's hull): the face's vertices in an orthonormal basis of the plane (about its first
+   vertex, so the coordinates keep the face's own precision; nr . (e x w) is the 2D cross
+   product there), H by Andrew's monotone chain, and for each edge of the loop the minimum by a
+   walk along H from the previous edge's (the function is unimodal around a convex polygon, and
+   a loop that is a convex polygon turns its edges once around, so the walks are O(m) in all;
+   rounding moves H and the minimum by ulps of the face, far below bound). Returns 1 when the
+   face passes, 0 when a vertex is right of an edge by more than bound, 2 when the walks took
+   more than a few steps per edge (a loop far from convex: the caller checks every pair), -1
+   when out of memory. */
+CT__PRIVATE int ct__qh_face_convex(ct_scratch *s, const ct__qh_result *q, const ct_vec3 *pts, int f, ct__qv nr,
+                                   ct__qreal bound) {
+    int a = q->face_first[f], m = q->face_first[f + 1] - a, k, h = 0, lo, cur = 0, steps = 0;
+    ct__qh_p2 *v = CT__SALLOC(s, ct__qh_p2, m), *H = CT__SALLOC(s, ct__qh_p2, m + 1);
+    ct__qreal *lx = CT__SALLOC(s, ct__qreal, m), *ly = CT__SALLOC(s, ct__qreal, m);
+    ct__qv b1, b2, o;
+    if (!v || !H || !lx || !ly) return -1;
+    b1 = ct__q_normalize(ct__q_cross(nr, ct__q_abs(nr.x) < (ct__qreal)0.6 ? ct__q_v3(1, 0, 0) : ct__q_v3(0, 1, 0)), NULL);
+    b2 = ct__q_cross(nr, b1);
+    o = ct__q_of(pts[q->face_verts[a]]);
+    for (k = 0; k < m; ++k) {
+        ct__qv w = ct__q_sub(ct__q_of(pts[q->face_verts[a + k]]), o);
+        lx[k] = v[k].x = ct__q_dot(b1, w);
+        ly[k] = v[k].y = ct__q_dot(b2, w);
+        v[k].i = k;
+    }
+    ct__qh_sort_p2(v, (size_t)m);
+    for (k = 0; k < m; ++k) {          /* lower chain */
+        while (h >= 2 && !(ct__qh_cross2(H[h - 1].x - H[h - 2].x, H[h - 1].y - H[h - 2].y, v[k].x - H[h - 2].x, v[k].y - H[h - 2].y) > 0)) --h;
+        H[h++] = v[k];
+    }
+    lo = h + 1;
+    for (k = m - 2; k >= 0; --k) {     /* upper chain */
+        while (h >= lo && !(ct__qh_cross2(H[h - 1].x - H[h - 2].x, H[h - 1].y - H[h - 2].y, v[k].x - H[h - 2].x, v[k].y - H[h - 2].y) > 0)) --h;
+        H[h++] = v[k];
+    }
+    h -= 1;                            /* the last point repeats the first */
+    if (h < 3) return 2;               /* no area in the plane: the pairs decide */
+    for (k = 0; k < m; ++k) {
+        int k1 = k + 1 < m ? k + 1 : 0;
+        ct__qreal ex = lx[k1] - lx[k], ey = ly[k1] - ly[k], g, gn, gp;
+        int nx, pv;
+        g = ct__qh_cross2(ex, ey, H[cur].x, H[cur].y);
+        for (;;) {   /* downhill along H, forwards or backwards */
+            nx = cur + 1 < h ? cur + 1 : 0;
+            pv = cur > 0 ? cur - 1 : h - 1;
+            gn = ct__qh_cross2(ex, ey, H[nx].x, H[nx].y);
+            gp = ct__qh_cross2(ex, ey, H[pv].x, H[pv].y);
+            if (gn < g && !(gp < gn)) { cur = nx; g = gn; }
+            else if (gp < g) { cur = pv; g = gp; }
+            else break;
+            if (++steps > 4 * (m + h)) return 2;
+        }
+        if (g - ct__qh_cross2(ex, ey, lx[k], ly[k]) <
+            -bound * ct__q_len(ct__q_sub(ct__q_of(pts[q->face_verts[a + k1]]), ct__q_of(pts[q->face_verts[a + k]]))))
+            return 0;
     }
     return 1;
 }
@@ -1555,6 +1705,11 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
         int a = q->face_first[f], m = q->face_first[f + 1] - a, j;
         ct__qv nr = ct__q_of(q->planes[f].n);
         if (!(ct__q_len2(nr) > (ct__qreal)0.25)) return 0;   /* a face of zero area: no unit normal */
+        if (m > CT__QH_CONVEX_PAIRS) {
+            int r = ct__qh_face_convex(s, q, pts, f, nr, bound);
+            if (r <= 0) return r;
+            if (r == 1) continue;   /* 2: the walk did not settle; every pair below */
+        }
         for (k = 0; k < m; ++k) {
             ct__qv u = ct__q_of(pts[q->face_verts[a + k]]), e = ct__q_sub(ct__q_of(pts[q->face_verts[a + (k + 1) % m]]), u);
             ct__qv in = ct__q_cross(nr, e);

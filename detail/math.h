@@ -63,6 +63,38 @@ CT__INLINE int ct__in_range(ct_real m) { return (double)m >= 0.5 / CT__RANGE_HI 
 CT__INLINE int ct__imin(int a, int b) { return a < b ? a : b; }
 CT__INLINE int ct__imax(int a, int b) { return a > b ? a : b; }
 
+/* Quicksort (median of three, recursion on the smaller side, insertion sort below 17), for keys
+   that are distinct (a unique tie-break makes the order deterministic). One definition,
+   instantiated where a sort is needed (the broad phase's columns, partner lists and hits; the
+   quickhull's check of big faces). */
+#define CT__DEFINE_SORT(name, T, LESS)                                                         \
+    CT__PRIVATE void name(T *v, size_t n) {                                                    \
+        size_t i, j;                                                                           \
+        T p, t;                                                                                \
+        while (n > 16) {                                                                       \
+            size_t m = n / 2;                                                                  \
+            i = 0; j = n - 1;                                                                  \
+            if (LESS(&v[m], &v[0])) { t = v[m]; v[m] = v[0]; v[0] = t; }                       \
+            if (LESS(&v[n - 1], &v[0])) { t = v[n - 1]; v[n - 1] = v[0]; v[0] = t; }           \
+            if (LESS(&v[n - 1], &v[m])) { t = v[n - 1]; v[n - 1] = v[m]; v[m] = t; }           \
+            p = v[m];                                                                          \
+            for (;;) {                                                                         \
+                while (LESS(&v[i], &p)) ++i;                                                   \
+                while (LESS(&p, &v[j])) --j;                                                   \
+                if (i >= j) break;                                                             \
+                t = v[i]; v[i] = v[j]; v[j] = t;                                               \
+                ++i; --j;                                                                      \
+            }                                                                                  \
+            /* [0, j] <= p <= [j + 1, n) */                                                    \
+            if (j + 1 < n - j - 1) { name(v, j + 1); v += j + 1; n -= j + 1; }                 \
+            else { name(v + j + 1, n - j - 1); n = j + 1; }                                    \
+        }                                                                                      \
+        for (i = 1; i < n; ++i) {                                                              \
+            t = v[i];                                                                          \
+            for (j = i; j > 0 && LESS(&t, &v[j - 1]); --j) v[j] = v[j - 1];                    \
+            v[j] = t;                                                                          \
+        }                                                                                      \
+    }
 /* ---- vectors --------------------------------------------------------------------------- */
 CT__INLINE ct_vec3 ct__v3(ct_real x, ct_real y, ct_real z) { ct_vec3 v; v.x = x; v.y = y; v.z = z; return v; }
 CT__INLINE ct_vec3 ct__add(ct_vec3 a, ct_vec3 b) { return ct__v3(a.x + b.x, a.y + b.y, a.z + b.z); }

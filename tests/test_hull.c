@@ -1199,6 +1199,54 @@ Test(hull, cylinders_merge_their_caps) {
     free(p);
 }
 
+/* Big coplanar faces: a face of CT__QH_BIG vertices or more takes each coplanar triangle in
+   keeping its plane (O(1) per merge, not O(m)), and the check runs the big faces' convexity on
+   their 2D hulls. Cylinders of m = 1500 points per cap, placed by a random rigid motion (so the
+   cap points are coplanar only to rounding and the kept plane is refitted as the cap grows),
+   with points inside the caps' disks (coplanar points that are no vertex): every input point
+   within the hull's bound, m side quads, the caps in a few coplanar pieces at most (rounding
+   may keep a tolerance-coplanar piece apart; before the big-face merges, every piece was a
+   fan that the whole cap was re-merged from), the prism's volume. */
+Test(hull, big_coplanar_caps_under_motion) {
+    const int m = 1500, inner = 300;
+    int n = 2 * m + 2 * inner, t, i;
+    ct_vec3 *p = (ct_vec3 *)malloc((size_t)n * sizeof(ct_vec3));
+    unsigned long long s = 0xcab5ULL;
+    cr_assert(p != NULL);
+    for (t = 0; t < 3; ++t) {
+        ct_xform x = tu_random_xform(&s, t == 0 ? 0 : 10);
+        int quads = 0, pieces = 0, capverts = 0;
+        double vol = 0.5 * m * sin(6.283185307179586 / m), scale = 2 + 10;
+        ct_hull h;
+        for (i = 0; i < m; ++i) {
+            double a = 0.3 + 6.283185307179586 * i / m;
+            p[2 * i] = ct__xf_point(&x, tu_vec(cos(a), sin(a), -0.5));
+            p[2 * i + 1] = ct__xf_point(&x, tu_vec(cos(a), sin(a), 0.5));
+        }
+        for (i = 0; i < inner; ++i) {   /* inside the caps' disks: coplanar, never vertices */
+            double r = 0.99 * sqrt(tu_uniform(&s)), a = 6.283185307179586 * tu_uniform(&s);
+            p[2 * m + 2 * i] = ct__xf_point(&x, tu_vec(r * cos(a), r * sin(a), -0.5));
+            p[2 * m + 2 * i + 1] = ct__xf_point(&x, tu_vec(r * cos(a), r * sin(a), 0.5));
+        }
+        cr_assert_eq(ct_hull_build(p, n, NULL, NULL, &h), CT_OK);
+        check_hull(&h, p, n, HULL_OUTSIDE_TOLS * hull_tolerance(p, n, 0) + 64 * (double)TU_EPS * scale);
+        cr_assert_eq(h.nverts, 2 * m, "motion %d: %d vertices", t, h.nverts);
+        for (i = 0; i < h.nfaces; ++i) {
+            int nv = h.face_first[i + 1] - h.face_first[i];
+            ct_vec3 axis = ct__xf_dir(&x, tu_vec(0, 0, 1));
+            double c = fabs((double)ct__dot(h.planes[i].n, axis));
+            quads += nv == 4 && c < 1e-3;
+            if (fabs(c - 1) < 1e3 * (double)TU_EPS) { ++pieces; capverts += nv; }
+        }
+        cr_assert(quads == m && pieces >= 2 && pieces <= 64 && h.nfaces == m + pieces && capverts >= 2 * m,
+                  "motion %d: %d faces, %d quads, caps in %d pieces of %d vertices", t, h.nfaces, quads, pieces, capverts);
+        cr_assert(fabs((double)ct_hull_volume(&h, NULL) / vol - 1) < 1e4 * (double)TU_EPS, "motion %d: volume %g, not %g", t,
+                  (double)ct_hull_volume(&h, NULL), vol);
+        ct_hull_free(&h);
+    }
+    free(p);
+}
+
 /* Float fuzzer: a hull of extent 1e30 (float's range) had a NaN volume (the cubes overflow);
    the moments are summed in double, so the volume is +inf in float and finite in double. */
 Test(hull, huge_coordinates_give_no_nan) {
