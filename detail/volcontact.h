@@ -38,9 +38,21 @@ CT__INLINE ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.x - b.x,
 CT__INLINE ct_real ct__v2_cross(ct__v2 a, ct__v2 b) { return a.x * b.y - a.y * b.x; }
 CT__INLINE ct_real ct__v2_len(ct__v2 a) { return ct__sqrt(a.x * a.x + a.y * a.y); }
 
+/* The chain's step at b (between a and c, by x): b goes when the turn a -> b -> c is not to the
+   left, or when b lies within tol of the segment a-c and between its ends. A point within tol of
+   the line but beyond the segment (the tip of a sliver about tol wide that runs nearly along
+   y, which the sort by x puts between its sides) stays: dropping it cut the sliver short, and
+   the float wall clip lost a side face's vertex with it (0.42% of a contact's volume). */
+CT__INLINE int ct__hull2d_pop(ct__v2 a, ct__v2 b, ct__v2 c, ct_real tol) {
+    ct__v2 ab = ct__v2_sub(b, a), ac = ct__v2_sub(c, a);
+    ct_real x = ct__v2_cross(ab, ac), t = ab.x * ac.x + ab.y * ac.y;
+    if (x <= 0) return 1;
+    return x <= tol * ct__v2_len(ac) && t >= 0 && t <= ac.x * ac.x + ac.y * ac.y;
+}
 /* Convex hull of n 2D points in place (Andrew's monotone chain), counter-clockwise, with
-   points closer than tol to a hull edge dropped; returns the hull's size (1 or 2 for a point
-   or a segment). The sort is an insertion sort: feature sets are small and it is stable. */
+   points closer than tol to a hull edge (between its ends) dropped; returns the hull's size (1
+   or 2 for a point or a segment). The sort is an insertion sort: feature sets are small and it
+   is stable. */
 CT__PRIVATE int ct__hull2d(ct__v2 *p, int n, ct__v2 *work, ct_real tol) {
     int i, k = 0, lo;
     for (i = 1; i < n; ++i) {
@@ -51,16 +63,12 @@ CT__PRIVATE int ct__hull2d(ct__v2 *p, int n, ct__v2 *work, ct_real tol) {
     }
     if (n <= 1) return n;
     for (i = 0; i < n; ++i) {          /* lower chain */
-        while (k >= 2 && ct__v2_cross(ct__v2_sub(work[k - 1], work[k - 2]), ct__v2_sub(p[i], work[k - 2])) <=
-                             tol * ct__v2_len(ct__v2_sub(p[i], work[k - 2])))
-            --k;
+        while (k >= 2 && ct__hull2d_pop(work[k - 2], work[k - 1], p[i], tol)) --k;
         work[k++] = p[i];
     }
     lo = k + 1;
     for (i = n - 2; i >= 0; --i) {     /* upper chain */
-        while (k >= lo && ct__v2_cross(ct__v2_sub(work[k - 1], work[k - 2]), ct__v2_sub(p[i], work[k - 2])) <=
-                              tol * ct__v2_len(ct__v2_sub(p[i], work[k - 2])))
-            --k;
+        while (k >= lo && ct__hull2d_pop(work[k - 2], work[k - 1], p[i], tol)) --k;
         work[k++] = p[i];
     }
     k -= 1;                             /* the last point repeats the first */

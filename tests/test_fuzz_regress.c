@@ -848,6 +848,26 @@ Test(fuzz_regress, rounded_mass_of_a_sliver_is_steiners_volume) {
     ct_hull_free(&h);
 }
 
+/* The block (hull of b[0..nb)) placed by xb against triangle tri, as ct_contact_facet_hull
+   (into *c) and as a one-triangle wall (ct_contact_mesh_hull: its one contact into *w); both
+   must find it. */
+static void wall_and_facet(const ct_vec3 tri[3], const ct_vec3 *b, int nb, const ct_xform *xb, ct_contact *c, ct_contact *w) {
+    ct_hull B;
+    ct_mesh m;
+    ct_wall_contacts wc;
+    int idx[3] = { 0, 1, 2 };
+    cr_assert_eq(ct_hull_build(b, nb, NULL, NULL, &B), CT_OK);
+    cr_assert_eq(ct_mesh_build(tri, 3, idx, 1, NULL, &m), CT_OK);
+    ct_wall_contacts_init(&wc, NULL);
+    cr_assert_eq(ct_contact_facet_hull(tri, &B, xb, 0, NULL, c), CT_OK);
+    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &B, xb, NULL, &wc), CT_OK);
+    cr_assert(c->found && wc.count == 1);
+    *w = wc.contacts[0];
+    ct_wall_contacts_free(&wc);
+    ct_mesh_free(&m);
+    ct_hull_free(&B);
+}
+
 /* fuzz_pfc, float (a 120 s local run; older than the session that found it): a tetrahedral
    block of size 1.2e-5 under a one-triangle wall. The wall's cut face was the 2D hull of the cut
    points with CT__VC_TOL2D as an absolute tolerance (7.6e-6 in float, most of the block's size):
@@ -865,11 +885,8 @@ Test(fuzz_regress, one_triangle_wall_at_1e5_equals_the_facet) {
     double a[3][3];
     ct_vec3 tri[3], b[4];
     ct_xform xb;
-    ct_hull B;
-    ct_mesh m;
-    ct_contact c;
-    ct_wall_contacts wc;
-    int idx[3] = { 0, 1, 2 }, i, j, k;
+    ct_contact c, w;
+    int i, j, k;
     for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
     for (i = 0; i < 4; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
     for (i = 0; i < 3; ++i) {   /* the fuzzer's rotation, orthonormal in double too (Gram-Schmidt) */
@@ -883,17 +900,41 @@ Test(fuzz_regress, one_triangle_wall_at_1e5_equals_the_facet) {
         for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)(a[i][j] / sqrt(l));
     }
     xb.p = tu_vec(-6.23535129e-07, -3.99999999e-06, -5.06347646e-07);
-    cr_assert_eq(ct_hull_build(b, 4, NULL, NULL, &B), CT_OK);
-    cr_assert_eq(ct_mesh_build(tri, 3, idx, 1, NULL, &m), CT_OK);
-    ct_wall_contacts_init(&wc, NULL);
-    cr_assert_eq(ct_contact_facet_hull(tri, &B, &xb, 0, NULL, &c), CT_OK);
-    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &B, &xb, NULL, &wc), CT_OK);
-    cr_assert(c.found && wc.count == 1);
-    cr_assert(fabs((double)(wc.contacts[0].volume - c.volume)) <= 1e-3 * (double)c.volume, "wall %.9g, facet %.9g",
-              (double)wc.contacts[0].volume, (double)c.volume);
-    ct_wall_contacts_free(&wc);
-    ct_mesh_free(&m);
-    ct_hull_free(&B);
+    wall_and_facet(tri, b, 4, &xb, &c, &w);
+    cr_assert(fabs((double)(w.volume - c.volume)) <= 1e-3 * (double)c.volume, "wall %.9g, facet %.9g", (double)w.volume,
+              (double)c.volume);
+}
+
+/* fuzz_pfc, float (a 75 s local run; fails on older code too): a block of extent 8700 sunk 6879
+   through one triangle. The facet's plane cuts the block in a sliver about 0.08 wide, the float
+   tolerance of the wall's clip being 0.076; the cut face's 2D hull (ct__hull2d) dropped the
+   sliver's tip as "within tol of a hull edge" although it lay beyond that edge's end (a sliver
+   running nearly along y sorts its tip between its sides), the next side plane then removed the
+   shortened sliver, and that side's cut polygon missed the vertex only the sliver supplied: the
+   wall's volume came out 0.42% short of ct_contact_facet_hull's (in double both agree). A point
+   within tol of the line but beyond the segment now stays. Both precisions, both answers. */
+Test(fuzz_regress, one_triangle_wall_keeps_a_sliver_tip) {
+    const double t[3][3] = { { -3023.55957, 4976.44043, 6976.44043 }, { 6976.44043, -2023.55957, 6976.44043 },
+                             { 6976.44043, 6976.44043, 6976.44043 } };
+    const double bv[8][3] = { { 1272.94922, 4487.38086, 6488.22021 }, { 464.691162, 6488.22021, 6488.22021 },
+                              { -3080.39844, -3483.6731, 5888.22949 }, { -3080.39844, -3080.39844, -3080.39844 },
+                              { 6464.78271, 464.691162, 464.691162 }, { 464.691162, 464.691162, 464.660645 },
+                              { 6488.22021, 6488.22021, 6488.22021 }, { 6888.22949, 5689.01074, 5919.47949 } };
+    ct_vec3 tri[3], b[8];
+    ct_xform xb = ct_xform_identity();
+    ct_contact c, w;
+    int i;
+    for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
+    for (i = 0; i < 8; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
+    xb.r[0][0] = 0; xb.r[0][1] = 0; xb.r[0][2] = 1;   /* the fuzzer's permutation of the axes */
+    xb.r[1][0] = 1; xb.r[1][1] = 0; xb.r[1][2] = 0;
+    xb.r[2][0] = 0; xb.r[2][1] = 1; xb.r[2][2] = 0;
+    xb.p = tu_vec(976.44043, 976.44043, 976.44043);
+    wall_and_facet(tri, b, 8, &xb, &c, &w);
+    /* 1.3015070e11 in double; float within 1e-5 of it */
+    cr_assert(fabs((double)c.volume / 1.301507045e11 - 1) < 1e-5, "facet %.9g", (double)c.volume);
+    cr_assert(fabs((double)w.volume / 1.301507045e11 - 1) < 1e-5, "wall %.9g, facet %.9g", (double)w.volume, (double)c.volume);
+    cr_assert(fabs((double)(w.area / c.area) - 1) < 1e-5, "wall area %.9g, facet %.9g", (double)w.area, (double)c.area);
 }
 
 /* fuzz_polar (a 120 s local run; older than the session that found it): lattice-like hulls with
