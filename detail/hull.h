@@ -174,7 +174,6 @@ typedef struct ct__qface {
     ct__qreal off;    /* n . x = off on the plane */
     ct__qreal out;    /* off raised by the largest residual of the face's own vertices */
     ct__qreal area;   /* twice the area (|sum of cross products|) */
-    ct__qreal far_dist; /* the farthest outside point's distance */
     int he0;          /* one half-edge of the loop */
     int nv;           /* vertices in the loop */
     int mark;         /* CT__QF_* */
@@ -184,11 +183,13 @@ typedef struct ct__qface {
     int coplanar_tail; /* its last point (valid when coplanar >= 0): merges splice sets in O(1) */
     int ncoplanar;    /* points in the coplanar set */
     int far_point;    /* farthest outside point, -1 when unknown (the plane moved since) */
+    ct__qreal far_dist; /* its distance */
+    int queued;       /* in the pending stack */
+    int thin;         /* the normal was re-orthogonalised to the longest edge */
+    ct__qv csum;      /* sum of the vertices (c = csum / nv) */
     int fit;          /* nv when the plane was last fitted to the loop (ct__qh_face_finish) */
-    unsigned char queued; /* in the pending stack */
-    unsigned char thin;   /* the normal was re-orthogonalised to the longest edge */
-    unsigned char grown;  /* on the step's list of old faces that took in a new one */
-} ct__qface;   /* 128 bytes in double: a 1e6-point hull holds millions */
+    int grown;        /* 1 while on the step's list of old faces that took in a new one */
+} ct__qface;
 
 typedef struct ct__qedge { int head, next, prev, twin, face; } ct__qedge;
 
@@ -317,6 +318,7 @@ CT__INLINE int ct__qh_face_finish(ct__qface *F, int nv, ct__qv csum, ct__qv nrm,
     F->nv = nv;
     F->fit = nv;
     F->area = area;
+    F->csum = csum;
     F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
     if (area > 0) nrm = ct__q_scale(nrm, 1 / area);
     F->n = nrm;
@@ -718,7 +720,7 @@ CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj, int keep) {
     int oprev = q->e[opp].prev, onext = q->e[opp].next;
     int e, gone[3], ng = 0, k, moved[2] = { -1, -1 }, nv = q->f[f].nv;
     ct__qface *F;
-    ct__qv csum = ct__q_scale(q->f[f].c, (ct__qreal)q->f[f].nv);   /* the vertex sum, to rounding */
+    ct__qv csum = q->f[f].csum;
     ct__qreal top = -CT__QMAX, area = q->f[of].area;
     gone[ng++] = of;
     q->f[of].mark = CT__QF_DELETED;
@@ -763,6 +765,7 @@ CT__PRIVATE int ct__qh_merge(ct__qh_state *q, int f, int adj, int keep) {
            offset is the larger of the old one and the new vertices' heights (ct__qh_face_outer
            over the loop, the residuals of the old vertices being unchanged). */
         F->nv = nv;
+        F->csum = csum;
         F->c = ct__q_scale(csum, (ct__qreal)1 / (ct__qreal)nv);
         F->area += area;
         F->off = ct__q_dot(F->n, F->c);
