@@ -336,7 +336,9 @@ CT__PRIVATE ct_status ct__vc_epa_gap(ct_scratch *s, const ct__polar *p, const ct
        working frame's origin, when |det| of the unit normals is at least CT__VC_CANON_TRIPLE;
      - otherwise (more than three planes of both bodies: flush faces; an ill-conditioned
        triple; a named placement that strays from the polar construction's by more than
-       CT__VC_CANON_AGREE, as a needle's stray planes make it) where the polar construction put
+       CT__VC_CANON_AGREE, as a needle's stray planes make it; a body vertex outside the other
+       body's planes by more than the touch band, which a needle thinner than the
+       construction's resolution can name) where the polar construction put
        it: such an overlap is not canonical, and the warm start does not cache it.
    Faces are listed in plane order, each polygon from its vertex with the smallest plane list;
    vertices are numbered in order of first appearance; the reference point c is their mean. */
@@ -388,6 +390,19 @@ CT__PRIVATE void ct__vc_centre(ct__polar *p, ct_vec3 *w, int n) {
     p->c = c;
     p->v = w;
     p->nv = n;
+}
+
+/* Whether w (a vertex of body `one` placed from its name, working frame) lies inside the other
+   body's planes up to the touch band. The construction names a vertex by the planes it found
+   tight; about a needle or a sliver thinner than its resolution (~sqrt(eps) of the extent) it
+   can name a body vertex that another plane cuts off, and placing the vertex there turns the
+   sliver's faces inside out (an area of -16099 for +157610 on a needle 0.1 wide and 2.5e6
+   long): such a name is not trusted. */
+CT__PRIVATE int ct__vc_inside_other(const ct__polar *p, int one, ct_vec3 w) {
+    int j, lo = one ? 0 : p->na, hi = one ? p->na : p->m;
+    for (j = lo; j < hi; ++j)
+        if (!(ct__dot(p->pl[j].n, w) + p->pl[j].d <= p->touch)) return 0;
+    return 1;
 }
 
 /* Key order of two vertex names (3 ints each). */
@@ -461,7 +476,7 @@ CT__PRIVATE int ct__vc_canon(ct_scratch *s, ct__polar *p, const ct_hull *a, cons
             int q = ct__vc_common_vertex(h, l[0] - off, l[1] - off, l[2] - off);
             if (q >= 0) {
                 w[k] = ct__vc_at_vertex(p, h, one, q, rel);
-                key[3 * k] = -1; key[3 * k + 1] = one; key[3 * k + 2] = q;
+                if (ct__vc_inside_other(p, one, w[k])) { key[3 * k] = -1; key[3 * k + 1] = one; key[3 * k + 2] = q; }
             }
         } else if (d == 3 && ct__vc_at_planes(p, l[0], l[1], l[2], &w[k])) {   /* three planes of both bodies */
             key[3 * k] = l[0]; key[3 * k + 1] = l[1]; key[3 * k + 2] = l[2];

@@ -823,6 +823,55 @@ Test(fuzz_regress, polar_canonical_form_keeps_a_needles_vertices) {
     ct_hull_free(&B);
 }
 
+/* fuzz_polar (a CI-mode run of a refactor not landed, 2026-11-28; tests/fuzz/open/ until
+   2026-11-28): lattice-like hulls of extent 1.6e7 overlapping in a needle 2.5e6 long and about
+   0.1 wide. The polar construction, resolving such a needle to ~sqrt(eps) of the extent, named
+   two of A n B's vertices as B's vertices; B's vertices are 0.0105 outside A's plane 7, and the
+   canonical form placed them there: the needle's faces turned inside out, ct_contact_hulls gave
+   CT_OK with area -16099.6 and volume 0. A body vertex outside the other body's planes is no
+   longer trusted as a name. The area is half ct_intersect's surface area. */
+Test(fuzz_regress, polar_canonical_form_checks_a_body_vertex_against_the_other_body) {
+    const double ra[6][3] = { { 4999999.9768615719, 4999999.9768615719, 4999999.9768615719 },
+                              { -6000000.0490203863, 5999999.9509796137, 5999999.9509796137 },
+                              { -8000000.0999999996, -8000000.0999999996, -7999999.9007659918 },
+                              { 8000000.0592132565, 8000000.0592132565, 7999999.9771820074 },
+                              { -7999999.9001464844, -7999999.9007995604, -8000000.0515655521 },
+                              { -8000000.0999999996, -8000000.0995178213, -7999999.9007751467 } };
+    const double rb[4][3] = { { -7000000.0877868645, 999999.95072021487, -7000000.0458831787 },
+                              { 5999999.9509796137, 5999999.9509796137, 5999999.9541046135 },
+                              { 8000000.0722228996, 8000000.0037963875, 7999999.9006225588 },
+                              { 5999999.9509796137, 5999999.9509796137, 5999999.9509796137 } };
+    ct_vec3 pa[6], pb[4];
+    ct_xform XB;
+    ct_hull A, B, I;
+    ct_contact c;
+    double area = 0;
+    int i, f, k;
+    if (TU_FLOAT) cr_skip_test("coordinates of 8e6 with fractions: a double input");
+    for (i = 0; i < 6; ++i) pa[i] = tu_vec(ra[i][0], ra[i][1], ra[i][2]);
+    for (i = 0; i < 4; ++i) pb[i] = tu_vec(rb[i][0], rb[i][1], rb[i][2]);
+    memset(&XB, 0, sizeof XB);
+    XB.r[0][2] = XB.r[1][0] = XB.r[2][1] = 1;
+    XB.p = tu_vec(-460784.912109375, -458831.787109375, -458831.787109375);
+    cr_assert_eq(ct_hull_build(pa, 6, NULL, NULL, &A), CT_OK);
+    cr_assert_eq(ct_hull_build(pb, 4, NULL, NULL, &B), CT_OK);
+    cr_assert_eq(ct_intersect(&A, NULL, &B, &XB, NULL, NULL, &I), CT_OK);
+    cr_assert_gt(I.nfaces, 0);
+    for (f = 0; f < I.nfaces; ++f)
+        for (k = I.face_first[f] + 1; k + 1 < I.face_first[f + 1]; ++k) {
+            ct_vec3 p0 = I.verts[I.face_verts[I.face_first[f]]];
+            area += 0.5 * (double)ct__len(ct__cross(ct__sub(I.verts[I.face_verts[k]], p0), ct__sub(I.verts[I.face_verts[k + 1]], p0)));
+        }
+    cr_assert_eq(ct_contact_hulls(&A, NULL, &B, &XB, NULL, &c), CT_OK);
+    cr_assert(c.found);
+    cr_assert(c.gap <= 0 && c.area >= 0 && c.volume > 0, "gap %g area %g volume %g", (double)c.gap, (double)c.area,
+              (double)c.volume);
+    cr_assert(fabs((double)c.area - area / 2) <= 1e-3 * area, "area %.17g, half the surface %.17g", (double)c.area, area / 2);
+    ct_hull_free(&I);
+    ct_hull_free(&A);
+    ct_hull_free(&B);
+}
+
 /* fuzz_pfc (a 120 s local run; older than the session that found it): a sliver tetrahedron
    (two vertices 1e-4 apart at coordinates of 8e6) rounded by 5e5. ct_hull_rounded_mass summed
    the vertices' ball sectors to 0.9949 x 4 pi (the sliver's face normals, off by rounding, made
