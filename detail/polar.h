@@ -777,7 +777,11 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
     /* prefer A: a face on a plane of B that coincides with a plane of A (not itself on the
        hull) takes A's plane; keeps flush stacking deterministic under argument order. Such a
        plane of A is kept (B reaches it), so only the kept planes of A off the hull (spare)
-       are candidates. */
+       are candidates. Same means within the band everywhere in the unit ball about c (where
+       A n B lies, the working frame's unit being the larger extent): slacks within the band
+       and normals within it too. (A test of 1 - n.n' against the band let planes 0.15 degrees
+       apart count as one in float: the face took A's plane and A n B lost a wedge of B's,
+       5% of the volume.) */
     for (j = 0, nspare = 0; j < p->nkeep && p->keep[j] < p->na; ++j)
         if (map[p->keep[j]] < 0) spare[nspare++] = p->keep[j];
     for (j = 0; j < nvd && nspare > 0; ++j) {
@@ -788,7 +792,7 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
         for (t = 0; t < nspare; ++t) {
             int u = spare[t];
             if (map[u] < 0 && ct__abs(slack[u] - slack[q]) <= band &&
-                ct__dot(p->pl[u].n, p->pl[q].n) >= 1 - CT__POLAR_SAME) {
+                ct__len2(ct__sub(p->pl[u].n, p->pl[q].n)) <= band * band) {
                 map[u] = j; qh.verts[j] = u;
                 break;
             }

@@ -986,6 +986,39 @@ Test(fuzz_regress, one_triangle_wall_keeps_a_sliver_tip) {
     cr_assert(fabs((double)(w.area / c.area) - 1) < 1e-5, "wall area %.9g, facet %.9g", (double)w.area, (double)c.area);
 }
 
+/* fuzz_pfc, float (a 90 s local run, 2026-11-28; older code fails too; tests/fuzz/open/ until
+   then): a tetrahedral block of extent 1.2e-5 pressed 2e-7 into one triangle, whose plane is
+   0.15 degrees off one of the block's faces. The polar construction took the block's face and
+   the facet's plane for the same plane (it compared 1 - n.n' with 64 ulps, which in float lets
+   normals 4e-3 rad apart pass), the face took the facet's plane and A n B came out as the block
+   less nothing: ct_contact_facet_hull 5% above the wall's exact clip, with its normal turned by
+   ~100 degrees. Same planes now differ by at most the band in slack and in normal. Both
+   precisions: the double answer, 1.2505187e-17, from both routines. */
+Test(fuzz_regress, facet_plane_a_tenth_of_a_degree_off_a_block_face_is_not_that_face) {
+    const float t[3][3] = { { -7.50003073e-06f, -7.49954233e-06f, -7.50003073e-06f },
+                            { -2.50016774e-06f, 6.95774816e-06f, 4.7077333e-06f },
+                            { -7.08988955e-06f, 4.49995423e-06f, -6.50004586e-06f } };
+    const float bv[4][3] = { { -8.49951175e-06f, -8.50000015e-06f, -8.50000015e-06f },
+                             { 5.95777874e-06f, 3.70776365e-06f, -3.50013738e-06f },
+                             { 3.49998481e-06f, -7.50001527e-06f, -8.06251501e-06f },
+                             { -7.50001527e-06f, -7.50001527e-06f, -7.50001527e-06f } };
+    ct_vec3 tri[3], b[4];
+    ct_xform xb = ct_xform_identity();
+    ct_contact c, w;
+    int i;
+    for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
+    for (i = 0; i < 4; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
+    xb.r[0][0] = 0; xb.r[0][1] = 0; xb.r[0][2] = 1;   /* the fuzzer's permutation of the axes */
+    xb.r[1][0] = 1; xb.r[1][1] = 0; xb.r[1][2] = 0;
+    xb.r[2][0] = 0; xb.r[2][1] = 1; xb.r[2][2] = 0;
+    xb.p = tu_vec(9.99969529e-07f, 9.99969529e-07f, 9.99969529e-07f);
+    wall_and_facet(tri, b, 4, &xb, &c, &w);
+    cr_assert(fabs((double)c.volume / 1.2505187e-17 - 1) < 1e-5, "facet %.9g", (double)c.volume);
+    cr_assert(fabs((double)w.volume / 1.2505187e-17 - 1) < 1e-5, "wall %.9g", (double)w.volume);
+    cr_assert(ct__dot(c.normal, w.normal) > 0.99999, "facet normal %g %g %g, wall %g %g %g", (double)c.normal.x,
+              (double)c.normal.y, (double)c.normal.z, (double)w.normal.x, (double)w.normal.y, (double)w.normal.z);
+}
+
 /* fuzz_polar (a 120 s local run; older than the session that found it): lattice-like hulls with
    nearly flush faces (coordinates +-8 with 1e-7 offsets). The dual hull's cheap check passed a
    hull that missed a dual point (planes near the interior point have huge dual points, and the
