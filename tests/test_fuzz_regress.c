@@ -900,6 +900,15 @@ Test(fuzz_regress, rounded_mass_of_a_sliver_is_steiners_volume) {
 /* The block (hull of b[0..nb)) placed by xb against triangle tri, as ct_contact_facet_hull
    (into *c) and as a one-triangle wall (ct_contact_mesh_hull: its one contact into *w); both
    must find it. */
+/* The fuzzer's permutation of the axes (x <- z, y <- x, z <- y), translated by t on each axis. */
+static ct_xform permuted_axes(double t) {
+    ct_xform x;
+    memset(&x, 0, sizeof x);
+    x.r[0][2] = x.r[1][0] = x.r[2][1] = 1;
+    x.p = tu_vec(t, t, t);
+    return x;
+}
+
 static void wall_and_facet(const ct_vec3 tri[3], const ct_vec3 *b, int nb, const ct_xform *xb, ct_contact *c, ct_contact *w) {
     ct_hull B;
     ct_mesh m;
@@ -970,15 +979,11 @@ Test(fuzz_regress, one_triangle_wall_keeps_a_sliver_tip) {
                               { 6464.78271, 464.691162, 464.691162 }, { 464.691162, 464.691162, 464.660645 },
                               { 6488.22021, 6488.22021, 6488.22021 }, { 6888.22949, 5689.01074, 5919.47949 } };
     ct_vec3 tri[3], b[8];
-    ct_xform xb = ct_xform_identity();
+    ct_xform xb = permuted_axes(976.44043);
     ct_contact c, w;
     int i;
     for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
     for (i = 0; i < 8; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
-    xb.r[0][0] = 0; xb.r[0][1] = 0; xb.r[0][2] = 1;   /* the fuzzer's permutation of the axes */
-    xb.r[1][0] = 1; xb.r[1][1] = 0; xb.r[1][2] = 0;
-    xb.r[2][0] = 0; xb.r[2][1] = 1; xb.r[2][2] = 0;
-    xb.p = tu_vec(976.44043, 976.44043, 976.44043);
     wall_and_facet(tri, b, 8, &xb, &c, &w);
     /* 1.3015070e11 in double; float within 1e-5 of it */
     cr_assert(fabs((double)c.volume / 1.301507045e11 - 1) < 1e-5, "facet %.9g", (double)c.volume);
@@ -1003,15 +1008,11 @@ Test(fuzz_regress, facet_plane_a_tenth_of_a_degree_off_a_block_face_is_not_that_
                              { 3.49998481e-06f, -7.50001527e-06f, -8.06251501e-06f },
                              { -7.50001527e-06f, -7.50001527e-06f, -7.50001527e-06f } };
     ct_vec3 tri[3], b[4];
-    ct_xform xb = ct_xform_identity();
+    ct_xform xb = permuted_axes(9.99969529e-07f);
     ct_contact c, w;
     int i;
     for (i = 0; i < 3; ++i) tri[i] = tu_vec(t[i][0], t[i][1], t[i][2]);
     for (i = 0; i < 4; ++i) b[i] = tu_vec(bv[i][0], bv[i][1], bv[i][2]);
-    xb.r[0][0] = 0; xb.r[0][1] = 0; xb.r[0][2] = 1;   /* the fuzzer's permutation of the axes */
-    xb.r[1][0] = 1; xb.r[1][1] = 0; xb.r[1][2] = 0;
-    xb.r[2][0] = 0; xb.r[2][1] = 1; xb.r[2][2] = 0;
-    xb.p = tu_vec(9.99969529e-07f, 9.99969529e-07f, 9.99969529e-07f);
     wall_and_facet(tri, b, 4, &xb, &c, &w);
     cr_assert(fabs((double)c.volume / 1.2505187e-17 - 1) < 1e-5, "facet %.9g", (double)c.volume);
     cr_assert(fabs((double)w.volume / 1.2505187e-17 - 1) < 1e-5, "wall %.9g", (double)w.volume);
