@@ -390,7 +390,12 @@ CTDEF ct_status ct_gjk(const ct_shape *a, const ct_xform *xa, const ct_shape *b,
    the facet: exact there too; likewise on the patch of an edge of a polytope core against
    the curved one (an ellipsoid on a box's edge: Newton along the circle of normals that keep
    the edge's ends tied). Elsewhere on a curved A - B that is not strictly convex EPA's curved
-   tolerance (CT__EPA_REL_SMOOTH, 1e-7 relative; 1e-4 in float) stands. An ellipsoid with three equal semi-axes is a ball and is taken as a
+   tolerance (CT__EPA_REL_SMOOTH, 1e-7 relative; 1e-4 in float) stands. When EPA's bounds
+   stay loose (deep in a near-sphere the depth can have several local minima, some at kinks),
+   a polytope core (cloud, hull, box; at most 64 vertices) against a curved one has its
+   features enumerated (face normals, minima along each edge's arc of normals, each vertex's
+   patch by Newton): every candidate is scored by the support function itself, so the least
+   is the depth. An ellipsoid with three equal semi-axes is a ball and is taken as a
    sphere (exact, as polytopes are). Touching shapes give distance 0 (up to rounding) with a
    finite unit normal. The polytope
    (at most CT_EPA_MAX_VERTS vertices) lives in s (NULL: a temporary scratch): a warm scratch

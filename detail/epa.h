@@ -385,26 +385,38 @@ CT__PRIVATE void ct__epa_witness(const ct__epa *e, const ct__epa_face *best, ct_
 /* converged when |gradient| <= this x wmax: the depth is then within ~eps of its minimum */
 #define CT__EPA_GRAD    (ct__sqrt(CT__EPS))
 
+/* A polytope core's vertex held fixed (ct__epa_features): the support of A - B with that
+   vertex in place of the core's own support point, i.e. the support function of the patch that
+   vertex makes with the other core. NULL: the plain support of A - B. */
+typedef struct ct__epa_fix { int side; ct_vec3 v; } ct__epa_fix;
+CT__INLINE void ct__epa_support(ct__mink *m, const ct__epa_fix *fx, ct_vec3 n, ct__sv *w) {
+    ct__mink_support(m, n, w);
+    if (!fx) return;
+    if (fx->side) w->b = fx->v; else w->a = fx->v;
+    w->w = ct__sub(w->a, w->b);
+}
+
 /* Tangential gradient of h at n' = normalize(n + a u + b v) into g[2]; *w the support point. */
-CT__PRIVATE ct_real ct__epa_grad(ct__mink *m, ct_vec3 n, ct_vec3 u, ct_vec3 v, ct_real a, ct_real b,
-                                 ct_real g[2], ct__sv *w, ct_vec3 *np) {
+CT__PRIVATE ct_real ct__epa_grad(ct__mink *m, const ct__epa_fix *fx, ct_vec3 n, ct_vec3 u, ct_vec3 v, ct_real a,
+                                 ct_real b, ct_real g[2], ct__sv *w, ct_vec3 *np) {
     ct_vec3 q = ct__madd(ct__madd(n, u, a), v, b);
     ct_real len = ct__len(q);
     ct_vec3 nn = ct__scale(q, 1 / len);
-    ct__mink_support(m, nn, w);
+    ct__epa_support(m, fx, nn, w);
     g[0] = (ct__dot(u, w->w) - ct__dot(nn, u) * ct__dot(nn, w->w)) / len;
     g[1] = (ct__dot(v, w->w) - ct__dot(nn, v) * ct__dot(nn, w->w)) / len;
     *np = nn;
     return ct__dot(nn, w->w);
 }
 
-/* Refines res (EPA's answer, working scale) on curved cores. 1 when converged. */
-CT__PRIVATE int ct__epa_smooth(ct__mink *m, ct_real wmax, ct__epa_result *res) {
+/* Refines res (EPA's answer, working scale) on curved cores. 1 when converged. With fx, the
+   support function minimised is that of the fixed vertex's patch (ct__epa_support). */
+CT__PRIVATE int ct__epa_smooth(ct__mink *m, const ct__epa_fix *fx, ct_real wmax, ct__epa_result *res) {
     ct_vec3 n = res->n, u, v, np;
     ct__sv w, w1;
     ct_real g[2], g1[2], g2[2], h, H[2][2], e = CT__EPA_FD;
     int it;
-    h = ct__epa_grad(m, n, ct__v3(1, 0, 0), ct__v3(0, 1, 0), 0, 0, g, &w, &np);
+    h = ct__epa_grad(m, fx, n, ct__v3(1, 0, 0), ct__v3(0, 1, 0), 0, 0, g, &w, &np);
     for (it = 0; it < CT__EPA_NEWTON_ITERS; ++it) {
         ct_real det, da, db, hn, t;
         int k;
@@ -419,8 +431,8 @@ CT__PRIVATE int ct__epa_smooth(ct__mink *m, ct_real wmax, ct__epa_result *res) {
             res->pb = w.b;
             return 1;
         }
-        ct__epa_grad(m, n, u, v, e, 0, g1, &w1, &np);
-        ct__epa_grad(m, n, u, v, 0, e, g2, &w1, &np);
+        ct__epa_grad(m, fx, n, u, v, e, 0, g1, &w1, &np);
+        ct__epa_grad(m, fx, n, u, v, 0, e, g2, &w1, &np);
         H[0][0] = (g1[0] - g[0]) / e;
         H[1][1] = (g2[1] - g[1]) / e;
         H[0][1] = H[1][0] = ((g1[1] - g[1]) + (g2[0] - g[0])) / (2 * e);
@@ -438,7 +450,7 @@ CT__PRIVATE int ct__epa_smooth(ct__mink *m, ct_real wmax, ct__epa_result *res) {
         if (t > (ct_real)0.5) { da *= (ct_real)0.5 / t; db *= (ct_real)0.5 / t; }
         for (k = 0; k <= CT__EPA_HALVINGS; ++k, da /= 2, db /= 2) {
             ct_real gg[2];
-            hn = ct__epa_grad(m, n, u, v, da, db, gg, &w1, &np);
+            hn = ct__epa_grad(m, fx, n, u, v, da, db, gg, &w1, &np);
             if (m->bad) return 0;
             if (hn <= h) break;
         }
@@ -632,6 +644,145 @@ CT__PRIVATE int ct__epa_edge(ct__mink *m, const ct__epa *e, const ct__epa_face *
     return 0;
 }
 
+/* A polytope core against a curved one, enumerated (only when EPA's bounds stayed loose, so the
+   depth may have several local minima and Newton's starts can each stop at a kink). A - B is
+   then the union of patches, one per feature of the polytope P: a face's flat patch (its
+   normal), an edge's patch (normals on the arc of the edge's great circle between its two
+   faces' normals) and a vertex's patch (the vertex plus the curved core: smooth, normals in the
+   vertex's cone). The closest boundary point lies on one of them: at a face normal, at a
+   minimum of h along an edge's arc, or at a minimum of the vertex patch's own support function
+   inside its cone. Every face normal is tried; each arc is sampled (CT__EPA_ARC_SAMPLES) and
+   every sampled local minimum refined by golden section; every vertex patch gets Newton
+   (ct__epa_smooth with the vertex fixed) from the curved core's six axis directions and from
+   its centre's direction. Every direction found is scored by h of A - B itself, an upper bound
+   of the depth everywhere, so the least score is the depth (no candidate can undercut it), and
+   exact once the enumeration holds the minimiser. P's faces: a hull's own (with adjacency),
+   else quickhull of its vertices (a flat P is not enumerated). Polytopes of at most
+   CT__EPA_ENUM_MAX vertices; *done 1 when res was filled. */
+#define CT__EPA_ENUM_MAX    64
+#define CT__EPA_ARC_SAMPLES 8
+#define CT__EPA_GOLDEN      48
+typedef struct ct__epa_best { ct_vec3 n; ct_real h; int found; } ct__epa_best;
+/* Scores unit n by h of A - B; keeps the least. Returns h. */
+CT__INLINE ct_real ct__epa_score(ct__mink *m, ct_vec3 n, ct__epa_best *b) {
+    ct__sv w;
+    ct_real h;
+    ct__mink_support(m, n, &w);
+    h = ct__dot(n, w.w);
+    if (!m->bad && (!b->found || h < b->h)) { b->found = 1; b->h = h; b->n = n; }
+    return h;
+}
+CT__INLINE ct_real ct__epa_arc_score(ct__mink *m, ct_vec3 u, ct_vec3 w, ct_real t, ct__epa_best *b) {
+    return ct__epa_score(m, ct__add(ct__scale(u, ct__cos(t)), ct__scale(w, ct__sin(t))), b);
+}
+CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax, ct__epa_result *res, int *done) {
+    const ct_shape *sh;
+    const ct_hull *hl = NULL;
+    const int *ff, *tw, *vl = NULL;
+    const ct_plane *pl;
+    ct__qh_result qh;
+    ct__epa_best best;
+    ct__epa_result r1;
+    ct__mark mk = ct__scratch_mark(sc);
+    ct_vec3 *pts, *x, ax[7], cen;
+    ct_real sg;
+    int side, nv, nf, nvl, f, k, j, t, *fof;
+    *done = 0;
+    if (ct__shape_smooth(m->b) && !ct__shape_smooth(m->a) && ct__shape_nids(m->a) >= 4) side = 0;
+    else if (ct__shape_smooth(m->a) && !ct__shape_smooth(m->b) && ct__shape_nids(m->b) >= 4) side = 1;
+    else return CT_OK;
+    sh = side ? m->b : m->a;
+    nv = ct__shape_nids(sh);
+    if (nv > CT__EPA_ENUM_MAX) return CT_OK;
+    sg = side ? -1 : 1;   /* B's features bound A - B with their normals reversed */
+    pts = CT__SALLOC(sc, ct_vec3, nv);
+    x = CT__SALLOC(sc, ct_vec3, nv);
+    if (!pts || !x) return CT_NO_MEMORY;
+    for (k = 0; k < nv; ++k) {
+        pts[k] = ct__shape_vertex(sh, k);
+        x[k] = ct__scale(side ? ct__xf_point(&m->rel, pts[k]) : pts[k], m->inv);   /* working frame */
+    }
+    if (sh->type == CT_SHAPE_HULL) hl = sh->ct__hull;
+    if (hl && hl->face_first && hl->face_verts && hl->he_twin && hl->planes) {
+        nf = hl->nfaces; ff = hl->face_first; tw = hl->he_twin; pl = hl->planes; nvl = nv;
+    } else {
+        ct_status st = ct__quickhull(sc, pts, nv, 0, &qh);
+        if (st == CT_NO_MEMORY) return st;
+        if (st != CT_OK) { ct__scratch_reset(sc, mk); return CT_OK; }   /* flat: not enumerated */
+        nf = qh.nfaces; ff = qh.face_first; tw = qh.he_twin; pl = qh.planes;
+        nvl = qh.nverts; vl = qh.verts;
+    }
+    fof = CT__SALLOC(sc, int, ff[nf]);
+    if (!fof) return CT_NO_MEMORY;
+    memset(&best, 0, sizeof best);
+    for (f = 0; f < nf; ++f) {   /* faces */
+        for (k = ff[f]; k < ff[f + 1]; ++k) fof[k] = f;
+        ct__epa_score(m, ct__scale(side ? ct__xf_dir(&m->rel, pl[f].n) : pl[f].n, sg), &best);
+    }
+    for (k = 0; k < ff[nf] && !m->bad; ++k) {   /* edges, each once: the arc between its faces' normals */
+        ct_vec3 u, n2, w;
+        ct_real wl, th, g[CT__EPA_ARC_SAMPLES + 1];
+        if (tw[k] < k || tw[k] >= ff[nf]) continue;
+        u = ct__scale(side ? ct__xf_dir(&m->rel, pl[fof[k]].n) : pl[fof[k]].n, sg);
+        n2 = ct__scale(side ? ct__xf_dir(&m->rel, pl[fof[tw[k]]].n) : pl[fof[tw[k]]].n, sg);
+        w = ct__sub(n2, ct__scale(u, ct__dot(n2, u)));
+        wl = ct__len(w);
+        if (!(wl > CT__EPA_FD)) continue;   /* nearly coplanar faces: their normals stand for the arc */
+        w = ct__scale(w, 1 / wl);
+        th = ct__atan2(ct__dot(n2, w), ct__dot(n2, u));
+        for (j = 0; j <= CT__EPA_ARC_SAMPLES; ++j) g[j] = ct__epa_arc_score(m, u, w, th * (ct_real)j / CT__EPA_ARC_SAMPLES, &best);
+        for (j = 1; j < CT__EPA_ARC_SAMPLES; ++j) {
+            ct_real a, b, c, d, fc, fd, gr = (ct_real)0.6180339887498949;
+            if (!(g[j] <= g[j - 1] && g[j] <= g[j + 1])) continue;
+            a = th * (ct_real)(j - 1) / CT__EPA_ARC_SAMPLES;
+            b = th * (ct_real)(j + 1) / CT__EPA_ARC_SAMPLES;
+            c = b - gr * (b - a);
+            d = a + gr * (b - a);
+            fc = ct__epa_arc_score(m, u, w, c, &best);
+            fd = ct__epa_arc_score(m, u, w, d, &best);
+            for (t = 0; t < CT__EPA_GOLDEN; ++t) {
+                if (fc < fd) { b = d; d = c; fd = fc; c = b - gr * (b - a); fc = ct__epa_arc_score(m, u, w, c, &best); }
+                else { a = c; c = d; fc = fd; d = a + gr * (b - a); fd = ct__epa_arc_score(m, u, w, d, &best); }
+            }
+        }
+    }
+    /* vertices: Newton on each vertex patch from the curved core's axes and centre */
+    for (j = 0; j < 3; ++j) {
+        ct_vec3 e = ct__v3(j == 0, j == 1, j == 2);
+        ax[2 * j] = side ? e : ct__xf_dir(&m->rel, e);
+        ax[2 * j + 1] = ct__neg(ax[2 * j]);
+    }
+    cen = side ? ct__v3(0, 0, 0) : ct__scale(m->rel.p, m->inv);   /* the curved core's local origin */
+    for (k = 0; k < nvl && !m->bad; ++k) {
+        int q = vl ? vl[k] : k, ok;
+        ct__epa_fix fx;
+        fx.side = side;
+        fx.v = x[q];
+        ax[6] = ct__normalize(side ? ct__sub(x[q], cen) : ct__sub(cen, x[q]), &ok);   /* from the patch's centre */
+        for (j = 0; j < (ok ? 7 : 6) && !m->bad; ++j) {
+            r1 = *res;
+            r1.n = ax[j];
+            if (ct__epa_smooth(m, &fx, wmax, &r1)) ct__epa_score(m, r1.n, &best);
+        }
+    }
+    ct__scratch_reset(sc, mk);
+    if (m->bad || !best.found) return CT_OK;
+    {   /* the witnesses: the foot point h n on the feature's patch, split between the cores */
+        ct__sv w;
+        ct_vec3 foot;
+        ct__mink_support(m, best.n, &w);
+        foot = ct__scale(best.n, best.h);
+        res->n = best.n;
+        res->depth = ct__max(best.h, 0);
+        res->pa = side ? w.a : ct__add(foot, w.b);
+        res->pb = side ? ct__sub(w.a, foot) : w.b;
+    }
+    r1 = *res;   /* polished by Newton where h is smooth there */
+    if (ct__epa_smooth(m, NULL, wmax, &r1) && r1.depth < res->depth) *res = r1;
+    *done = 1;
+    return CT_OK;
+}
+
 /* EPA on the cores, from the GJK simplex *s (origin in it within rounding). */
 CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_scratch *sc, ct__epa_result *res) {
     ct__epa e;
@@ -694,7 +845,7 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
     if (have && rel == CT__EPA_REL_SMOOTH) {
         if (st == CT_OK) {
             if (!ct__epa_facet(m, &e, &best, wmax, res) && !ct__epa_edge(m, &e, &best, wmax, res))
-                ct__epa_smooth(m, wmax, res);
+                ct__epa_smooth(m, NULL, wmax, res);
             if (m->bad) return CT_INVALID;
         } else { /* the polytope's bounds stayed loose: the depth may have other local minima
                     (a point near the centre of a near-sphere): once Newton converges from the
@@ -714,11 +865,19 @@ CT__PRIVATE ct_status ct__epa_run(ct__mink *m, ct__simplex *s, ct_real wmax, ct_
                 start[ns++] = e.face[f].n;
                 r1 = *res;
                 r1.n = e.face[f].n;
-                if (ct__epa_smooth(m, wmax, &r1) && (!found || r1.depth < win.depth)) { win = r1; found = 1; }
+                if (ct__epa_smooth(m, NULL, wmax, &r1) && (!found || r1.depth < win.depth)) { win = r1; found = 1; }
                 if (m->bad) return CT_INVALID;
                 if (!found) break;
             }
             if (found) { *res = win; st = CT_OK; }
+            {   /* a polytope against the curved core: its features enumerated, the least wins */
+                ct__epa_result r2 = *res;
+                int done;
+                ct_status fs = ct__epa_features(m, sc, wmax, &r2, &done);
+                if (fs != CT_OK) return fs;
+                if (m->bad) return CT_INVALID;
+                if (done && (st != CT_OK || r2.depth < res->depth)) { *res = r2; st = CT_OK; }
+            }
         }
     }
     return st;

@@ -900,6 +900,70 @@ Test(fuzz_regress, rounded_mass_of_a_sliver_is_steiners_volume) {
 /* The block (hull of b[0..nb)) placed by xb against triangle tri, as ct_contact_facet_hull
    (into *c) and as a one-triangle wall (ct_contact_mesh_hull: its one contact into *w); both
    must find it. */
+/* fuzz_gjk (the CI-mode run of 2026-11-28 once a hull change moved its trajectory; older code
+   fails too; tests/fuzz/open/ until then): a 15-point cloud with a vertex at the centre of a
+   rounded near-sphere (semi-axes 999.97, 1000, 1000, rounding 1000) and an edge from there along
+   -z. EPA hits its vertex cap on the near-sphere and its Newton starts stop at the kinks of the
+   cloud's normal fan: cold -1999.9695, warm (from a ct_gjk cache) -2000.0000. The polytope's
+   features are now enumerated there (faces, edge arcs, vertex patches). Independent bounds, from
+   the closed-form support of the rounded ellipsoid: the depth is at least the short semi-axis
+   plus the rounding (A reaches at least its vertex at the centre along every direction) and at
+   most h(n0) at the short axis turned onto the edge's circle (n0 . z = 0); cold, warm and
+   swapped all within them. */
+static double near_sphere_h(const ct_vec3 *p, int np, const ct_xform *xb, const double ax[3], double r, ct_vec3 n) {
+    double ha = -1e300, l[3], e = 0;
+    int i, k;
+    for (i = 0; i < np; ++i) ha = fmax(ha, (double)ct__dot(n, p[i]));
+    for (k = 0; k < 3; ++k) {   /* -n in B's frame, scaled by the semi-axes */
+        l[k] = -((double)xb->r[0][k] * (double)n.x + (double)xb->r[1][k] * (double)n.y + (double)xb->r[2][k] * (double)n.z) * ax[k];
+        e += l[k] * l[k];
+    }
+    return ha - (double)ct__dot(n, xb->p) + sqrt(e) + r;
+}
+Test(fuzz_regress, gjk_cloud_vertex_at_a_near_sphere_centre_is_enumerated) {
+    const double pa[15][3] = { { -3000, -1000, -2000 }, { -3000, -1000, -2000 }, { -1000, -1000, -3000 },
+                               { 999.969482421875, 999.969482421875, -2000 }, { -3000, -1000, -1000 },
+                               { 994.720458984375, -3000, -4000 }, { -3000, -3000, -3000 },
+                               { -3000, -4000, -999.786376953125 }, { 999.969482421875, 999.969482421875, 999.969482421875 },
+                               { 999.969482421875, 999.969482421875, -3000 }, { -609.405517578125, -4000, -2000 },
+                               { -3000, -3000, -3000 }, { -4000, -999.786376953125, -3000 },
+                               { 999.969482421875, 999.969482421875, 999.969482421875 },
+                               { 999.969482421875, 999.969482421875, 999.969482421875 } };
+    const double xr[3][4] = { { -0.0019226480320777561, -0.0038852100473106277, 0.99999060423957631, 999.969482421875 },
+                              { 0.99999628900655568, 0.0019226480320778672, 0.0019301289236242081, 999.969482421875 },
+                              { -0.0019301289236242081, 0.99999060423957631, 0.0038814990538664773, 999.969482421875 } };
+    const double ax[3] = { 999.969482421875, 1000, 1000 };
+    ct_vec3 p[15], n0;
+    ct_xform xb;
+    ct_shape A, B;
+    ct_gjk_cache cache;
+    ct_distance g, d[3];
+    double lo = 999.969482421875 + 1000, hi;
+    int i, j, ok;
+    if (TU_FLOAT) cr_skip_test("a double input (coordinates 1e3 with 2^-15 fractions, a 1e-7 relative margin)");
+    for (i = 0; i < 15; ++i) p[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)xr[i][j];
+    xb.p = tu_vec(xr[0][3], xr[1][3], xr[2][3]);
+    A = ct_shape_points(p, 15);
+    B = ct_shape_rounded(ct_shape_ellipsoid(tu_vec(ax[0], ax[1], ax[2])), 1000);
+    n0 = ct__normalize(tu_vec(xr[0][0], xr[1][0], 0), &ok);   /* B's short axis, z taken out */
+    hi = near_sphere_h(p, 15, &xb, ax, 1000, n0);
+    cr_assert(hi - lo < 1e-6 && hi >= lo, "bounds %.17g %.17g", lo, hi);
+    cr_assert_eq(ct_signed_distance(&A, NULL, &B, &xb, NULL, NULL, &d[0]), CT_OK);
+    memset(&cache, 0, sizeof cache);
+    cr_assert_eq(ct_gjk(&A, NULL, &B, &xb, &cache, &g), CT_OK);
+    cr_assert_eq(ct_signed_distance(&A, NULL, &B, &xb, &cache, NULL, &d[1]), CT_OK);
+    cr_assert_eq(ct_signed_distance(&B, &xb, &A, NULL, NULL, NULL, &d[2]), CT_OK);
+    for (i = 0; i < 3; ++i) {
+        double depth = -(double)d[i].distance;
+        cr_assert(depth >= lo - 1e-12 * lo && depth <= hi + 1e-12 * hi, "call %d: depth %.17g outside [%.17g, %.17g]", i, depth, lo, hi);
+        /* the depth is h at the reported normal (A's side: d[i].normal points from A to B) */
+        cr_assert(fabs(near_sphere_h(p, 15, &xb, ax, 1000, i == 2 ? ct__neg(d[i].normal) : d[i].normal) - depth) <= 1e-9 * lo,
+                  "call %d: h at the normal %.17g, depth %.17g", i, near_sphere_h(p, 15, &xb, ax, 1000, i == 2 ? ct__neg(d[i].normal) : d[i].normal), depth);
+    }
+}
+
 /* The fuzzer's permutation of the axes (x <- z, y <- x, z <- y), translated by t on each axis. */
 static ct_xform permuted_axes(double t) {
     ct_xform x;
