@@ -675,6 +675,13 @@ CT__INLINE ct_real ct__epa_score(ct__mink *m, ct_vec3 n, ct__epa_best *b) {
 CT__INLINE ct_real ct__epa_arc_score(ct__mink *m, ct_vec3 u, ct_vec3 w, ct_real t, ct__epa_best *b) {
     return ct__epa_score(m, ct__add(ct__scale(u, ct__cos(t)), ct__scale(w, ct__sin(t))), b);
 }
+/* A direction of P's frame (side 1: B's) as a unit direction of A - B (B's features bound it
+   reversed); the relative rotation is orthonormal only to rounding, so it is normalised. */
+CT__INLINE ct_vec3 ct__epa_pdir(const ct__mink *m, int side, ct_vec3 n) {
+    int ok;
+    ct_vec3 d = ct__normalize(side ? ct__neg(ct__xf_dir(&m->rel, n)) : n, &ok);
+    return ok ? d : n;
+}
 CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax, ct__epa_result *res, int *done) {
     const ct_shape *sh;
     const ct_hull *hl = NULL;
@@ -685,7 +692,6 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     ct__epa_result r1;
     ct__mark mk = ct__scratch_mark(sc);
     ct_vec3 *pts, *x, ax[7], cen;
-    ct_real sg;
     int side, nv, nf, nvl, f, k, j, t, *fof;
     *done = 0;
     if (ct__shape_smooth(m->b) && !ct__shape_smooth(m->a) && ct__shape_nids(m->a) >= 4) side = 0;
@@ -694,7 +700,6 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     sh = side ? m->b : m->a;
     nv = ct__shape_nids(sh);
     if (nv > CT__EPA_ENUM_MAX) return CT_OK;
-    sg = side ? -1 : 1;   /* B's features bound A - B with their normals reversed */
     pts = CT__SALLOC(sc, ct_vec3, nv);
     x = CT__SALLOC(sc, ct_vec3, nv);
     if (!pts || !x) return CT_NO_MEMORY;
@@ -717,14 +722,14 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     memset(&best, 0, sizeof best);
     for (f = 0; f < nf; ++f) {   /* faces */
         for (k = ff[f]; k < ff[f + 1]; ++k) fof[k] = f;
-        ct__epa_score(m, ct__scale(side ? ct__xf_dir(&m->rel, pl[f].n) : pl[f].n, sg), &best);
+        ct__epa_score(m, ct__epa_pdir(m, side, pl[f].n), &best);
     }
     for (k = 0; k < ff[nf] && !m->bad; ++k) {   /* edges, each once: the arc between its faces' normals */
         ct_vec3 u, n2, w;
         ct_real wl, th, g[CT__EPA_ARC_SAMPLES + 1];
         if (tw[k] < k || tw[k] >= ff[nf]) continue;
-        u = ct__scale(side ? ct__xf_dir(&m->rel, pl[fof[k]].n) : pl[fof[k]].n, sg);
-        n2 = ct__scale(side ? ct__xf_dir(&m->rel, pl[fof[tw[k]]].n) : pl[fof[tw[k]]].n, sg);
+        u = ct__epa_pdir(m, side, pl[fof[k]].n);
+        n2 = ct__epa_pdir(m, side, pl[fof[tw[k]]].n);
         w = ct__sub(n2, ct__scale(u, ct__dot(n2, u)));
         wl = ct__len(w);
         if (!(wl > CT__EPA_FD)) continue;   /* nearly coplanar faces: their normals stand for the arc */
@@ -749,7 +754,7 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     /* vertices: Newton on each vertex patch from the curved core's axes and centre */
     for (j = 0; j < 3; ++j) {
         ct_vec3 e = ct__v3(j == 0, j == 1, j == 2);
-        ax[2 * j] = side ? e : ct__xf_dir(&m->rel, e);
+        ax[2 * j] = side ? e : ct__epa_pdir(m, 1, ct__neg(e));   /* B's axis in A's frame */
         ax[2 * j + 1] = ct__neg(ax[2 * j]);
     }
     cen = side ? ct__v3(0, 0, 0) : ct__scale(m->rel.p, m->inv);   /* the curved core's local origin */
@@ -767,13 +772,20 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     }
     ct__scratch_reset(sc, mk);
     if (m->bad || !best.found) return CT_OK;
-    {   /* the witnesses: the foot point h n on the feature's patch, split between the cores */
+    {   /* the witnesses: the foot point h n on the feature's patch, split between the cores
+           (n unit to rounding: scored again as given back) */
         ct__sv w;
-        ct_vec3 foot;
-        ct__mink_support(m, best.n, &w);
-        foot = ct__scale(best.n, best.h);
-        res->n = best.n;
-        res->depth = ct__max(best.h, 0);
+        ct_vec3 foot, n;
+        ct_real h;
+        int ok;
+        n = ct__normalize(best.n, &ok);
+        if (!ok) return CT_OK;
+        ct__mink_support(m, n, &w);
+        if (m->bad) return CT_OK;
+        h = ct__dot(n, w.w);
+        foot = ct__scale(n, h);
+        res->n = n;
+        res->depth = ct__max(h, 0);
         res->pa = side ? w.a : ct__add(foot, w.b);
         res->pb = side ? ct__sub(w.a, foot) : w.b;
     }
