@@ -613,9 +613,11 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
    Coincident centres (R = 0): F = 0, the normal is the principal axis (of A or B) of least
    overlap, point is the centre. Returns CT_INVALID for NULL out, NaN/Inf input, a semi-axis
    <= 0, a transform that is not a rigid motion, or centres too far apart to subtract;
-   CT_DEGENERATE when a semi-axis is so much smaller than another that its square underflows;
-   CT_NO_CONVERGENCE (outputs hold the last iterate) when the iteration cap (CT__PW_MAX_ITER,
-   64 evaluations of S') is hit (not seen in testing). Accuracy is relative, degrading like
+   CT_DEGENERATE when a semi-axis is so much smaller than another that its square underflows,
+   or when G never factors in working precision; CT_NO_CONVERGENCE (outputs hold the last
+   iterate that factored) when the iteration cap (CT__PW_MAX_ITER, 64 evaluations of S') is
+   hit, seen only beyond the working precision's aspect ratio (about 1:1e4 in float, where G
+   factors at some lambdas and not at others near them). Accuracy is relative, degrading like
    (largest/smallest semi-axis)^2. Allocates nothing. */
 typedef struct ct_pw {
     ct_real F;          /* contact function: < 1 overlap, 1 tangent, > 1 apart */

@@ -176,11 +176,14 @@ CT__PRIVATE void ct__pw_bracket(ct_vec3 semi_a, ct_vec3 semi_b, ct_real *lo, ct_
 
 /* Safeguarded Newton on S'(lam) = 0 from lam, inside the bracket [lo, hi] that holds the
    root. On return *e holds the last evaluation and *iters the number of evaluations.
-   CT_DEGENERATE when G cannot be factored at the last of max_iter tries. */
+   When G cannot be factored at the last of max_iter tries: CT_NO_CONVERGENCE with *e the last
+   evaluation that factored (beyond float's resolution, aspect ratios past 1:1e4, G factors at
+   some lambdas and not at others near them), CT_DEGENERATE when none did. */
 CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo, ct_real hi, int max_iter,
                                    ct__pw_point *e, int *iters) {
     ct_real prev = 0; /* the last Newton step, 0 after a bisection */
-    int it, small = 0;
+    ct_real good = 0;   /* the last lambda where G factored (when have) */
+    int it, small = 0, have = 0;
     for (it = 1;; ++it) {
         ct_real dds, next, step, scale;
         *iters = it;
@@ -191,7 +194,7 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo
                stepped to 0.99889 and failed). The root is on the well-conditioned side of it:
                bisect towards the middle. */
             ct_real mid;
-            if (it >= max_iter) return CT_DEGENERATE;
+            if (it >= max_iter) return have && ct__pw_eval(p, good, e) ? CT_NO_CONVERGENCE : CT_DEGENERATE;
             if (lam >= (ct_real)0.5) hi = lam;
             else lo = lam;
             mid = (lo + hi) / 2;
@@ -199,11 +202,13 @@ CT__PRIVATE ct_status ct__pw_solve(const ct__pw_prob *p, ct_real lam, ct_real lo
                 mid = lam >= (ct_real)0.5 ? lo : hi;
                 small = 1;                    /* evaluated for the outputs, then returned */
             }
-            if (mid == lam) return CT_DEGENERATE;
+            if (mid == lam) return have && ct__pw_eval(p, good, e) ? CT_NO_CONVERGENCE : CT_DEGENERATE;
             lam = mid;
             prev = 0;
             continue;
         }
+        have = 1;
+        good = lam;
         if (e->ds > 0) lo = lam;
         else hi = lam;
         if (small || ct__abs(e->ds) <= CT__PW_NOISE * e->noise) return CT_OK;

@@ -280,30 +280,15 @@ static ct_status ac_signed_distance(const fixture *f, tu_alloc *t, ct_scratch *s
 /* A cloud with a vertex at the centre of a rounded near-sphere (fuzz_regress's input): EPA
    fills up and the cloud's features are enumerated (quickhull of the cloud on the scratch). */
 static ct_status ac_signed_enumerated(const fixture *f, tu_alloc *t, ct_scratch *sc, digest *d, int *cleared) {
-    static const double pa[15][3] = { { -3000, -1000, -2000 }, { -3000, -1000, -2000 }, { -1000, -1000, -3000 },
-                                      { 999.969482421875, 999.969482421875, -2000 }, { -3000, -1000, -1000 },
-                                      { 994.720458984375, -3000, -4000 }, { -3000, -3000, -3000 },
-                                      { -3000, -4000, -999.786376953125 }, { 999.969482421875, 999.969482421875, 999.969482421875 },
-                                      { 999.969482421875, 999.969482421875, -3000 }, { -609.405517578125, -4000, -2000 },
-                                      { -3000, -3000, -3000 }, { -4000, -999.786376953125, -3000 },
-                                      { 999.969482421875, 999.969482421875, 999.969482421875 },
-                                      { 999.969482421875, 999.969482421875, 999.969482421875 } };
-    static const double xr[3][4] = { { -0.0019226480320777561, -0.0038852100473106277, 0.99999060423957631, 999.969482421875 },
-                                     { 0.99999628900655568, 0.0019226480320778672, 0.0019301289236242081, 999.969482421875 },
-                                     { -0.0019301289236242081, 0.99999060423957631, 0.0038814990538664773, 999.969482421875 } };
     ct_vec3 p[15];
     ct_xform xb;
     ct_shape a, b;
     ct_distance x;
     ct_status st;
-    int i, j;
     (void)f; (void)t;
-    for (i = 0; i < 15; ++i) p[i] = tu_vec(pa[i][0], pa[i][1], pa[i][2]);
-    for (i = 0; i < 3; ++i)
-        for (j = 0; j < 3; ++j) xb.r[i][j] = (ct_real)xr[i][j];
-    xb.p = tu_vec(xr[0][3], xr[1][3], xr[2][3]);
+    tu_near_sphere(p, &xb);
     a = ct_shape_points(p, 15);
-    b = ct_shape_rounded(ct_shape_ellipsoid(tu_vec(999.969482421875, 1000, 1000)), 1000);
+    b = ct_shape_rounded(ct_shape_ellipsoid(tu_vec(TU_NEAR_SPHERE_AXES)), 1000);
     st = ct_signed_distance(&a, NULL, &b, &xb, NULL, sc, &x);
     *cleared = all_zero(&x, sizeof x);
     if (st == CT_OK) dg_distance(d, &x);

@@ -37,6 +37,13 @@ void tu_printed_rotation(const double r[3][3], ct_xform *x);
    vertices as a scanned cloud: the largest difference of the distances over h's extent. */
 double tu_warm_hull_vs_scan(const ct_hull *h, int queries, unsigned long long *s);
 
+/* fuzz_gjk's near-sphere input (2026-11-28): a 15-point cloud (the points) with a vertex at the
+   centre of a rounded ellipsoid, semi-axes TU_NEAR_SPHERE_AXES and rounding 1000, placed by
+   *xb (rows of the rotation and the translation). EPA fills up on it and ct_signed_distance
+   enumerates the cloud's features. */
+#define TU_NEAR_SPHERE_AXES 999.969482421875, 1000, 1000
+void tu_near_sphere(ct_vec3 p[15], ct_xform *xb);
+
 /* OpenMP thread count of the following parallel regions (the broad phase); no-op without
    OpenMP. */
 void tu_set_threads(int t);
