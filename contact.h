@@ -616,9 +616,10 @@ CTDEF ct_status ct_manifold_hull_sphere(const ct_hull *a, const ct_xform *xa, ct
    CT_DEGENERATE when a semi-axis is so much smaller than another that its square underflows,
    or when G never factors in working precision; CT_NO_CONVERGENCE (outputs hold the last
    iterate that factored) when the iteration cap (CT__PW_MAX_ITER, 64 evaluations of S') is
-   hit, seen only beyond the working precision's aspect ratio (about 1:1e4 in float, where G
-   factors at some lambdas and not at others near them). Accuracy is relative, degrading like
-   (largest/smallest semi-axis)^2. Allocates nothing. */
+   hit, seen only beyond the working precision's aspect ratio (G's condition, the aspect squared,
+   near 1/eps: past about 1:1e3 in float, where G factors at some lambdas and not at others near
+   them, so there a pair, its swap and a warm start can end with different statuses). Accuracy
+   is relative, degrading like (largest/smallest semi-axis)^2. Allocates nothing. */
 typedef struct ct_pw {
     ct_real F;          /* contact function: < 1 overlap, 1 tangent, > 1 apart */
     ct_real lambda;     /* maximiser of S(lambda) on [0,1] */

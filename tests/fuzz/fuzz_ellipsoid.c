@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ct_vec3 sa, sb, R;
     ct_xform xa, xb;
     const ct_xform *pa, *pb;
-    int ra, rb, valid, sphere;
+    int ra, rb, valid, sphere, singular;
     unsigned flags = fz_byte(&f);
     ct_real guess;
     ct_pw p, q;
@@ -90,20 +90,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FZ_CHECK(fabs((double)p.gap - (d - s)) <= 1e3 * FZ_EPS * S);
     }
 
+    /* Where G's condition (the aspect ratio squared) reaches 1e-2 / eps, G factors at some
+       lambdas and not at others next to them, and another path (a warm start, the swapped pair)
+       may meet only failures: CT_DEGENERATE, as contact.h documents ("G never factors in working
+       precision"; float needles of 1:32700, a 70 s local run). Not below that. */
+    singular = (amax / amin) * (amax / amin) * FZ_EPS >= 1e-2;
+
     /* warm start: the same maximiser */
     st2 = ct_ellipsoids(sa, pa, sb, pb, &guess, &q);
     if (!fz_finite((double)guess)) {
         FZ_CHECK(st2 == CT_INVALID);
         st2 = ct_ellipsoids(sa, pa, sb, pb, NULL, &q);
     }
-    FZ_CHECK(st2 == CT_OK || st2 == CT_NO_CONVERGENCE);
-    fz_check_pw(&q);
+    FZ_CHECK(st2 == CT_OK || st2 == CT_NO_CONVERGENCE || (st2 == CT_DEGENERATE && singular));
+    if (st2 != CT_DEGENERATE) fz_check_pw(&q);
     if (st2 == CT_OK && relF < 1e-2) FZ_CHECK(fabs((double)q.F - (double)p.F) <= 1e2 * relF * ((double)p.F + FZ_EPS));
 
     /* swapped: lambda -> 1 - lambda, normal negated, same F */
     st2 = ct_ellipsoids(sb, pb, sa, pa, NULL, &q);
-    FZ_CHECK(st2 == CT_OK || st2 == CT_NO_CONVERGENCE);
-    fz_check_pw(&q);
+    FZ_CHECK(st2 == CT_OK || st2 == CT_NO_CONVERGENCE || (st2 == CT_DEGENERATE && singular));
+    if (st2 != CT_DEGENERATE) fz_check_pw(&q);
     if (st2 == CT_OK && relF < 1e-2) {
         FZ_CHECK(fabs((double)q.F - (double)p.F) <= 1e2 * relF * ((double)p.F + FZ_EPS));
         if (p.F > 0) FZ_CHECK(fabs((double)q.lambda - (1 - (double)p.lambda)) <= 1e2 * sqrt(relF));
