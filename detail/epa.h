@@ -663,17 +663,24 @@ CT__PRIVATE int ct__epa_edge(ct__mink *m, const ct__epa *e, const ct__epa_face *
 #define CT__EPA_ARC_SAMPLES 8
 #define CT__EPA_GOLDEN      48
 typedef struct ct__epa_best { ct_vec3 n; ct_real h; int found; } ct__epa_best;
-/* Scores unit n by h of A - B; keeps the least. Returns h. */
-CT__INLINE ct_real ct__epa_score(ct__mink *m, ct_vec3 n, ct__epa_best *b) {
-    ct__sv w;
-    ct_real h;
-    ct__mink_support(m, n, &w);
-    h = ct__dot(n, w.w);
+/* Keeps direction n of score h when it is the least so far. Returns h. */
+CT__INLINE ct_real ct__epa_keep(const ct__mink *m, ct_vec3 n, ct_real h, ct__epa_best *b) {
     if (!m->bad && (!b->found || h < b->h)) { b->found = 1; b->h = h; b->n = n; }
     return h;
 }
-CT__INLINE ct_real ct__epa_arc_score(ct__mink *m, ct_vec3 u, ct_vec3 w, ct_real t, ct__epa_best *b) {
-    return ct__epa_score(m, ct__add(ct__scale(u, ct__cos(t)), ct__scale(w, ct__sin(t))), b);
+/* Scores unit n by h of A - B (ct__epa_keep). */
+CT__INLINE ct_real ct__epa_score(ct__mink *m, ct_vec3 n, ct__epa_best *b) {
+    ct__sv w;
+    ct__mink_support(m, n, &w);
+    return ct__epa_keep(m, n, ct__dot(n, w.w), b);
+}
+/* Scores the arc's direction at angle t (ct__epa_arc_eval). */
+CT__INLINE ct_real ct__epa_arc_score(ct__mink *m, const ct__epa_arc *c, ct_real t, ct__epa_best *b) {
+    ct__sv sv;
+    ct_real g;
+    ct_vec3 n;
+    ct_real h = ct__epa_arc_eval(m, c, t, &sv, &g, &n);
+    return ct__epa_keep(m, n, h, b);
 }
 /* A direction of P's frame (side 1: B's) as a unit direction of A - B (B's features bound it
    reversed); the relative rotation is orthonormal only to rounding, so it is normalised. */
@@ -725,17 +732,18 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
         ct__epa_score(m, ct__epa_pdir(m, side, pl[f].n), &best);
     }
     for (k = 0; k < ff[nf] && !m->bad; ++k) {   /* edges, each once: the arc between its faces' normals */
-        ct_vec3 u, n2, w;
+        ct__epa_arc arc;
+        ct_vec3 n2;
         ct_real wl, th, g[CT__EPA_ARC_SAMPLES + 1];
         if (tw[k] < k || tw[k] >= ff[nf]) continue;
-        u = ct__epa_pdir(m, side, pl[fof[k]].n);
+        arc.u = ct__epa_pdir(m, side, pl[fof[k]].n);
         n2 = ct__epa_pdir(m, side, pl[fof[tw[k]]].n);
-        w = ct__sub(n2, ct__scale(u, ct__dot(n2, u)));
-        wl = ct__len(w);
+        arc.w = ct__sub(n2, ct__scale(arc.u, ct__dot(n2, arc.u)));
+        wl = ct__len(arc.w);
         if (!(wl > CT__EPA_FD)) continue;   /* nearly coplanar faces: their normals stand for the arc */
-        w = ct__scale(w, 1 / wl);
-        th = ct__atan2(ct__dot(n2, w), ct__dot(n2, u));
-        for (j = 0; j <= CT__EPA_ARC_SAMPLES; ++j) g[j] = ct__epa_arc_score(m, u, w, th * (ct_real)j / CT__EPA_ARC_SAMPLES, &best);
+        arc.w = ct__scale(arc.w, 1 / wl);
+        th = ct__atan2(ct__dot(n2, arc.w), ct__dot(n2, arc.u));
+        for (j = 0; j <= CT__EPA_ARC_SAMPLES; ++j) g[j] = ct__epa_arc_score(m, &arc, th * (ct_real)j / CT__EPA_ARC_SAMPLES, &best);
         for (j = 1; j < CT__EPA_ARC_SAMPLES; ++j) {
             ct_real a, b, c, d, fc, fd, gr = (ct_real)0.6180339887498949;
             if (!(g[j] <= g[j - 1] && g[j] <= g[j + 1])) continue;
@@ -743,11 +751,11 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
             b = th * (ct_real)(j + 1) / CT__EPA_ARC_SAMPLES;
             c = b - gr * (b - a);
             d = a + gr * (b - a);
-            fc = ct__epa_arc_score(m, u, w, c, &best);
-            fd = ct__epa_arc_score(m, u, w, d, &best);
+            fc = ct__epa_arc_score(m, &arc, c, &best);
+            fd = ct__epa_arc_score(m, &arc, d, &best);
             for (t = 0; t < CT__EPA_GOLDEN; ++t) {
-                if (fc < fd) { b = d; d = c; fd = fc; c = b - gr * (b - a); fc = ct__epa_arc_score(m, u, w, c, &best); }
-                else { a = c; c = d; fc = fd; d = a + gr * (b - a); fd = ct__epa_arc_score(m, u, w, d, &best); }
+                if (fc < fd) { b = d; d = c; fd = fc; c = b - gr * (b - a); fc = ct__epa_arc_score(m, &arc, c, &best); }
+                else { a = c; c = d; fc = fd; d = a + gr * (b - a); fd = ct__epa_arc_score(m, &arc, d, &best); }
             }
         }
     }
