@@ -348,16 +348,13 @@ CTDEF ct_shape ct_shape_cylinder(ct_real radius, ct_real half_height);
 /* Opt-in temporal coherence (Box2D style): zero it before the first call for a pair, then pass
    the same cache for the same (a, b) pair every frame. It remembers the last simplex (support
    vertex ids for point/hull/box/triangle shapes), the last separating direction and the last
-   support vertex of each shape (hill-climbing starts); ct_contact_hulls_reduced also keeps
-   its SAT axis and the cut's starting edges there. A cache from another pair is harmless
+   support vertex of each shape (hill-climbing starts). A cache from another pair is harmless
    (ids are range-checked) but useless. count is the size of the cached simplex, 0 = cold. */
 typedef struct ct_gjk_cache {
     int count;
     int ct__ia[4], ct__ib[4];  /* private: simplex vertex ids on A and B */
     int ct__hint_a, ct__hint_b;/* private: last support vertex of A and B */
     ct_real ct__dir[3];        /* private: last closest point of A - B, in A's frame */
-    int ct__sat[3];            /* private: ct_contact_hulls_reduced's SAT axis (kind, ids) */
-    int ct__cut[2];            /* private: its last cut's starting half-edges on A and B */
 } ct_gjk_cache;
 
 typedef struct ct_distance {
@@ -557,6 +554,16 @@ typedef struct ct_sat_cache {
     const void *ct__key[2];            /* the pair they belong to: planes arrays and hashes */
     unsigned long long ct__hash[2];
 } ct_sat_cache;
+
+/* The per-pair cache of the rigid-block contacts (ct_contact_hulls_reduced,
+   ct_contact_rounded_hulls): zero it before the first call for a pair and pass it on every
+   step. The answer never depends on it; a cache of another pair is harmless. Not thread-safe
+   on one cache. */
+typedef struct ct_block_cache {
+    ct_gjk_cache gjk;     /* GJK / EPA on the cores (rounded cores apart, hulls without adjacency) */
+    ct_sat_cache sat;     /* the SAT's least axis and its certificate (reduced resolution) */
+    int ct__cut[2];       /* private: the last cut's starting half-edges on A and B */
+} ct_block_cache;
 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                   const ct_xform *xb, ct_real speculative,
@@ -1375,8 +1382,10 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
    ct_signed_distance's (EPA's) depth and normal up to rounding (ties between axes aside); hulls
    without adjacency use ct_signed_distance. The sections are walked face to face from a
    crossing edge; a vertex within CT__PFC_ON_PLANE (64 ulps of the extent) of the plane makes
-   them a scan with such vertices on the plane. Apart: found = 0. cache: the pair's ct_gjk_cache
-   (may be NULL): it keeps the last SAT axis and the cut's starting edges; the answer does not
+   them a scan with such vertices on the plane. Apart: found = 0. cache: the pair's
+   ct_block_cache (may be NULL): it keeps the SAT's axis with its certificate (as
+   ct_manifold_hulls' ct_sat_cache: under small motion most calls re-evaluate a few faces and
+   edge pairs instead of the whole SAT) and the cut's starting edges; the answer does not
    depend on it (a cached call equals a cold one). Hulls as ct_contact_hulls (face lists
    required). CT_INVALID (and *out zeroed) for bad hulls or transforms; CT_NO_MEMORY; with the
    ct_signed_distance fallback its statuses (CT_NO_CONVERGENCE with EPA's best estimate used).
@@ -1391,11 +1400,12 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
    moved cores gives point, centroid, normal, area, volume and faces (moving both cores by
    the same amount keeps their midpoint, hence the point, in place); gap stays the signed
    distance. Apart: found = 0. radii 0 give the resolution's answer (ct_contact_hulls_reduced
-   is this call with radii 0). cache: as ct_contact_hulls_reduced (reduced == 1) or GJK's.
+   is this call with radii 0). cache: the pair's ct_block_cache (may be NULL; the same one for
+   either mode): GJK/EPA use its gjk member, the reduced resolution also its sat and cut state.
    CT_INVALID for bad hulls, transforms, radii (negative, NaN) or reduced not 0/1; otherwise
    statuses as ct_signed_distance and the resolution. */
 CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
-                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_block_cache *cache,
                                          ct_scratch *s, ct_contact *out);
 /* A ball (centre in world coordinates, radius >= 0) against a block, as the DEM contact struct:
    from ct_manifold_hull_sphere (speculative 0): found when the separation is <= 0, point
@@ -1472,7 +1482,7 @@ CTDEF ct_status ct_hull_rounded_mass(const ct_hull *h, ct_real radius, ct_real d
                                      ct_vec3 *centroid, ct_real inertia[3][3]);
 
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *s,
+                                         const ct_xform *xb, ct_block_cache *cache, ct_scratch *s,
                                          ct_contact *out);
 
 #ifdef __cplusplus

@@ -26,7 +26,7 @@ struct Pair {
     ct_hull a, b;
     std::vector<ct_xform> xa, xb;   // STEPS transforms each
     ct_contact_cache cache;
-    ct_gjk_cache gjk;
+    ct_block_cache gjk;
 };
 
 struct Work {
@@ -159,7 +159,7 @@ void rows(int nv) {
     double ratio = bench_row(name, bench_warm, &w, "ct_contact_hulls (cold)", bench_cold, &w, check);
     bench_note("warm / cold = %.0f%% (target <= 30%%)", 100.0 / ratio);
     // reduced: a different answer by design (a cut, not the overlap); checked before timing: the
-    // cached call (SAT axis and cut edges in the ct_gjk_cache) equals a cold one (NULL cache) on
+    // cached call (SAT axis, its certificate and the cut edges in the ct_block_cache) equals a cold one (NULL cache) on
     // every step to 1e-12 of the size, and finds a cut area
     int found = 0, same = 0;
     for (size_t i = 0; i < w.pairs.size(); ++i)
@@ -173,7 +173,7 @@ void rows(int nv) {
             same += c.found == c0.found && e <= 1e-12;
         }
     std::snprintf(check, sizeof check, "cut area on %d/%d steps; cached == cold on %d", found, (int)w.pairs.size() * STEPS, same);
-    std::snprintf(name, sizeof name, "ct_contact_hulls_reduced (SAT least axis + walked mid-plane cut, gjk cache), %d-vertex pairs", nv);
+    std::snprintf(name, sizeof name, "ct_contact_hulls_reduced (SAT least axis + walked mid-plane cut, ct_block_cache), %d-vertex pairs", nv);
     ratio = bench_row(name, bench_reduced, &w, "ct_contact_hulls (cold)", bench_cold, &w, check);
     bench_note("reduced: %.2f us per call (target <= 2 us)", 1e6 * bench_time(bench_reduced, &w));
     free_work(w);

@@ -480,26 +480,24 @@ CT__INLINE int ct__pfc_hulls_ok(const ct_hull *a, const ct_xform *xa, const ct_h
 /* The reduced resolution of the cores a, b grown by ra, rb (0: plain hulls); see the rounded
    blocks below for the moved cores. Cores that the SAT separates need GJK only when r > 0. */
 CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
-                                      const ct_xform *xb, ct_real rb, ct_gjk_cache *cache, ct_contact *out) {
+                                      const ct_xform *xb, ct_real rb, ct_block_cache *cache, ct_contact *out) {
     ct_real r = ra + rb, sep = 0;
     ct_xform rel = ct__xf_rel(xa, xb);
     ct_vec3 n = ct__v3(0, 0, 1), m = n;
-    int hint[3] = { 0, 0, 0 }, start[2] = { -1, -1 }, walk = ct__sat_hull_ok(a) && ct__sat_hull_ok(b);
-    int ta = -1, tb = -1, apart = 1, k;
+    int start[2] = { -1, -1 }, walk = ct__sat_hull_ok(a) && ct__sat_hull_ok(b);
+    int ta = -1, tb = -1, apart = 1;
     ct_status st = CT_OK;
-    if (cache)
-        for (k = 0; k < 3; ++k) hint[k] = cache->ct__sat[k];
     if (cache) { start[0] = cache->ct__cut[0]; start[1] = cache->ct__cut[1]; }
     if (walk) {
         ct__sat q;
         ct__sat_setup(&q, a, xa, b, xb, 0);
-        apart = ct__sat_least_axis(&q, hint, &sep, &n, &ta, &tb);
+        apart = ct__sat_least_axis(&q, cache ? &cache->sat : NULL, &sep, &n, &ta, &tb);
         if (!apart) m = ct__scale(ct__add(a->verts[ta], ct__xf_point(&rel, b->verts[tb])), (ct_real)0.5);
     }
     if (!walk || (apart && r > 0)) {   /* EPA (no adjacency), or GJK on cores apart by < r */
         ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
         ct_distance d;
-        st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+        st = ct_signed_distance(&sa, xa, &sb, xb, cache ? &cache->gjk : NULL, s, &d);
         if (st != CT_OK && st != CT_NO_CONVERGENCE) return st;
         sep = d.distance;
         n = ct__xf_inv_dir(xa, d.normal);
@@ -519,15 +517,12 @@ CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_
         out->normal = ct__xf_dir(xa, n);
         out->gap = sep - r;
     }
-    if (cache && walk) {
-        for (k = 0; k < 3; ++k) cache->ct__sat[k] = hint[k];
-        cache->ct__cut[0] = start[0]; cache->ct__cut[1] = start[1];
-    }
+    if (cache && walk) { cache->ct__cut[0] = start[0]; cache->ct__cut[1] = start[1]; }
     return st;
 }
 
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
-                                         const ct_xform *xb, ct_gjk_cache *cache, ct_scratch *user,
+                                         const ct_xform *xb, ct_block_cache *cache, ct_scratch *user,
                                          ct_contact *out) {
     /* the rounded-block routine with radii 0 */
     return ct_contact_rounded_hulls(a, xa, 0, b, xb, 0, 1, cache, user, out);
@@ -542,7 +537,7 @@ CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, c
    the full or reduced resolution on the moved cores gives point, normal, area and volume (the
    midpoint between the cores does not move, so the point is in place). */
 CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
-                                         const ct_xform *xb, ct_real rb, int reduced, ct_gjk_cache *cache,
+                                         const ct_xform *xb, ct_real rb, int reduced, ct_block_cache *cache,
                                          ct_scratch *user, ct_contact *out) {
     ct_scratch local, *s;
     ct__mark mk;
@@ -561,7 +556,7 @@ CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, c
     } else {
         sa = ct_shape_hull(a);
         sb = ct_shape_hull(b);
-        st = ct_signed_distance(&sa, xa, &sb, xb, cache, s, &d);
+        st = ct_signed_distance(&sa, xa, &sb, xb, cache ? &cache->gjk : NULL, s, &d);
         if ((st == CT_OK || st == CT_NO_CONVERGENCE) && d.distance - ra - rb <= 0) {
             ct_xform ma = xa ? *xa : ct__xf_identity(), mb = xb ? *xb : ct__xf_identity();
             ct_real half = (ra + rb) / 2, gap = d.distance - ra - rb;

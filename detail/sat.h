@@ -1357,7 +1357,7 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
         ct__sat_query_boxes(s, &ba, &bb, q);
         return;
     }
-    if (cert && cache && !s->exact && s->a->ct__valid == CT__HULL_VALID && s->b->ct__valid == CT__HULL_VALID) {
+    if (cert && cache && s->a->ct__valid == CT__HULL_VALID && s->b->ct__valid == CT__HULL_VALID) {
         ct__sat_cert ce;
         int track = 0, same = ct__sat_cert_same(s, cache);
         ct_real step = 0;
@@ -1451,15 +1451,15 @@ CT__PRIVATE void ct__sat_manifold(const ct__sat *s, ct__satq *q, const ct_xform 
    the winner back: the work changes with it, never the answer. Returns 1 when an axis separates
    by more than spec; else 0 with *sep the largest separation (<= spec), *n the axis (unit,
    A -> B, A's frame) and *ia, *ib support vertices of A along n and of B along -n (ids):
-   their heights along n differ by -sep up to rounding. */
-CT__PRIVATE int ct__sat_least_axis(ct__sat *s, int hint[3], ct_real *sep, ct_vec3 *n, int *ia, int *ib) {
+   their heights along n differ by -sep up to rounding. cache (NULL: none) seeds the query with
+   its axis and keeps it, and its certificate answers as for the manifolds (ct__sat_cert_query:
+   the bounds are the same with the biases at zero). */
+CT__PRIVATE int ct__sat_least_axis(ct__sat *s, ct_sat_cache *cache, ct_real *sep, ct_vec3 *n, int *ia, int *ib) {
     const ct_hull *A = s->a, *B = s->b;
-    ct_sat_cache c;
     ct__satq q;
     s->exact = 1;
-    c.type = (ct_sat_feature)hint[0]; c.index_a = hint[1]; c.index_b = hint[2];
-    ct__sat_cached_query(s, &c, &q, 0);
-    hint[0] = q.ctype; hint[1] = q.cia; hint[2] = q.cib;
+    ct__sat_cached_query(s, cache, &q, 1);
+    ct__sat_cache_store(cache, &q);
     if (q.separated) return 1;
     if (q.type == CT_SAT_FACE_A) {
         *n = A->planes[q.fa].n;

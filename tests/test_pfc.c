@@ -760,11 +760,11 @@ Test(pfc, facet_against_box_closed_forms) {
 }
 
 /* ---- reduced resolution: the SAT's least axis and the walked cut --------------------------- */
-/* The cache (ct_gjk_cache: the SAT axis and the cut's starting edges) changes the work, never the
-   answer: cached == cold on every step of 1000-step random small-motion sequences. */
+/* The cache (ct_block_cache: the SAT axis, its certificate and the cut's starting edges) changes the
+   work, never the answer: cached == cold on every step of 1000-step random small-motion sequences. */
 Test(pfc, reduced_cached_equals_cold_over_1000_step_random_motion) {
     unsigned long long seed = 77;
-    int pair, steps = 0, found = 0, cached = 0, disagree = 0;
+    int pair, steps = 0, found = 0, cached = 0, disagree = 0, answered = 0;
     double worst = 0;
     ct_scratch s;
     ct_scratch_init(&s, NULL);
@@ -772,15 +772,17 @@ Test(pfc, reduced_cached_equals_cold_over_1000_step_random_motion) {
         int nv = pair < 3 ? 20 : 40, t;
         ct_hull a = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0)), b = pfc_sphere_hull(&seed, nv, 1, 1, tu_vec(0, 0, 0));
         ct_xform xa = tu_random_xform(&seed, 0), xb = tu_random_xform(&seed, 0);
-        ct_gjk_cache cache;
+        ct_block_cache cache;
         memset(&cache, 0, sizeof cache);
         xb.p = ct_vec3_scale(tu_random_unit(&seed), (ct_real)(0.5 + 0.8 * tu_uniform(&seed)));
         for (t = 0; t < 1000; ++t) {
             ct_xform na = pfc_step(&xa, &seed, 2e-3, 2e-3), nb = pfc_step(&xb, &seed, 2e-3, 2e-3);
             ct_contact cw, cc;
             double e;
-            cached += cache.ct__sat[0] != 0;
+            int hits = cache.sat.ct__hits;
+            cached += cache.sat.type != CT_SAT_NONE;
             cr_assert_eq(ct_contact_hulls_reduced(&a, &na, &b, &nb, &cache, &s, &cw), CT_OK);
+            answered += cache.sat.ct__hits == hits + 1;   /* the certificate answered this step */
             cr_assert_eq(ct_contact_hulls_reduced(&a, &na, &b, &nb, NULL, &s, &cc), CT_OK);
             e = pfc_contact_diff(&cw, &cc, 1);
             disagree += !(e <= (TU_FLOAT ? 1e-5 : 1e-12));
@@ -797,8 +799,11 @@ Test(pfc, reduced_cached_equals_cold_over_1000_step_random_motion) {
     ct_scratch_release(&s);
     cr_expect_eq(disagree, 0, "%d of %d steps disagree (worst %.3g of the size)", disagree, steps, worst);
     cr_expect_gt(cached, steps * 9 / 10, "cache held an axis on %d of %d steps", cached, steps);
+    /* 2e-3 of the size per step: the SAT's certificate answers most steps */
+    cr_expect_gt(answered, steps / 2, "the certificate answered %d of %d steps", answered, steps);
     cr_expect_gt(found, steps / 2);
-    printf("pfc: reduced cached == cold on %d steps (%d found), worst %.3g of the size\n", steps, found, worst);
+    printf("pfc: reduced cached == cold on %d steps (%d found, %d answered by the certificate), worst %.3g of the size\n", steps, found,
+           answered, worst);
 }
 
 /* The SAT's least axis is the penetration: the reduced gap equals ct_signed_distance's (EPA on
@@ -843,7 +848,7 @@ Test(pfc, reduced_depth_equals_epa_on_random_pairs) {
 Test(pfc, reduced_boxes_touching_and_turned) {
     ct_hull a = pfc_box(2, 2, 1, 1), b = pfc_box(0.5, 0.5, 0.5, 1);
     ct_xform xb = ct_xform_identity();
-    ct_gjk_cache cache;
+    ct_block_cache cache;
     ct_contact c, w;
     int k;
     double tol = TU_FLOAT ? 1e-5 : 1e-12;
@@ -888,7 +893,7 @@ Test(pfc, reduced_allocation_failure_sweep) {
         cr_assert_eq(cold.found, 1, "mode %d", mode);
         for (k = 1; k < 50; ++k) {
             tu_alloc t;
-            ct_gjk_cache cache;
+            ct_block_cache cache;
             ct_scratch s;
             ct_contact out;
             ct_status st;

@@ -189,6 +189,7 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
     ct_hull h;
     ct_shape sh[9];
     ct_gjk_cache gc;
+    ct_block_cache bc;
     ct_sat_cache sat, rsat[3];
     ct_distance dist;
     ct_contact con[4];
@@ -339,8 +340,8 @@ static void run_all(const inputs *in, digest *d, counter *cnt) {
         ct_contact_cache_init(&cc, &al);
         for (k = 0; k < 2; ++k) { call(d, ct_contact_hulls_warm(&in->hc, &in->xc, &in->hd, &in->xd, &cc, &sc, &con[0])); put_contact(d, &con[0]); }
         ct_contact_cache_free(&cc); call(d, 0);
-        memset(&gc, 0, sizeof gc);
-        call(d, ct_contact_hulls_reduced(&in->hc, &in->xc, &in->hd, &in->xd, &gc, &sc, &con[0])); put_contact(d, &con[0]);
+        memset(&bc, 0, sizeof bc);
+        call(d, ct_contact_hulls_reduced(&in->hc, &in->xc, &in->hd, &in->xd, &bc, &sc, &con[0])); put_contact(d, &con[0]);
         call(d, ct_contact_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xe, (ct_real)0.1, 0, NULL, &sc, &con[0])); put_contact(d, &con[0]);
         call(d, ct_contact_rounded_hulls(&in->hc, &in->xc, (ct_real)0.05, &in->hd, &in->xd, (ct_real)0.1, 1, NULL, NULL, &con[0])); put_contact(d, &con[0]);
         call(d, ct_contact_hull_sphere(&in->hc, &in->xc, v3(0.3, 0.2, 1.2), (ct_real)0.5, &con[0])); put_contact(d, &con[0]);
