@@ -652,7 +652,8 @@ CT__PRIVATE int ct__epa_edge(ct__mink *m, const ct__epa *e, const ct__epa_face *
    vertex's cone). The closest boundary point lies on one of them: at a face normal, at a
    minimum of h along an edge's arc, or at a minimum of the vertex patch's own support function
    inside its cone. Every face normal is tried; each arc is sampled (CT__EPA_ARC_SAMPLES) and
-   every sampled local minimum refined by golden section; every vertex patch gets Newton
+   every sampled local minimum, its ends included (a minimum a few degrees from a face normal
+   lies between the end and the next sample), refined by golden section; every vertex patch gets Newton
    (ct__epa_smooth with the vertex fixed) from the curved core's six axis directions and from
    its centre's direction. Every direction found is scored by h of A - B itself, an upper bound
    of the depth everywhere, so the least score is the depth (no candidate can undercut it), and
@@ -744,11 +745,11 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
         arc.w = ct__scale(arc.w, 1 / wl);
         th = ct__atan2(ct__dot(n2, arc.w), ct__dot(n2, arc.u));
         for (j = 0; j <= CT__EPA_ARC_SAMPLES; ++j) g[j] = ct__epa_arc_score(m, &arc, th * (ct_real)j / CT__EPA_ARC_SAMPLES, &best);
-        for (j = 1; j < CT__EPA_ARC_SAMPLES; ++j) {
+        for (j = 0; j <= CT__EPA_ARC_SAMPLES; ++j) {   /* the ends too: a minimum next to a face */
             ct_real a, b, c, d, fc, fd, gr = (ct_real)0.6180339887498949;
-            if (!(g[j] <= g[j - 1] && g[j] <= g[j + 1])) continue;
-            a = th * (ct_real)(j - 1) / CT__EPA_ARC_SAMPLES;
-            b = th * (ct_real)(j + 1) / CT__EPA_ARC_SAMPLES;
+            if (!((j == 0 || g[j] <= g[j - 1]) && (j == CT__EPA_ARC_SAMPLES || g[j] <= g[j + 1]))) continue;
+            a = th * (ct_real)ct__imax(j - 1, 0) / CT__EPA_ARC_SAMPLES;
+            b = th * (ct_real)ct__imin(j + 1, CT__EPA_ARC_SAMPLES) / CT__EPA_ARC_SAMPLES;
             c = b - gr * (b - a);
             d = a + gr * (b - a);
             fc = ct__epa_arc_score(m, &arc, c, &best);

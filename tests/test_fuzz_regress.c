@@ -950,6 +950,64 @@ Test(fuzz_regress, gjk_cloud_vertex_at_a_near_sphere_centre_is_enumerated) {
     }
 }
 
+/* fuzz_gjk, CI mode (2026-11-28): a 6-vertex hull 4e-6 across with a vertex 3e-11 from the
+   centre of a rounded near-sphere (semi-axes 2.34e-7, 2.34e-7, 2.31e-7, radius 2.31e-7). The cold
+   call's EPA converged and Newton found the depth on the arc of the edge between the hull's +y
+   face and its +z face, 3.3 degrees from the +y face's normal (there the edge's two vertices tie);
+   warm-started, EPA stayed loose and the feature enumeration answered the +y face itself,
+   1e-11 deeper (2e-5 of the depth; the allowance is 10 sqrt(eps) of the size): it refined only
+   the arcs' interior sampled minima, and this one lies between the arc's end and its first
+   sample. The ends are refined too now. Cold, warm and swapped agree, and no direction within
+   5 degrees of the normal has a smaller support of A - B (the depth is that minimum). */
+Test(fuzz_regress, gjk_enumeration_refines_an_arc_minimum_next_to_a_face) {
+    const ct_vec3 p[7] = { tu_vec(-3.0000000000000001e-06, 9.9999999999999995e-07, 9.9356079101562487e-07),
+                           tu_vec(9.9999999999999995e-07, 9.9996948242187492e-07, 9.9996948242187492e-07),
+                           tu_vec(9.9996948242187492e-07, 3.7496948242187498e-07, 9.9996948242187492e-07),
+                           tu_vec(9.0621948242187497e-07, 9.9996948242187492e-07, 2.31353759765625e-07),
+                           tu_vec(2.31353759765625e-07, 2.31353759765625e-07, 2.31353759765625e-07),
+                           tu_vec(2.31353759765625e-07, 2.31353759765625e-07, 2.31353759765625e-07),
+                           tu_vec(2.31353759765625e-07, 2.31353759765625e-07, 9.9996948242187492e-07) };
+    const double rb[3][3] = { { 0.052500537204619557, 0.99737463416419292, -0.049875171368812532 },
+                              { -0.049875171368812532, 0.052500537204619557, 0.99737463416419292 },
+                              { 0.99737463416419292, -0.049875171368812532, 0.052500537204619557 } };
+    const double ax[3] = { 2.34344482421875e-07, 2.34344482421875e-07, 2.31353759765625e-07 }, r = 2.31353759765625e-07;
+    ct_hull h;
+    ct_xform xb;
+    ct_shape A, B;
+    ct_gjk_cache cache;
+    ct_distance g, d[3];
+    double depth0;
+    int i, a, b;
+    if (TU_FLOAT) cr_skip_test("a double input (a 1e-11 difference at 4.6e-7)");
+    tu_printed_rotation(rb, &xb);
+    xb.p = tu_vec(9.9999999999999995e-07, 9.9999999999999995e-07, 9.9999999999999995e-07);
+    cr_assert_eq(ct_hull_build(p, 7, NULL, NULL, &h), CT_OK);
+    A = ct_shape_hull(&h);
+    B = ct_shape_rounded(ct_shape_ellipsoid(tu_vec(ax[0], ax[1], ax[2])), (ct_real)r);
+    cr_assert_eq(ct_signed_distance(&A, NULL, &B, &xb, NULL, NULL, &d[0]), CT_OK);
+    memset(&cache, 0, sizeof cache);
+    cr_assert_eq(ct_gjk(&A, NULL, &B, &xb, &cache, &g), CT_OK);
+    cr_assert_eq(ct_signed_distance(&A, NULL, &B, &xb, &cache, NULL, &d[1]), CT_OK);
+    cr_assert_eq(ct_signed_distance(&B, &xb, &A, NULL, NULL, NULL, &d[2]), CT_OK);
+    depth0 = -(double)d[0].distance;
+    for (i = 0; i < 3; ++i) {
+        ct_vec3 n = i == 2 ? ct__neg(d[i].normal) : d[i].normal, u, w;
+        double depth = -(double)d[i].distance;
+        cr_assert(fabs(depth - depth0) <= 1e-9 * depth0, "call %d: depth %.17g, cold %.17g", i, depth, depth0);
+        cr_assert(fabs(near_sphere_h(p, 7, &xb, ax, r, n) - depth) <= 1e-9 * depth0, "call %d: h at the normal %.17g, depth %.17g", i,
+                  near_sphere_h(p, 7, &xb, ax, r, n), depth);
+        ct__basis(n, &u, &w);
+        for (a = -50; a <= 50; ++a)   /* a 0.1-degree grid over 5 degrees around the normal */
+            for (b = -50; b <= 50; ++b) {
+                double s = a * 0.1 * M_PI / 180, t = b * 0.1 * M_PI / 180;
+                ct_vec3 m = ct__normalize(ct__add(n, ct__add(ct__scale(u, (ct_real)s), ct__scale(w, (ct_real)t))), NULL);
+                cr_assert(near_sphere_h(p, 7, &xb, ax, r, m) >= depth - 1e-9 * depth0, "call %d: h %.17g below the depth %.17g at (%d, %d)",
+                          i, near_sphere_h(p, 7, &xb, ax, r, m), depth, a, b);
+            }
+    }
+    ct_hull_free(&h);
+}
+
 /* fuzz_ellipsoid, float (a 55 s local run, 2026-11-28): two needles of aspect 1:32700 (past
    float's 1:1e4), 14 apart. G = (1 - l) A^-1 + l B^-1 has entries of 1e9 and an eigenvalue near 1:
    in float it factors at some lambdas and not at others next to them. The cold call converged
