@@ -215,6 +215,9 @@ CTDEF ct_xform ct_xform_from_quat(const ct_real q[4], ct_vec3 p);
 CTDEF ct_xform ct_xform_from_axis_angle(ct_vec3 axis, ct_real angle, ct_vec3 p);
 
 /* >>quickhull ------------------------------------------------------------------------- */
+/* A hull the library built (ct_hull_build, ct_intersect, ct_hull_box, ct_hull_erode) was
+   checked then and is trusted by every query: do not modify its arrays. A hull filled by hand
+   must start zeroed (ct__valid 0); the queries then check its planes on every call. */
 typedef struct ct_hull {
     int nverts, nfaces, nedges;   /* nverts - nedges + nfaces == 2 */
     ct_vec3  *verts;

@@ -385,26 +385,38 @@ CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__p
    convex CCW polygon q (kq >= 3): their intersection, CCW, into out. out and buf hold cap
    points each (k + kq suffice: a convex clip adds at most one point per edge; a polygon that
    rounding made non-convex could add more: then 0, and the caller takes the candidates' hull).
-   Returns the count. */
+   Each point's side of an edge a -> a + e, e x (s - a) = e x s - e x a, is computed once per
+   edge (up to CT__PFC_CLIP points, more are computed as they come), and an edge with every
+   point on its inner side leaves the polygon as it is. Returns the count. */
+#define CT__PFC_CLIP 64
 CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf, int cap) {
     ct__v2 *cur = out, *nxt = buf, *t;
+    ct_real cv[CT__PFC_CLIP + 1];
     int i, j, n = k;
     if (k > cap) return 0;
     for (i = 0; i < k; ++i) cur[i] = p[i];
     for (j = 0; j < kq && n > 0; ++j) {
         ct__v2 a = q[j], e = ct__v2_sub(q[j + 1 < kq ? j + 1 : 0], a);
-        int m = 0;
-        ct_real cs = ct__v2_cross(e, ct__v2_sub(cur[0], a));
+        ct_real c0 = ct__v2_cross(e, a), lo = 0;
+        int m = 0, many = n > CT__PFC_CLIP;
         if (2 * n > cap) return 0;
+        if (!many) {
+            for (i = 0; i < n; ++i) {
+                cv[i] = ct__v2_cross(e, cur[i]) - c0;
+                lo = cv[i] < lo ? cv[i] : lo;
+            }
+            if (!(lo < 0) && lo == lo) continue;   /* every point inside (cv >= 0): unchanged */
+            cv[n] = cv[0];
+        }
         for (i = 0; i < n; ++i) {
-            ct__v2 s0 = cur[i], s1 = cur[i + 1 < n ? i + 1 : 0];
-            ct_real ce = ct__v2_cross(e, ct__v2_sub(s1, a));
-            if (cs >= 0) nxt[m++] = s0;
+            int i1 = i + 1 < n ? i + 1 : 0;
+            ct_real cs = many ? ct__v2_cross(e, cur[i]) - c0 : cv[i], ce = many ? ct__v2_cross(e, cur[i1]) - c0 : cv[i + 1];
+            if (cs >= 0) nxt[m++] = cur[i];
             if ((cs >= 0) != (ce >= 0)) {
+                ct__v2 s0 = cur[i], s1 = cur[i1];
                 ct_real t0 = cs / (cs - ce);
                 nxt[m++] = ct__v2_make(s0.x + t0 * (s1.x - s0.x), s0.y + t0 * (s1.y - s0.y));
             }
-            cs = ce;
         }
         t = cur; cur = nxt; nxt = t;
         n = m;

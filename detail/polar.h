@@ -286,12 +286,15 @@ CT__INLINE ct_real ct__polar_depth(const ct__polar *p, ct_vec3 x) {
 }
 
 /* Validates a hull handed to the public entry points (cheap checks; the hull is assumed to
-   come from ct_hull_build or ct__hull_assemble). */
+   come from ct_hull_build or ct__hull_assemble). A hull the library built (ct__valid) had its
+   contents checked then: only the struct's own fields are looked at, as ct__sat_hull_ok does;
+   one filled by hand has its planes scanned for non-finite values on every call. */
 CT__PRIVATE int ct__polar_hull_ok(const ct_hull *h) {
     int i;
     ct_real z = 0;
     if (!h || h->nfaces < 4 || h->nverts < 4 || !h->planes || !h->verts) return 0;
     if (!ct__finite3(h->center) || !ct__finite(h->extent) || !(h->extent > 0)) return 0;
+    if (h->ct__valid == CT__HULL_VALID) return 1;
     /* x * 0 is 0 for finite x and NaN for NaN and +-Inf: one branch-free sum for all planes */
     for (i = 0; i < h->nfaces; ++i)
         z += (h->planes[i].n.x + h->planes[i].n.y + h->planes[i].n.z + h->planes[i].d) * 0;
