@@ -558,15 +558,6 @@ typedef struct ct_sat_cache {
     unsigned long long ct__hash[2];
 } ct_sat_cache;
 
-/* The per-pair cache of the rigid-block contacts (ct_contact_hulls_reduced,
-   ct_contact_rounded_hulls): zero it before the first call for a pair and pass it on every
-   step. The answer never depends on it; a cache of another pair is harmless. Not thread-safe
-   on one cache. */
-typedef struct ct_block_cache {
-    ct_gjk_cache gjk;     /* GJK / EPA on the cores (rounded cores apart, hulls without adjacency) */
-    ct_sat_cache sat;     /* the SAT's least axis and its certificate (reduced resolution) */
-    int ct__cut[2];       /* private: the last cut's starting half-edges on A and B */
-} ct_block_cache;
 
 CTDEF ct_status ct_manifold_hulls(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                   const ct_xform *xb, ct_real speculative,
@@ -1375,6 +1366,21 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
                                       const ct_xform *xb, ct_contact_cache *cache, ct_scratch *s,
                                       ct_contact *out);
 
+/* The per-pair cache of the rigid-block contacts (ct_contact_hulls_reduced,
+   ct_contact_rounded_hulls in either mode): zero it (or ct_block_cache_init with an allocator;
+   NULL: CT_MALLOC) before the first call for a pair, pass it on every step, free it with
+   ct_block_cache_free (only the full resolution's structure owns memory). The answer never
+   depends on it; a cache of another pair is harmless. Not thread-safe on one cache. */
+typedef struct ct_block_cache {
+    ct_gjk_cache gjk;       /* GJK / EPA on the cores (rounded cores apart, hulls without adjacency) */
+    ct_sat_cache sat;       /* the SAT's least axis and its certificate (reduced resolution) */
+    ct_contact_cache full;  /* the structure of the moved cores' A n B (full resolution, warm) */
+    int ct__cut[2];         /* private: the last cut's starting half-edges on A and B */
+} ct_block_cache;
+CTDEF void ct_block_cache_init(ct_block_cache *c, const ct_allocator *a);
+/* Frees what the cache holds (its allocator is kept); *c is then empty. NULL is fine. */
+CTDEF void ct_block_cache_free(ct_block_cache *c);
+
 /* Reduced resolution (no overlap volume): the penetration vector of A and B (normal, depth
    and the deepest points pa, pb) gives the mid-plane through (pa + pb) / 2 normal to it; both
    bodies are cut by that plane and point = centroid of the intersection of the two
@@ -1404,7 +1410,10 @@ CTDEF ct_status ct_contact_hulls_warm(const ct_hull *a, const ct_xform *xa, cons
    the same amount keeps their midpoint, hence the point, in place); gap stays the signed
    distance. Apart: found = 0. radii 0 give the resolution's answer (ct_contact_hulls_reduced
    is this call with radii 0). cache: the pair's ct_block_cache (may be NULL; the same one for
-   either mode): GJK/EPA use its gjk member, the reduced resolution also its sat and cut state.
+   either mode): GJK/EPA use its gjk member, the reduced resolution its sat and cut state, the
+   full resolution its full member (ct_contact_hulls_warm on the moved cores: bit for bit the
+   cold answer; the cores move rigidly, so their A n B keeps its structure under small motion;
+   CT_NO_MEMORY when that structure cannot grow, the cache then emptied).
    CT_INVALID for bad hulls, transforms, radii (negative, NaN) or reduced not 0/1; otherwise
    statuses as ct_signed_distance and the resolution. */
 CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,

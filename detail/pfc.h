@@ -533,6 +533,21 @@ CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_
     return st;
 }
 
+CTDEF void ct_block_cache_init(ct_block_cache *c, const ct_allocator *a) {
+    if (!c) return;
+    memset(c, 0, sizeof *c);
+    ct_contact_cache_init(&c->full, a);
+}
+
+CTDEF void ct_block_cache_free(ct_block_cache *c) {
+    ct_contact_cache full;
+    if (!c) return;
+    full = c->full;
+    ct_contact_cache_free(&full);   /* keeps its allocator */
+    memset(c, 0, sizeof *c);
+    c->full = full;
+}
+
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
                                          const ct_xform *xb, ct_block_cache *cache, ct_scratch *user,
                                          ct_contact *out) {
@@ -575,7 +590,7 @@ CTDEF ct_status ct_contact_rounded_hulls(const ct_hull *a, const ct_xform *xa, c
             ct_status s2;
             ma.p = ct__madd(ma.p, d.normal, half);
             mb.p = ct__madd(mb.p, d.normal, -half);
-            s2 = ct_contact_hulls(a, &ma, b, &mb, s, out);
+            s2 = cache ? ct_contact_hulls_warm(a, &ma, b, &mb, &cache->full, s, out) : ct_contact_hulls(a, &ma, b, &mb, s, out);
             if (s2 != CT_OK && s2 != CT_NO_CONVERGENCE) st = s2;
             else if (!out->found) {   /* the moved cores only touch (rounding): the midpoint */
                 out->found = 1;

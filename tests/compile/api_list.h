@@ -51,7 +51,7 @@
 
 /* PFC rigid-block part */
 #define CT_API_PFC(X) X(ct_contact_cache_init) X(ct_contact_cache_free) X(ct_contact_hulls_warm) \
-    X(ct_contact_hulls_reduced) X(ct_hull_erode) X(ct_hull_rounded_volume) \
+    X(ct_contact_hulls_reduced) X(ct_block_cache_init) X(ct_block_cache_free) X(ct_hull_erode) X(ct_hull_rounded_volume) \
     X(ct_contact_rounded_hulls) X(ct_contact_hull_sphere) X(ct_shape_cylinder) \
     X(ct_contact_facet_hull) X(ct_wall_contacts_init) X(ct_wall_contacts_free) X(ct_contact_mesh_hull) \
     X(ct_hull_rounded_mass)

@@ -1,6 +1,7 @@
 /* fuzz-ci-runs: 20000 */
 /* Fuzz the PFC rigid-block entry points: ct_contact_hulls_warm (two calls, the second after a
-   small motion), ct_contact_hulls_reduced, ct_contact_rounded_hulls (both modes),
+   small motion), ct_contact_hulls_reduced, ct_contact_rounded_hulls (both modes, with and without a
+   ct_block_cache),
    ct_contact_facet_hull, ct_contact_hull_sphere, ct_hull_erode (+ ct_hull_rounded_volume,
    ct_hull_rounded_mass), ct_contact_mesh_hull (A's surface as a wall mesh, and A's first
    triangle alone against ct_contact_facet_hull) and ct_shape_cylinder. Two lattice hulls placed by rigid or broken transforms, radii from the
@@ -122,6 +123,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_NO_CONVERGENCE || st == CT_NO_MEMORY);
     if (valid == 0 || !(rad_a >= 0) || !(rad_b >= 0)) FZ_CHECK(st == CT_INVALID && !c.found);
     if (st == CT_OK) fz_contact_ok(&c);
+    {   /* the same with a ct_block_cache, twice (the second call warm-started): statuses as
+           above, finite contacts, the cache freed */
+        ct_block_cache bc;
+        int k;
+        ct_block_cache_init(&bc, NULL);
+        for (k = 0; k < 2; ++k) {
+            st = ct_contact_rounded_hulls(&A, &xa, rad_a, &B, &xb, rad_b, (int)((flags >> 1) & 1), &bc, NULL, &cw);
+            FZ_CHECK(st == CT_OK || st == CT_INVALID || st == CT_NO_CONVERGENCE || st == CT_NO_MEMORY);
+            if (valid == 0 || !(rad_a >= 0) || !(rad_b >= 0)) FZ_CHECK(st == CT_INVALID && !cw.found);
+            if (st == CT_OK) fz_contact_ok(&cw);
+        }
+        ct_block_cache_free(&bc);
+    }
 
     {
         ct_vec3 tri[3];
