@@ -60,6 +60,12 @@ CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_rea
     for (i = 0; i < in->npoly; ++i) {
         const ct__wpoly *pg = &in->poly[i];
         ct__wpoly *q = &out->poly[out->npoly];
+        /* a polygon lying in the plane (every vertex within tol) is the cut face itself: dropped,
+           else both would count (its vertices reach the cut face through the polygons around
+           them). A block face 150 float ulps off a prism's side plane was kept next to the cut
+           face: the volume 1.3% high. */
+        for (k = 0; k < pg->count && dist[pg->first + k] == 0; ++k) {}
+        if (k == pg->count) continue;
         q->first = out->npt;
         q->key = pg->key;
         for (k = 0; k < pg->count; ++k) {

@@ -1008,6 +1008,44 @@ Test(fuzz_regress, gjk_enumeration_refines_an_arc_minimum_next_to_a_face) {
     ct_hull_free(&h);
 }
 
+/* fuzz_pfc, float (a 90 s local run, 2026-11-28; older code fails too): a 6-vertex block of
+   extent ~7e-6 with two vertices 1.2e-10 apart, pushed 4.9e-6 through one triangle. One of its
+   faces lies 150 float ulps off a side plane of the triangle's prism: within the clip's
+   tolerance, so the wall's clip kept that face next to the cut face it coincides with, and the
+   one-triangle wall's volume came out 1.3% above ct_contact_facet_hull's (which is right to
+   3e-9: both give 3.32241637e-17 in double). A polygon lying in the clip plane is now dropped.
+   Wall == facet == the double value, both precisions. */
+Test(fuzz_regress, wall_clip_drops_a_block_face_lying_in_a_prism_side_plane) {
+    const ct_vec3 bp[6] = { tu_vec(5.50001505e-06, -7.60589592e-06, -6.05895991e-07), tu_vec(-6.05895991e-07, -6.05895991e-07, -6.05895991e-07),
+                            tu_vec(6.48822015e-06, 6.48822015e-06, 6.48809828e-06), tu_vec(6.48822015e-06, -4.80621338e-07, 5.88822923e-06),
+                            tu_vec(6.48822015e-06, 6.48822015e-06, 6.48822015e-06), tu_vec(6.29681381e-06, 6.48822015e-06, 6.48822015e-06) };
+    const ct_vec3 tri[3] = { tu_vec(4.92938216e-06, -2.07061771e-06, -2.07061771e-06), tu_vec(6.92938238e-06, -2.07061771e-06, 6.92938238e-06),
+                             tu_vec(-2.07061771e-06, -2.07061771e-06, -2.07061771e-06) };
+    const int tris[3] = { 0, 1, 2 };
+    const double vref = 3.32241637e-17;
+    ct_xform xb;
+    ct_hull hb;
+    ct_mesh m;
+    ct_contact c;
+    ct_wall_contacts wc;
+    memset(&xb, 0, sizeof xb);
+    xb.r[0][2] = 1; xb.r[1][0] = 1; xb.r[2][1] = 1;
+    xb.p = tu_vec(9.29382338e-07, 9.29382338e-07, 9.29382338e-07);
+    cr_assert_eq(ct_hull_build(bp, 6, NULL, NULL, &hb), CT_OK);
+    cr_assert_eq(ct_mesh_build(tri, 3, tris, 1, NULL, &m), CT_OK);
+    cr_assert_eq(ct_contact_facet_hull(tri, &hb, &xb, 0, NULL, &c), CT_OK);
+    ct_wall_contacts_init(&wc, NULL);
+    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &hb, &xb, NULL, &wc), CT_OK);
+    cr_assert_eq(c.found, 1);
+    cr_assert_eq(wc.count, 1);
+    cr_expect(fabs((double)c.volume - vref) <= 1e-5 * vref, "facet volume %.9g, double reference %.9g", (double)c.volume, vref);
+    cr_expect(fabs((double)wc.contacts[0].volume - vref) <= 1e-5 * vref, "wall volume %.9g, double reference %.9g",
+              (double)wc.contacts[0].volume, vref);
+    ct_wall_contacts_free(&wc);
+    ct_mesh_free(&m);
+    ct_hull_free(&hb);
+}
+
 /* fuzz_ellipsoid, float (a 55 s local run, 2026-11-28): two needles of aspect 1:32700 (past
    float's 1:1e4), 14 apart. G = (1 - l) A^-1 + l B^-1 has entries of 1e9 and an eigenvalue near 1:
    in float it factors at some lambdas and not at others next to them. The cold call converged
