@@ -296,15 +296,19 @@ CT__PRIVATE int ct__pfc_crossing(const ct_hull *h, const ct__pfc_plane *pl, int 
 }
 
 /* The section walked from the crossing half-edge e0: its crossings in order (h's frame) into
-   pts (room for nedges). Returns the count, or -1 when a vertex of a walked face lies within
-   the tolerance of the plane or the walk does not close (the caller scans). */
-CT__PRIVATE int ct__pfc_walk(const ct_hull *h, const ct__pfc_plane *pl, int e0, ct_vec3 *pts) {
-    int e = e0, k = 0, nhe = h->face_first[h->nfaces];
+   pts (room for nedges), and in *lo the index of the crossing of the least edge id (a start
+   that does not depend on e0: every crossing point is computed from its edge alone, so the
+   cycle is the same bits from any start). Returns the count, or -1 when a vertex of a walked
+   face lies within the tolerance of the plane or the walk does not close (the caller scans). */
+CT__PRIVATE int ct__pfc_walk(const ct_hull *h, const ct__pfc_plane *pl, int e0, ct_vec3 *pts, int *lo) {
+    int e = e0, k = 0, nhe = h->face_first[h->nfaces], least = nhe;
     ct_real ht = ct__pfc_h(h, pl, h->face_verts[e0]);
+    *lo = 0;
     while (k < h->nedges) {
-        int g = h->he_next[e], guard = 0, head = ct__pfc_head(h, e);
+        int g = h->he_next[e], guard = 0, head = ct__pfc_head(h, e), id = ct__imin(e, h->he_twin[e]);
         ct_real hh = ct__pfc_h(h, pl, head), hg;
         if (ct__abs(ht) <= pl->tol || ct__abs(hh) <= pl->tol) return -1;
+        if (id < least) { least = id; *lo = k; }
         pts[k++] = ct__lerp(h->verts[h->face_verts[e]], h->verts[head], ht / (ht - hh));
         for (;;) {   /* along the face to the half-edge whose head is above again */
             hg = ct__pfc_h(h, pl, ct__pfc_head(h, g));
@@ -341,44 +345,54 @@ CT__PRIVATE int ct__pfc_scan(const ct_hull *h, const ct__pfc_plane *pl, ct_real 
     return k;
 }
 
-/* The walked section (k points in order, 2D) as a CCW polygon in a canonical order: points
+/* The walked section (k points in order from its canonical start, 2D) as a CCW polygon: points
    within tol of the last one kept dropped (a clip edge that short would have a direction made of
-   rounding), counter-clockwise, starting at the lowest (x, then y) point. Returns the count. */
-CT__PRIVATE int ct__pfc_canon(ct__v2 *p, int k, ct__v2 *work, ct_real tol) {
-    int i, m = 0, lo = 0;
-    ct_real ar = 0;
-    for (i = 0; i < k; ++i)
-        if (m == 0 || ct__v2_len(ct__v2_sub(p[i], p[m - 1])) > tol) p[m++] = p[i];
-    while (m > 1 && ct__v2_len(ct__v2_sub(p[m - 1], p[0])) <= tol) --m;
-    for (i = 0; i < m; ++i) ar += ct__v2_cross(p[i], p[(i + 1) % m]);
+   rounding), then counter-clockwise about the first. Returns the count. */
+CT__PRIVATE int ct__pfc_canon(ct__v2 *p, int k, ct_real tol) {
+    int i, m = 0;
+    ct_real ar = 0, t2 = tol * tol;
+    ct__v2 d;
+    for (i = 0; i < k; ++i) {
+        d = ct__v2_sub(p[i], p[m > 0 ? m - 1 : 0]);
+        if (m == 0 || d.x * d.x + d.y * d.y > t2) p[m++] = p[i];
+    }
+    for (; m > 1; --m) {
+        d = ct__v2_sub(p[m - 1], p[0]);
+        if (d.x * d.x + d.y * d.y > t2) break;
+    }
+    for (i = 1; i + 1 < m; ++i) ar += ct__v2_cross(ct__v2_sub(p[i], p[0]), ct__v2_sub(p[i + 1], p[0]));
     if (ar < 0)
-        for (i = 0; i < m / 2; ++i) { ct__v2 t = p[i]; p[i] = p[m - 1 - i]; p[m - 1 - i] = t; }
-    for (i = 1; i < m; ++i)
-        if (p[i].x < p[lo].x || (p[i].x == p[lo].x && p[i].y < p[lo].y)) lo = i;
-    for (i = 0; i < m; ++i) work[i] = p[(lo + i) % m];
-    for (i = 0; i < m; ++i) p[i] = work[i];
+        for (i = 1; i < m - i; ++i) { ct__v2 t = p[i]; p[i] = p[m - i]; p[m - i] = t; }
     return m;
 }
 
 /* The section of h (its frame mapped to A's by x; NULL: h is A) as a CCW convex polygon in the
    frame f: walked from *start (the cached crossing; out: the one used) when top >= 0 (the vertex
-   of h deepest across the plane), else scanned (then its 2D hull, ct__hull2d). Returns the
+   of h deepest across the plane), else scanned (then its 2D hull, ct__hull2d). Either way a
+   canonical order: the walk's from its least edge, the hull's from its lowest point. Returns the
    count (1 or 2: a point or a segment). */
 CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__pfc_plane *pl, int top, int *start,
                                 const ct__pfc_frame *f, ct_vec3 *pts, ct_real *hv, ct__v2 *out, ct__v2 *work) {
-    int k = -1, i, walked;
+    int k = -1, i, lo = 0;
+    ct_vec3 o = f->o, u = f->u, w = f->w;   /* the frame in h's */
     if (top >= 0) {
         int e = ct__pfc_crossing(h, pl, *start, top);
-        if (e >= 0) { k = ct__pfc_walk(h, pl, e, pts); *start = e; }
+        if (e >= 0) { k = ct__pfc_walk(h, pl, e, pts, &lo); *start = e; }
     }
-    walked = k >= 0;
-    if (!walked) k = ct__pfc_scan(h, pl, hv, pts);
+    if (x) { o = ct__xf_inv_point(x, o); u = ct__xf_inv_dir(x, u); w = ct__xf_inv_dir(x, w); }
+    if (k >= 0) {
+        for (i = 0; i < k; ++i) {
+            ct_vec3 q = ct__sub(pts[i + lo < k ? i + lo : i + lo - k], o);
+            out[i] = ct__v2_make(ct__dot(q, u) * f->inv, ct__dot(q, w) * f->inv);
+        }
+        return ct__pfc_canon(out, k, CT__VC_TOL2D);
+    }
+    k = ct__pfc_scan(h, pl, hv, pts);
     for (i = 0; i < k; ++i) {
-        ct_vec3 q = ct__sub(ct__xf_point(x, pts[i]), f->o);
-        out[i] = ct__v2_make(ct__dot(q, f->u) * f->inv, ct__dot(q, f->w) * f->inv);
+        ct_vec3 q = ct__sub(pts[i], o);
+        out[i] = ct__v2_make(ct__dot(q, u) * f->inv, ct__dot(q, w) * f->inv);
     }
-    k = walked ? ct__pfc_canon(out, k, work, CT__VC_TOL2D) : ct__hull2d(out, k, work, CT__VC_TOL2D);
-    return k;
+    return ct__hull2d(out, k, work, CT__VC_TOL2D);
 }
 
 /* Sutherland-Hodgman: the convex polygon p (k >= 3 points, CCW) clipped by every edge of the
@@ -386,9 +400,15 @@ CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__p
    points each (k + kq suffice: a convex clip adds at most one point per edge; a polygon that
    rounding made non-convex could add more: then 0, and the caller takes the candidates' hull).
    Each point's side of an edge a -> a + e, e x (s - a) = e x s - e x a, is computed once per
-   edge (up to CT__PFC_CLIP points, more are computed as they come), and an edge with every
-   point on its inner side leaves the polygon as it is. Returns the count. */
+   edge (up to CT__PFC_CLIP points, more are computed as they come); an edge with every point
+   on its inner side leaves the polygon as it is, and one with a single run of points outside
+   (a convex polygon's only case) replaces the run by its two crossings, the points kept copied
+   in order from the re-entry (the general pass does the same up to the start of the cycle). */
 #define CT__PFC_CLIP 64
+CT__INLINE ct__v2 ct__pfc_cross_at(ct__v2 s0, ct__v2 s1, ct_real cs, ct_real ce) {
+    ct_real t0 = cs / (cs - ce);
+    return ct__v2_make(s0.x + t0 * (s1.x - s0.x), s0.y + t0 * (s1.y - s0.y));
+}
 CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf, int cap) {
     ct__v2 *cur = out, *nxt = buf, *t;
     ct_real cv[CT__PFC_CLIP + 1];
@@ -397,27 +417,43 @@ CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, 
     for (i = 0; i < k; ++i) cur[i] = p[i];
     for (j = 0; j < kq && n > 0; ++j) {
         ct__v2 a = q[j], e = ct__v2_sub(q[j + 1 < kq ? j + 1 : 0], a);
-        ct_real c0 = ct__v2_cross(e, a), lo = 0;
+        ct_real c0 = ct__v2_cross(e, a);
         int m = 0, many = n > CT__PFC_CLIP;
         if (2 * n > cap) return 0;
         if (!many) {
+            /* the run outside (cv < 0, or NaN) found from its count: the kept points are
+               checked as they are copied (all inside: the run is the only one) */
+            int nout = 0, f0, l0, ok = 1;
             for (i = 0; i < n; ++i) {
                 cv[i] = ct__v2_cross(e, cur[i]) - c0;
-                lo = cv[i] < lo ? cv[i] : lo;
+                nout += !(cv[i] >= 0);
             }
-            if (!(lo < 0) && lo == lo) continue;   /* every point inside (cv >= 0): unchanged */
+            if (nout == 0) continue;   /* every point inside: unchanged */
+            if (nout == n) { n = 0; break; }
             cv[n] = cv[0];
-        }
-        for (i = 0; i < n; ++i) {
-            int i1 = i + 1 < n ? i + 1 : 0;
-            ct_real cs = many ? ct__v2_cross(e, cur[i]) - c0 : cv[i], ce = many ? ct__v2_cross(e, cur[i1]) - c0 : cv[i + 1];
-            if (cs >= 0) nxt[m++] = cur[i];
-            if ((cs >= 0) != (ce >= 0)) {
-                ct__v2 s0 = cur[i], s1 = cur[i1];
-                ct_real t0 = cs / (cs - ce);
-                nxt[m++] = ct__v2_make(s0.x + t0 * (s1.x - s0.x), s0.y + t0 * (s1.y - s0.y));
+            if (cv[0] >= 0) {   /* outside: f0..l0; kept: l0+1..n-1, 0..f0-1 */
+                for (f0 = 1; cv[f0] >= 0; ++f0) {}
+                l0 = f0 + nout - 1;
+                nxt[m++] = ct__pfc_cross_at(cur[l0], cur[l0 + 1 < n ? l0 + 1 : 0], cv[l0], cv[l0 + 1]);
+                for (i = l0 + 1; i < n; ++i) { ok &= cv[i] >= 0; nxt[m++] = cur[i]; }
+                for (i = 0; i < f0; ++i) nxt[m++] = cur[i];
+                nxt[m++] = ct__pfc_cross_at(cur[f0 - 1], cur[f0], cv[f0 - 1], cv[f0]);
+            } else {   /* kept: f0..l0 */
+                for (f0 = 1; !(cv[f0] >= 0); ++f0) {}
+                l0 = f0 + (n - nout) - 1;
+                nxt[m++] = ct__pfc_cross_at(cur[f0 - 1], cur[f0], cv[f0 - 1], cv[f0]);
+                for (i = f0; i <= l0; ++i) { ok &= cv[i] >= 0; nxt[m++] = cur[i]; }
+                nxt[m++] = ct__pfc_cross_at(cur[l0], cur[l0 + 1 < n ? l0 + 1 : 0], cv[l0], cv[l0 + 1]);
             }
+            if (!ok) m = 0;
         }
+        if (m == 0)   /* more points, or runs that rounding split: the general pass */
+            for (i = 0; i < n; ++i) {
+                int i1 = i + 1 < n ? i + 1 : 0;
+                ct_real cs = many ? ct__v2_cross(e, cur[i]) - c0 : cv[i], ce = many ? ct__v2_cross(e, cur[i1]) - c0 : cv[i + 1];
+                if (cs >= 0) nxt[m++] = cur[i];
+                if ((cs >= 0) != (ce >= 0)) nxt[m++] = ct__pfc_cross_at(cur[i], cur[i1], cs, ce);
+            }
         t = cur; cur = nxt; nxt = t;
         n = m;
     }
