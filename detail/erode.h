@@ -12,6 +12,91 @@
      V(C (+) rB) = V(C) + A(C) r + (sum over edges of length x exterior angle) r^2 / 2 + 4/3 pi r^3
    with the exterior angle of an edge the angle between its two faces' normals. */
 
+/* The block's face plane j moved inwards by radius (world frame). */
+CT__INLINE ct_plane ct__erode_plane(const ct_hull *h, int j, ct_real radius) {
+    ct_plane q;
+    ct_real l = ct__len(h->planes[j].n);
+    q.n = ct__scale(h->planes[j].n, 1 / l);
+    q.d = h->planes[j].d / l + radius;
+    return q;
+}
+
+/* The dual hull can leave out a plane that cuts the core after all (ct__polar_build's lost:
+   its dual point within the dual hull's tolerance of the hull, yet a vertex beyond it by more
+   than 4 touch): a sliver face between two vertices 2e-10 apart of a block of extent 16 left a
+   core vertex 1.95e-10 outside the block at radius 0. Such a plane cuts a sliver: the core is
+   cut by the plane it crosses most, in turn, until every vertex lies within lim of every moved
+   plane (the vertices inside and the edges' crossings, rebuilt as a hull), and each face then
+   takes the moved plane it lies on (the smallest largest distance of its vertices). core: the
+   dual hull's, replaced by the cut one (or zeroed on error). */
+CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real radius, ct_real lim,
+                                    const ct_allocator *alloc, ct_hull *core) {
+    ct__mark mk = ct__scratch_mark(s);
+    ct_status st = CT_OK;
+    int iter, cut = 0, j, k, f;
+    for (iter = 0; iter < h->nfaces && st == CT_OK; ++iter) {
+        ct_real worst = lim, *sv;
+        int arg = -1, n = 0, nhe = core->face_first[core->nfaces];
+        ct_vec3 *pts;
+        ct_hull next;
+        ct_hull_desc desc;
+        ct_plane q;
+        for (j = 0; j < h->nfaces; ++j) {
+            q = ct__erode_plane(h, j, radius);
+            for (k = 0; k < core->nverts; ++k)
+                if (ct__dot(q.n, core->verts[k]) + q.d > worst) { worst = ct__dot(q.n, core->verts[k]) + q.d; arg = j; }
+        }
+        if (arg < 0) break;
+        q = ct__erode_plane(h, arg, radius);
+        sv = CT__SALLOC(s, ct_real, core->nverts);
+        pts = CT__SALLOC(s, ct_vec3, core->nverts + nhe / 2);
+        if (!sv || !pts) { st = CT_NO_MEMORY; break; }
+        for (k = 0; k < core->nverts; ++k) {
+            sv[k] = ct__dot(q.n, core->verts[k]) + q.d;
+            if (sv[k] <= 0) pts[n++] = core->verts[k];
+        }
+        for (f = 0; f < core->nfaces; ++f)
+            for (k = core->face_first[f]; k < core->face_first[f + 1]; ++k) {
+                int a = core->face_verts[k], b = core->face_verts[k + 1 < core->face_first[f + 1] ? k + 1 : core->face_first[f]];
+                if (core->he_twin[k] < k || (sv[a] <= 0) == (sv[b] <= 0)) continue;   /* each crossing edge once */
+                pts[n++] = ct__lerp(core->verts[a], core->verts[b], sv[a] / (sv[a] - sv[b]));
+            }
+        memset(&desc, 0, sizeof desc);
+        desc.scratch = s;
+        st = ct_hull_build(pts, n, &desc, alloc, &next);
+        ct__scratch_reset(s, mk);
+        if (st != CT_OK) break;
+        ct_hull_free(core);
+        *core = next;
+        cut = 1;
+    }
+    if (st == CT_OK && cut) {   /* the faces on the block's moved planes, tagged */
+        ct_plane *planes = CT__SALLOC(s, ct_plane, core->nfaces);
+        int *tag = CT__SALLOC(s, int, core->nfaces), *src = CT__SALLOC(s, int, core->nverts);
+        ct_hull fin;
+        if (!planes || !tag || !src) st = CT_NO_MEMORY;
+        for (f = 0; st == CT_OK && f < core->nfaces; ++f) {
+            ct_real best = CT__MAXR;
+            tag[f] = 0;
+            for (j = 0; j < h->nfaces; ++j) {
+                ct_plane q = ct__erode_plane(h, j, radius);
+                ct_real far = 0;
+                for (k = core->face_first[f]; k < core->face_first[f + 1]; ++k)
+                    far = ct__max(far, ct__abs(ct__dot(q.n, core->verts[core->face_verts[k]]) + q.d));
+                if (far < best) { best = far; tag[f] = j; planes[f] = q; }
+            }
+        }
+        for (k = 0; st == CT_OK && k < core->nverts; ++k) src[k] = -1;
+        if (st == CT_OK)
+            st = ct__hull_assemble(&fin, core->verts, src, core->nverts, core->face_first, core->face_verts, core->nfaces,
+                                   planes, tag, core->he_twin, alloc);
+        if (st == CT_OK) { ct_hull_free(core); *core = fin; }
+    }
+    ct__scratch_reset(s, mk);
+    if (st != CT_OK) { ct_hull_free(core); memset(core, 0, sizeof *core); }
+    return st;
+}
+
 CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocator *alloc, ct_hull *out) {
     ct_scratch local, *s;
     ct__mark mk;
@@ -63,6 +148,7 @@ CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocat
         }
         st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
                                alloc);
+        if (st == CT_OK && p.lost) st = ct__erode_cut(s, h, radius, 4 * p.touch * p.scale, alloc, out);
     }
 done:
     if (st != CT_OK) memset(out, 0, sizeof *out);

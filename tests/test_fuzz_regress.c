@@ -1783,3 +1783,80 @@ Test(fuzz_regress, gjk_segment_direction_rounding_hid_an_overlap) {
     cr_assert(fabs((double)ab.distance - (double)ba.distance) <= tol, "A, B %.9g vs B, A %.9g", (double)ab.distance,
               (double)ba.distance);
 }
+
+/* fuzz_pfc (fuzz_pfc_double_erode_near_duplicate_vertices, a 90 s local run; older code fails
+   too): a 7-vertex block of extent 16 with two vertices 2e-10 apart eroded by 1e-310 (radius
+   0 does the same). The sliver faces between the near-duplicates make dual points within the
+   dual hull's tolerance of its hull, and the polar construction left one of their planes out
+   although it cuts the core (ct__polar_build's lost): a core vertex 1.95e-10 (5e4 ulps of the
+   size) outside the block, in 420 of the 5040 orders of the block's points. The core is now
+   cut by such planes. Oracle, in every order (one in five): at radius 0 the core is the block
+   (each inside the other's planes to 4e3 ulps of the size), at radius 1e-12 every core vertex
+   inside every moved plane. */
+static const double erode_block[7][3] = {
+    {5.9999999776458743, 5.9999999203918453, 1.0000000977355956},
+    {6.0000000776458737, 5.9999999758880618, 5.9999999776458743},
+    {0.99999992039184571, 0.99999990013732909, -7.9999999881225587},
+    {6.0000000776458737, 5.999999976083374, 5.9999999776458743},
+    {-2.0000000223541261, 5.9999999203918453, 0.99999992039184571},
+    {-8.0000000675323495, -8.0000000037811283, -8.0000000595001222},
+    {0.99999992039184571, 0.99999992039184571, 0.99999991336059568}};
+/* The block's points in their order-th permutation (0..5039), built as a hull. */
+static ct_status erode_block_hull(int order, ct_hull *h) {
+    ct_vec3 w[7];
+    int used[7] = {0}, t = order, k;
+    for (k = 0; k < 7; ++k) {
+        int pick = t % (7 - k), u;
+        t /= 7 - k;
+        for (u = 0; u < 7; ++u)
+            if (!used[u] && pick-- == 0) {
+                used[u] = 1;
+                w[k] = tu_vec(erode_block[u][0], erode_block[u][1], erode_block[u][2]);
+                break;
+            }
+    }
+    return ct_hull_build(w, 7, NULL, NULL, h);
+}
+Test(fuzz_regress, erode_cuts_the_core_by_a_plane_the_dual_hull_lost) {
+    double worst = -1e300, back = -1e300, L = 0;
+    int order, tried = 0;
+    long k;
+    ct_hull h, c;
+    for (order = 0; order < 5040; order += 5) {
+        int r, i, j;
+        if (erode_block_hull(order, &h) != CT_OK) continue;
+        L = fmax(L, (double)h.extent + 8);
+        for (r = 0; r < 2; ++r) {
+            ct_real rad = r ? (ct_real)1e-12 * h.extent : 0;
+            cr_assert_eq(ct_hull_erode(&h, rad, NULL, &c), CT_OK, "order %d", order);
+            for (i = 0; i < c.nverts; ++i)
+                for (j = 0; j < h.nfaces; ++j)
+                    worst = fmax(worst, (double)(ct__dot(h.planes[j].n, c.verts[i]) + h.planes[j].d + rad));
+            if (r == 0)
+                for (i = 0; i < h.nverts; ++i)
+                    for (j = 0; j < c.nfaces; ++j)
+                        back = fmax(back, (double)(ct__dot(c.planes[j].n, h.verts[i]) + c.planes[j].d));
+            ct_hull_free(&c);
+        }
+        ct_hull_free(&h);
+        ++tried;
+    }
+    cr_assert_gt(tried, 1000);
+    cr_assert_leq(worst, 4e3 * (double)TU_EPS * L, "a core vertex %g outside a moved plane of the block", worst);
+    cr_assert_leq(back, 4e3 * (double)TU_EPS * L, "a block vertex %g outside the core at radius 0", back);
+    /* the cut's allocations (order 3 is cut in double) fail cleanly */
+    cr_assert_eq(erode_block_hull(3, &h), CT_OK);
+    for (k = 1; k < 80; ++k) {
+        tu_alloc t;
+        ct_status st;
+        tu_alloc_init(&t, k);
+        st = ct_hull_erode(&h, 0, &t.a, &c);
+        cr_expect(st == CT_OK || st == CT_NO_MEMORY, "failing allocation %ld: %s", k, ct_status_string(st));
+        if (st != CT_OK) cr_expect_eq(c.nverts, 0);
+        ct_hull_free(&c);
+        cr_expect_eq(t.outstanding, 0, "failing allocation %ld: %ld blocks leaked", k, t.outstanding);
+        if (st == CT_OK) break;
+    }
+    cr_expect_lt(k, 80);
+    ct_hull_free(&h);
+}
