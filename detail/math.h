@@ -44,7 +44,7 @@
 #define CT__JACOBI_SWEEPS 16
 
 CT__INLINE ct_real ct__sqrt(ct_real x) { return CT__FLOAT ? (ct_real)sqrtf((float)x) : (ct_real)sqrt((double)x); }
-CT__INLINE ct_real ct__abs(ct_real x)  { return x < 0 ? -x : x; }
+CT__INLINE ct_real ct__abs(ct_real x)  { return CT__FLOAT ? (ct_real)fabsf((float)x) : (ct_real)fabs((double)x); }
 CT__INLINE ct_real ct__min(ct_real a, ct_real b) { return a < b ? a : b; }
 CT__INLINE ct_real ct__max(ct_real a, ct_real b) { return a > b ? a : b; }
 CT__INLINE ct_real ct__clamp(ct_real x, ct_real lo, ct_real hi) { return x < lo ? lo : (x > hi ? hi : x); }
