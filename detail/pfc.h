@@ -530,7 +530,7 @@ CT__INLINE int ct__pfc_hulls_ok(const ct_hull *a, const ct_xform *xa, const ct_h
 CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_xform *xa, ct_real ra, const ct_hull *b,
                                       const ct_xform *xb, ct_real rb, ct_block_cache *cache, ct_contact *out) {
     ct_real r = ra + rb, sep = 0;
-    ct_xform rel = ct__xf_rel(xa, xb);
+    ct_xform rel;
     ct_vec3 n = ct__v3(0, 0, 1), m = n;
     int start[2] = { -1, -1 }, walk = ct__sat_hull_ok(a) && ct__sat_hull_ok(b);
     int ta = -1, tb = -1, apart = 1;
@@ -539,9 +539,10 @@ CT__PRIVATE ct_status ct__pfc_reduced(ct_scratch *s, const ct_hull *a, const ct_
     if (walk) {
         ct__sat q;
         ct__sat_setup(&q, a, xa, b, xb, 0);
+        rel = q.rel;
         apart = ct__sat_least_axis(&q, cache ? &cache->sat : NULL, &sep, &n, &ta, &tb);
         if (!apart) m = ct__scale(ct__add(a->verts[ta], ct__xf_point(&rel, b->verts[tb])), (ct_real)0.5);
-    }
+    } else rel = ct__xf_rel(xa, xb);
     if (!walk || (apart && r > 0)) {   /* EPA (no adjacency), or GJK on cores apart by < r */
         ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
         ct_distance d;
@@ -576,12 +577,11 @@ CTDEF void ct_block_cache_init(ct_block_cache *c, const ct_allocator *a) {
 }
 
 CTDEF void ct_block_cache_free(ct_block_cache *c) {
-    ct_contact_cache full;
     if (!c) return;
-    full = c->full;
-    ct_contact_cache_free(&full);   /* keeps its allocator */
-    memset(c, 0, sizeof *c);
-    c->full = full;
+    ct_contact_cache_free(&c->full);   /* keeps its allocator */
+    memset(&c->gjk, 0, sizeof c->gjk);
+    memset(&c->sat, 0, sizeof c->sat);
+    c->ct__cut[0] = c->ct__cut[1] = 0;
 }
 
 CTDEF ct_status ct_contact_hulls_reduced(const ct_hull *a, const ct_xform *xa, const ct_hull *b,
