@@ -21,14 +21,17 @@ CT__INLINE ct_plane ct__erode_plane(const ct_hull *h, int j, ct_real radius) {
     return q;
 }
 
-/* The dual hull can leave out a plane that cuts the core after all (ct__polar_build's lost:
-   its dual point within the dual hull's tolerance of the hull, yet a vertex beyond it by more
-   than 4 touch): a sliver face between two vertices 2e-10 apart of a block of extent 16 left a
-   core vertex 1.95e-10 outside the block at radius 0. Such a plane cuts a sliver: the core is
-   cut by the plane it crosses most, in turn, until every vertex lies within lim of every moved
-   plane (the vertices inside and the edges' crossings, rebuilt as a hull), and each face then
-   takes the moved plane it lies on (the smallest largest distance of its vertices). core: the
-   dual hull's, replaced by the cut one (or zeroed on error). */
+/* The dual hull places the core to its own tolerance, which can leave a vertex beyond a moved
+   plane: a plane it left out although it cuts (ct__polar_build's lost: a sliver face between two
+   vertices 2e-10 apart of a block of extent 16 left a core vertex 1.95e-10 outside the block at
+   radius 0), or one of the near-coplanar planes meeting at a dual face's vertex, which one
+   triple placed (1.8e-12 beyond two planes of faces the core has, at extent 0.1). Every core
+   vertex is checked against every moved plane; where one crosses a plane by more than lim the
+   core is cut by the plane it crosses most, in turn (the vertices inside and the edges'
+   crossings, rebuilt as a hull), and each face then takes the moved plane it lies on (the
+   smallest largest distance of its vertices). A cut whose points the hull cannot resolve
+   (within its tolerance: no build passes its check) leaves the core as it was. core: the dual
+   hull's, replaced by the cut one (or freed and zeroed on error). */
 CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real radius, ct_real lim,
                                     const ct_allocator *alloc, ct_hull *core) {
     ct__mark mk = ct__scratch_mark(s);
@@ -41,10 +44,11 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
         ct_hull next;
         ct_hull_desc desc;
         ct_plane q;
-        for (j = 0; j < h->nfaces; ++j) {
+        for (j = 0; j < h->nfaces; ++j) {   /* each plane against the core's support along it */
+            ct_real x;
             q = ct__erode_plane(h, j, radius);
-            for (k = 0; k < core->nverts; ++k)
-                if (ct__dot(q.n, core->verts[k]) + q.d > worst) { worst = ct__dot(q.n, core->verts[k]) + q.d; arg = j; }
+            x = ct__dot(q.n, core->verts[ct__hull_climb(core, q.n, -1)]) + q.d;
+            if (x > worst) { worst = x; arg = j; }
         }
         if (arg < 0) break;
         q = ct__erode_plane(h, arg, radius);
@@ -65,7 +69,8 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
         desc.scratch = s;
         st = ct_hull_build(pts, n, &desc, alloc, &next);
         ct__scratch_reset(s, mk);
-        if (st != CT_OK) break;
+        if (st == CT_NO_MEMORY) break;
+        if (st != CT_OK) { st = CT_OK; break; }   /* a cut beyond the hull's resolution: the core as it is */
         ct_hull_free(core);
         *core = next;
         cut = 1;
@@ -148,7 +153,7 @@ CTDEF ct_status ct_hull_erode(const ct_hull *h, ct_real radius, const ct_allocat
         }
         st = ct__hull_assemble(out, verts, src, p.nv, p.face_first, p.face_verts, p.nf, planes, tag, p.face_twin,
                                alloc);
-        if (st == CT_OK && p.lost) st = ct__erode_cut(s, h, radius, 4 * p.touch * p.scale, alloc, out);
+        if (st == CT_OK) st = ct__erode_cut(s, h, radius, 4 * p.touch * p.scale, alloc, out);
     }
 done:
     if (st != CT_OK) memset(out, 0, sizeof *out);
