@@ -36,6 +36,23 @@ typedef struct ct__wpiece {
     ct_vec3 vm;            /* volume moment (sum vol x centroid) */
 } ct__wpiece;
 
+/* Appends point x (zero: it lies in the clip plane, within tol) to the polygon starting at
+   first. A run of three or more in-plane points keeps only its ends: the polygon between them
+   lies in the plane within tol, where the cut face (the 2D hull of every in-plane point) covers
+   it, and counting it twice put both on the same side of the solid. A block face nearly
+   parallel to a prism's side plane (0.23 above it to 0.69 below over 5e3, two vertices within
+   the float tol) kept a triangle of 5e5 in the plane: the wall 2% above the facet's volume. run: the trailing run's kept length; lead: -1 until the
+   first point off the plane, then the number of in-plane points before it. */
+CT__PRIVATE void ct__wall_put(ct__wset *out, int first, ct_vec3 x, int zero, int *run, int *lead) {
+    if (zero && *run >= 2) {
+        out->pt[out->npt - 1] = x;
+        return;
+    }
+    if (!zero && *lead < 0) *lead = out->npt - first;
+    out->pt[out->npt++] = x;
+    *run = zero ? *run + 1 : 0;
+}
+
 /* Clips the closed convex face set in by {x : n.x <= off} into out (capacities checked by the
    caller), the cut face keyed key. Returns 0 when nothing is left (the set lies on or above
    the plane within tol), 1 when out holds the cut set, 2 when the plane cuts nothing (out
@@ -45,7 +62,7 @@ CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_rea
                               ct_real *dist, ct__v2 *cut2, ct__v2 *work2) {
     ct_vec3 u, w;
     ct_real lo = CT__MAXR, hi = -CT__MAXR;
-    int i, k, ncut = 0;
+    int i, k, ncut = 0, run, lead;
     for (i = 0; i < in->npt; ++i) {
         ct_real d = ct__dot(n, in->pt[i]) - off;
         if (ct__abs(d) <= tol) d = 0;
@@ -68,19 +85,32 @@ CT__PRIVATE int ct__wall_clip(const ct__wset *in, ct_vec3 n, ct_real off, ct_rea
         if (k == pg->count) continue;
         q->first = out->npt;
         q->key = pg->key;
+        lead = -1;
+        run = 0;
         for (k = 0; k < pg->count; ++k) {
             int ia = pg->first + k, ib = pg->first + (k + 1 < pg->count ? k + 1 : 0);
             ct_real da = dist[ia], db = dist[ib];
             if (da <= 0) {
-                out->pt[out->npt++] = in->pt[ia];
+                ct__wall_put(out, q->first, in->pt[ia], da == 0, &run, &lead);
                 if (da == 0) cut2[ncut++] = ct__v2_make(ct__dot(in->pt[ia], u), ct__dot(in->pt[ia], w));
             }
             if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
                 ct_vec3 x = ct__lerp(in->pt[ia], in->pt[ib], da / (da - db));
-                out->pt[out->npt++] = x;
+                ct__wall_put(out, q->first, x, 1, &run, &lead);
                 /* each crossing once: where the polygon leaves (its neighbour across the edge
                    enters there) */
                 if (da < 0) cut2[ncut++] = ct__v2_make(ct__dot(x, u), ct__dot(x, w));
+            }
+        }
+        if (lead < 0) {   /* no point below the plane: the polygon only touches it (the cut face covers it) */
+            out->npt = q->first;
+            continue;
+        }
+        if (run > 0 && lead > 0 && run + lead >= 3) {   /* the run of in-plane points wraps around */
+            if (run == 2) --out->npt;
+            if (lead == 2) {
+                memmove(out->pt + q->first, out->pt + q->first + 1, sizeof *out->pt * (size_t)(out->npt - q->first - 1));
+                --out->npt;
             }
         }
         q->count = out->npt - q->first;

@@ -1009,6 +1009,36 @@ Test(fuzz_regress, gjk_enumeration_refines_an_arc_minimum_next_to_a_face) {
     ct_hull_free(&h);
 }
 
+/* One triangle against a block (B's rotation the fuzzer's axis cycle x <- z, y <- x, z <- y,
+   offset p): the facet's and the one-triangle wall's contacts both found, their volumes within
+   1e-5 of vref (a double reference) and their areas within 1e-5 of each other. */
+static void wall_facet_agree(const ct_vec3 *bp, int nb, const ct_vec3 tri[3], ct_vec3 p, double vref) {
+    const int tris[3] = { 0, 1, 2 };
+    ct_xform xb;
+    ct_hull hb;
+    ct_mesh m;
+    ct_contact c;
+    ct_wall_contacts wc;
+    memset(&xb, 0, sizeof xb);
+    xb.r[0][2] = 1; xb.r[1][0] = 1; xb.r[2][1] = 1;
+    xb.p = p;
+    cr_assert_eq(ct_hull_build(bp, nb, NULL, NULL, &hb), CT_OK);
+    cr_assert_eq(ct_mesh_build(tri, 3, tris, 1, NULL, &m), CT_OK);
+    cr_assert_eq(ct_contact_facet_hull(tri, &hb, &xb, 0, NULL, &c), CT_OK);
+    ct_wall_contacts_init(&wc, NULL);
+    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &hb, &xb, NULL, &wc), CT_OK);
+    cr_assert_eq(c.found, 1);
+    cr_assert_eq(wc.count, 1);
+    cr_expect(fabs((double)c.volume - vref) <= 1e-5 * vref, "facet volume %.9g, double reference %.9g", (double)c.volume, vref);
+    cr_expect(fabs((double)wc.contacts[0].volume - vref) <= 1e-5 * vref, "wall volume %.9g, double reference %.9g",
+              (double)wc.contacts[0].volume, vref);
+    cr_expect(fabs((double)wc.contacts[0].area - (double)c.area) <= 1e-5 * (double)c.area, "wall area %.9g, facet %.9g",
+              (double)wc.contacts[0].area, (double)c.area);
+    ct_wall_contacts_free(&wc);
+    ct_mesh_free(&m);
+    ct_hull_free(&hb);
+}
+
 /* fuzz_pfc, float (a 90 s local run, 2026-11-28; older code fails too): a 6-vertex block of
    extent ~7e-6 with two vertices 1.2e-10 apart, pushed 4.9e-6 through one triangle. One of its
    faces lies 150 float ulps off a side plane of the triangle's prism: within the clip's
@@ -1022,29 +1052,25 @@ Test(fuzz_regress, wall_clip_drops_a_block_face_lying_in_a_prism_side_plane) {
                             tu_vec(6.48822015e-06, 6.48822015e-06, 6.48822015e-06), tu_vec(6.29681381e-06, 6.48822015e-06, 6.48822015e-06) };
     const ct_vec3 tri[3] = { tu_vec(4.92938216e-06, -2.07061771e-06, -2.07061771e-06), tu_vec(6.92938238e-06, -2.07061771e-06, 6.92938238e-06),
                              tu_vec(-2.07061771e-06, -2.07061771e-06, -2.07061771e-06) };
-    const int tris[3] = { 0, 1, 2 };
-    const double vref = 3.32241637e-17;
-    ct_xform xb;
-    ct_hull hb;
-    ct_mesh m;
-    ct_contact c;
-    ct_wall_contacts wc;
-    memset(&xb, 0, sizeof xb);
-    xb.r[0][2] = 1; xb.r[1][0] = 1; xb.r[2][1] = 1;
-    xb.p = tu_vec(9.29382338e-07, 9.29382338e-07, 9.29382338e-07);
-    cr_assert_eq(ct_hull_build(bp, 6, NULL, NULL, &hb), CT_OK);
-    cr_assert_eq(ct_mesh_build(tri, 3, tris, 1, NULL, &m), CT_OK);
-    cr_assert_eq(ct_contact_facet_hull(tri, &hb, &xb, 0, NULL, &c), CT_OK);
-    ct_wall_contacts_init(&wc, NULL);
-    cr_assert_eq(ct_contact_mesh_hull(&m, NULL, &hb, &xb, NULL, &wc), CT_OK);
-    cr_assert_eq(c.found, 1);
-    cr_assert_eq(wc.count, 1);
-    cr_expect(fabs((double)c.volume - vref) <= 1e-5 * vref, "facet volume %.9g, double reference %.9g", (double)c.volume, vref);
-    cr_expect(fabs((double)wc.contacts[0].volume - vref) <= 1e-5 * vref, "wall volume %.9g, double reference %.9g",
-              (double)wc.contacts[0].volume, vref);
-    ct_wall_contacts_free(&wc);
-    ct_mesh_free(&m);
-    ct_hull_free(&hb);
+    wall_facet_agree(bp, 6, tri, tu_vec(9.29382338e-07, 9.29382338e-07, 9.29382338e-07), 3.32241637e-17);
+}
+
+/* fuzz_pfc, float (a 120 s local run, 2026-11-28; older code fails too): a 5-vertex block of
+   extent 1.3e4 pushed 3.1e3 through one triangle. One block face is nearly parallel to a side
+   plane of the triangle's prism: its clipped polygon ran from 0.23 above that plane to 0.69
+   below over 5e3, two vertices within the float tolerance. Clipped, it kept those two and the
+   crossing as a run of three in-plane points, so a triangle of 5e5 in the plane belonged both to
+   it and to the cut face (the 2D hull of the in-plane points), on the same side of the solid: the
+   one-triangle wall's volume 3.5846e10, 2% above the facet's 3.5142e10 (right: the double
+   value). A run of in-plane points now keeps only its ends. Wall == facet == the double value,
+   both precisions. */
+Test(fuzz_regress, wall_clip_keeps_only_the_ends_of_a_run_of_in_plane_points) {
+    const ct_vec3 bp[5] = { tu_vec(-500, -7539.0625, 6488.22021), tu_vec(6488.22021, 6488.22021, 6488.22021),
+                            tu_vec(-7535.17139, 464.691162, 464.691162), tu_vec(-7500.01514, -7500.01514, -7500.01514),
+                            tu_vec(2464.69116, 464.691162, 464.691162) };
+    const ct_vec3 tri[3] = { tu_vec(-5024.27734, -5024.27734, -5024.27734), tu_vec(977.440186, -5024.27734, -5022.63037),
+                             tu_vec(-1024.27344, -5023.31641, -1023.3125) };
+    wall_facet_agree(bp, 5, tri, tu_vec(976.44043, 976.44043, 976.44043), 3.51414895e10);
 }
 
 /* fuzz_ellipsoid, float (a 55 s local run, 2026-11-28): two needles of aspect 1:32700 (past
