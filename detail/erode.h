@@ -34,9 +34,13 @@ CT__INLINE ct_plane ct__erode_plane(const ct_hull *h, int j, ct_real radius) {
    hull's, replaced by the cut one (or freed and zeroed on error). */
 CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real radius, ct_real lim,
                                     const ct_allocator *alloc, ct_hull *core) {
-    ct__mark mk = ct__scratch_mark(s);
+    ct__mark mk = ct__scratch_mark(s), mk2;
     ct_status st = CT_OK;
     int iter, cut = 0, j, k, f;
+    ct_plane *mp = CT__SALLOC(s, ct_plane, h->nfaces);   /* the moved planes */
+    if (!mp) st = CT_NO_MEMORY;
+    for (j = 0; st == CT_OK && j < h->nfaces; ++j) mp[j] = ct__erode_plane(h, j, radius);
+    mk2 = ct__scratch_mark(s);
     for (iter = 0; iter < h->nfaces && st == CT_OK; ++iter) {
         ct_real worst = lim, *sv;
         int arg = -1, n = 0, nhe = core->face_first[core->nfaces];
@@ -45,13 +49,11 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
         ct_hull_desc desc;
         ct_plane q;
         for (j = 0; j < h->nfaces; ++j) {   /* each plane against the core's support along it */
-            ct_real x;
-            q = ct__erode_plane(h, j, radius);
-            x = ct__dot(q.n, core->verts[ct__hull_climb(core, q.n, -1)]) + q.d;
+            ct_real x = ct__dot(mp[j].n, core->verts[ct__hull_climb(core, mp[j].n, -1)]) + mp[j].d;
             if (x > worst) { worst = x; arg = j; }
         }
         if (arg < 0) break;
-        q = ct__erode_plane(h, arg, radius);
+        q = mp[arg];
         sv = CT__SALLOC(s, ct_real, core->nverts);
         pts = CT__SALLOC(s, ct_vec3, core->nverts + nhe / 2);
         if (!sv || !pts) { st = CT_NO_MEMORY; break; }
@@ -68,7 +70,7 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
         memset(&desc, 0, sizeof desc);
         desc.scratch = s;
         st = ct_hull_build(pts, n, &desc, alloc, &next);
-        ct__scratch_reset(s, mk);
+        ct__scratch_reset(s, mk2);
         if (st == CT_NO_MEMORY) break;
         if (st != CT_OK) { st = CT_OK; break; }   /* a cut beyond the hull's resolution: the core as it is */
         ct_hull_free(core);
@@ -84,11 +86,10 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
             ct_real best = CT__MAXR;
             tag[f] = 0;
             for (j = 0; j < h->nfaces; ++j) {
-                ct_plane q = ct__erode_plane(h, j, radius);
                 ct_real far = 0;
                 for (k = core->face_first[f]; k < core->face_first[f + 1]; ++k)
-                    far = ct__max(far, ct__abs(ct__dot(q.n, core->verts[core->face_verts[k]]) + q.d));
-                if (far < best) { best = far; tag[f] = j; planes[f] = q; }
+                    far = ct__max(far, ct__abs(ct__dot(mp[j].n, core->verts[core->face_verts[k]]) + mp[j].d));
+                if (far < best) { best = far; tag[f] = j; planes[f] = mp[j]; }
             }
         }
         for (k = 0; st == CT_OK && k < core->nverts; ++k) src[k] = -1;

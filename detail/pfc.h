@@ -301,23 +301,27 @@ CT__PRIVATE int ct__pfc_crossing(const ct_hull *h, const ct__pfc_plane *pl, int 
    cycle is the same bits from any start). Returns the count, or -1 when a vertex of a walked
    face lies within the tolerance of the plane or the walk does not close (the caller scans). */
 CT__PRIVATE int ct__pfc_walk(const ct_hull *h, const ct__pfc_plane *pl, int e0, ct_vec3 *pts, int *lo) {
-    int e = e0, k = 0, nhe = h->face_first[h->nfaces], least = nhe;
-    ct_real ht = ct__pfc_h(h, pl, h->face_verts[e0]);
+    int e = e0, k = 0, nhe = h->face_first[h->nfaces], least = nhe, head = ct__pfc_head(h, e0);
+    ct_real ht = ct__pfc_h(h, pl, h->face_verts[e0]), hh = ct__pfc_h(h, pl, head);
     *lo = 0;
+    if (ct__abs(ht) <= pl->tol || ct__abs(hh) <= pl->tol) return -1;
     while (k < h->nedges) {
-        int g = h->he_next[e], guard = 0, head = ct__pfc_head(h, e), id = ct__imin(e, h->he_twin[e]);
-        ct_real hh = ct__pfc_h(h, pl, head), hg;
-        if (ct__abs(ht) <= pl->tol || ct__abs(hh) <= pl->tol) return -1;
+        int g = h->he_next[e], guard = 0, id = ct__imin(e, h->he_twin[e]), gh;
+        ct_real hg;
         if (id < least) { least = id; *lo = k; }
         pts[k++] = ct__lerp(h->verts[h->face_verts[e]], h->verts[head], ht / (ht - hh));
-        for (;;) {   /* along the face to the half-edge whose head is above again */
-            hg = ct__pfc_h(h, pl, ct__pfc_head(h, g));
+        for (;;) {   /* along the face to the half-edge whose head is above again; hh: the
+                        height of g's tail */
+            gh = ct__pfc_head(h, g);
+            hg = ct__pfc_h(h, pl, gh);
             if (ct__abs(hg) <= pl->tol) return -1;
             if (hg > 0) break;
             g = h->he_next[g];
             if (g == e || ++guard > nhe) return -1;
+            head = gh;
+            hh = hg;
         }
-        e = h->he_twin[g];   /* tail above (g's head), head below, on the next face */
+        e = h->he_twin[g];   /* tail above (g's head), head below (g's tail: its height is hh) */
         if (e == e0) return k;
         ht = hg;
     }
@@ -397,65 +401,76 @@ CT__PRIVATE int ct__pfc_section(const ct_hull *h, const ct_xform *x, const ct__p
 
 /* Sutherland-Hodgman: the convex polygon p (k >= 3 points, CCW) clipped by every edge of the
    convex CCW polygon q (kq >= 3): their intersection, CCW, into out. out and buf hold cap
-   points each (k + kq suffice: a convex clip adds at most one point per edge; a polygon that
-   rounding made non-convex could add more: then 0, and the caller takes the candidates' hull).
-   Each point's side of an edge a -> a + e, e x (s - a) = e x s - e x a, is computed once per
-   edge (up to CT__PFC_CLIP points, more are computed as they come); an edge with every point
-   on its inner side leaves the polygon as it is, and one with a single run of points outside
-   (a convex polygon's only case) replaces the run by its two crossings, the points kept copied
-   in order from the re-entry (the general pass does the same up to the start of the cycle). */
-#define CT__PFC_CLIP 64
+   points each (k + kq + 2 suffice: each edge replaces a run of one or more points by two).
+   A point's side of an edge a -> a + e is e x s - e x a (>= 0: inside). A convex polygon has
+   one run of points outside an edge, around its deepest point, and as q's edges turn
+   counter-clockwise that point moves forward along p (rotating calipers): each edge walks on
+   from the last one's deepest point (after a cut, from the crossing where p left the edge's
+   line) while the values do not rise by more than a rounding allowance above the lowest seen,
+   so an edge that cuts nothing costs a few points, not all of them, and one that cuts finds
+   its run from the deepest point outwards; the run is replaced by its two crossings. Rounding
+   makes p and q convex only to within a few ulps: the allowance, 64 ulps of the sizes, keeps a
+   walk from stopping on a dent, and a point outside by less than that is not cut. */
+#define CT__PFC_CLIP_TOL (64 * CT__EPS)
 CT__INLINE ct__v2 ct__pfc_cross_at(ct__v2 s0, ct__v2 s1, ct_real cs, ct_real ce) {
     ct_real t0 = cs / (cs - ce);
     return ct__v2_make(s0.x + t0 * (s1.x - s0.x), s0.y + t0 * (s1.y - s0.y));
 }
 CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, ct__v2 *out, ct__v2 *buf, int cap) {
     ct__v2 *cur = out, *nxt = buf, *t;
-    ct_real cv[CT__PFC_CLIP + 1];
-    int i, j, n = k;
+    ct_real r = 0;
+    int i, j, n = k, lo = -1;
     if (k > cap) return 0;
-    for (i = 0; i < k; ++i) cur[i] = p[i];
+    for (i = 0; i < k; ++i) { cur[i] = p[i]; r = ct__max(r, ct__abs(p[i].x) + ct__abs(p[i].y)); }
+    for (j = 0; j < kq; ++j) r = ct__max(r, ct__abs(q[j].x) + ct__abs(q[j].y));
     for (j = 0; j < kq && n > 0; ++j) {
         ct__v2 a = q[j], e = ct__v2_sub(q[j + 1 < kq ? j + 1 : 0], a);
-        ct_real c0 = ct__v2_cross(e, a);
-        int m = 0, many = n > CT__PFC_CLIP;
-        if (2 * n > cap) return 0;
-        if (!many) {
-            /* the run outside (cv < 0, or NaN) found from its count: the kept points are
-               checked as they are copied (all inside: the run is the only one) */
-            int nout = 0, f0, l0, ok = 1;
-            for (i = 0; i < n; ++i) {
-                cv[i] = ct__v2_cross(e, cur[i]) - c0;
-                nout += !(cv[i] >= 0);
+        ct_real c0 = ct__v2_cross(e, a), del = CT__PFC_CLIP_TOL * (ct__abs(e.x) + ct__abs(e.y)) * 2 * r, best, x;
+        int m = 0, b, f0, l0, nout, i1, steps;
+        if (n + 2 > cap) return 0;
+#define CT__PFC_SIDE(i_) (ct__v2_cross(e, cur[i_]) - c0)
+        if (lo < 0) {   /* the first edge: every point */
+            b = 0;
+            best = CT__PFC_SIDE(0);
+            for (i = 1; i < n; ++i) {
+                x = CT__PFC_SIDE(i);
+                if (x < best) { best = x; b = i; }
             }
-            if (nout == 0) continue;   /* every point inside: unchanged */
-            if (nout == n) { n = 0; break; }
-            cv[n] = cv[0];
-            if (cv[0] >= 0) {   /* outside: f0..l0; kept: l0+1..n-1, 0..f0-1 */
-                for (f0 = 1; cv[f0] >= 0; ++f0) {}
-                l0 = f0 + nout - 1;
-                nxt[m++] = ct__pfc_cross_at(cur[l0], cur[l0 + 1 < n ? l0 + 1 : 0], cv[l0], cv[l0 + 1]);
-                for (i = l0 + 1; i < n; ++i) { ok &= cv[i] >= 0; nxt[m++] = cur[i]; }
-                for (i = 0; i < f0; ++i) nxt[m++] = cur[i];
-                nxt[m++] = ct__pfc_cross_at(cur[f0 - 1], cur[f0], cv[f0 - 1], cv[f0]);
-            } else {   /* kept: f0..l0 */
-                for (f0 = 1; !(cv[f0] >= 0); ++f0) {}
-                l0 = f0 + (n - nout) - 1;
-                nxt[m++] = ct__pfc_cross_at(cur[f0 - 1], cur[f0], cv[f0 - 1], cv[f0]);
-                for (i = f0; i <= l0; ++i) { ok &= cv[i] >= 0; nxt[m++] = cur[i]; }
-                nxt[m++] = ct__pfc_cross_at(cur[l0], cur[l0 + 1 < n ? l0 + 1 : 0], cv[l0], cv[l0 + 1]);
+        } else {
+            b = lo;
+            best = CT__PFC_SIDE(lo);
+            for (steps = 1, i = lo; steps < n; ++steps) {
+                i = i + 1 < n ? i + 1 : 0;
+                x = CT__PFC_SIDE(i);
+                if (x > best + del) break;
+                if (x < best) { best = x; b = i; }
             }
-            if (!ok) m = 0;
         }
-        if (m == 0)   /* more points, or runs that rounding split: the general pass */
-            for (i = 0; i < n; ++i) {
-                int i1 = i + 1 < n ? i + 1 : 0;
-                ct_real cs = many ? ct__v2_cross(e, cur[i]) - c0 : cv[i], ce = many ? ct__v2_cross(e, cur[i1]) - c0 : cv[i + 1];
-                if (cs >= 0) nxt[m++] = cur[i];
-                if ((cs >= 0) != (ce >= 0)) nxt[m++] = ct__pfc_cross_at(cur[i], cur[i1], cs, ce);
-            }
+        lo = b;
+        if (!(best < 0)) continue;   /* every point inside: unchanged */
+        /* the run outside: f0..l0 about b; kept: l0 + 1 .. f0 - 1 */
+        f0 = l0 = b;
+        nout = 1;
+        while (nout < n && CT__PFC_SIDE(f0 > 0 ? f0 - 1 : n - 1) < 0) { f0 = f0 > 0 ? f0 - 1 : n - 1; ++nout; }
+        while (nout < n && CT__PFC_SIDE(l0 + 1 < n ? l0 + 1 : 0) < 0) { l0 = l0 + 1 < n ? l0 + 1 : 0; ++nout; }
+        if (nout == n) { n = 0; break; }
+        i1 = l0 + 1 < n ? l0 + 1 : 0;
+        nxt[m++] = ct__pfc_cross_at(cur[l0], cur[i1], CT__PFC_SIDE(l0), CT__PFC_SIDE(i1));   /* p enters */
+        if (i1 < f0) {   /* the kept run, in one piece or wrapping around the end */
+            memcpy(nxt + m, cur + i1, sizeof *cur * (size_t)(f0 - i1));
+            m += f0 - i1;
+        } else {
+            memcpy(nxt + m, cur + i1, sizeof *cur * (size_t)(n - i1));
+            m += n - i1;
+            memcpy(nxt + m, cur, sizeof *cur * (size_t)f0);
+            m += f0;
+        }
+        i = f0 > 0 ? f0 - 1 : n - 1;
+        nxt[m++] = ct__pfc_cross_at(cur[i], cur[f0], CT__PFC_SIDE(i), CT__PFC_SIDE(f0));   /* p leaves */
+#undef CT__PFC_SIDE
         t = cur; cur = nxt; nxt = t;
         n = m;
+        lo = n - 1;   /* the next edge's deepest point is at or after where p left this one */
     }
     if (cur != out)
         for (i = 0; i < n; ++i) out[i] = cur[i];
