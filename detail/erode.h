@@ -64,8 +64,14 @@ CT__PRIVATE ct_status ct__erode_cut(ct_scratch *s, const ct_hull *h, ct_real rad
         for (f = 0; f < core->nfaces; ++f)
             for (k = core->face_first[f]; k < core->face_first[f + 1]; ++k) {
                 int a = core->face_verts[k], b = core->face_verts[k + 1 < core->face_first[f + 1] ? k + 1 : core->face_first[f]];
+                ct_vec3 x;
+                int i;
                 if (core->he_twin[k] < k || (sv[a] <= 0) == (sv[b] <= 0)) continue;   /* each crossing edge once */
-                pts[n++] = ct__lerp(core->verts[a], core->verts[b], sv[a] / (sv[a] - sv[b]));
+                x = ct__lerp(core->verts[a], core->verts[b], sv[a] / (sv[a] - sv[b]));
+                /* once: a copy made ct_hull_build answer CT_DEGENERATE for a cut it resolves
+                   without it (two crossings of a sliver's edges, the same bits) */
+                for (i = 0; i < n && (pts[i].x != x.x || pts[i].y != x.y || pts[i].z != x.z); ++i) {}
+                if (i == n) pts[n++] = x;
             }
         memset(&desc, 0, sizeof desc);
         desc.scratch = s;

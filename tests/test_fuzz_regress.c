@@ -1902,6 +1902,43 @@ static double erode_excess(const ct_hull *h, const ct_hull *c, double rad) {
                                     (1e4 * (double)TU_EPS * L + 1e3 * (double)TU_EPS * L / det[k]));
     return worst;
 }
+/* fuzz_pfc, double (a 180 s local run, 2026-11-29; older code fails too): a 7-point block with
+   two vertices 2e-10 apart (a sliver face between them) eroded by 1e-310. The dual hull left a
+   core vertex 1.95e-10 beyond the sliver's plane (det 0.30: 16x fuzz_pfc's allowance); the cut
+   by that plane was found but two of its crossings were the same bits, and ct_hull_build
+   answered CT_DEGENERATE for the 11 points (it builds the 10 without the copy), so the core was
+   kept as it was. The cut now adds each crossing once. At radii 1e-310 and 0: every core vertex
+   within the allowance of every moved plane. */
+Test(fuzz_regress, erode_cut_adds_each_crossing_once) {
+    static const unsigned char in[] = {
+        0x03, 0x2d, 0xfd, 0x63, 0x63, 0x63, 0xe3, 0x63, 0x63, 0x61, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63, 0x63,
+        0x63, 0x1a, 0x1a, 0x1a, 0x1a, 0xfd, 0x63, 0x63, 0x63, 0xe3, 0x63, 0x23, 0x61, 0x63, 0x63, 0x63, 0x63,
+        0x5b, 0x63, 0x63, 0x63, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a,
+        0x1a, 0x11, 0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x2d, 0x00, 0x00, 0x34, 0x8f, 0x1b, 0x33, 0x8f, 0x31, 0xff,
+        0x29, 0x7b, 0xff, 0xd7, 0x33, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x11, 0x00, 0x50, 0xe6, 0xe0, 0xfb,
+        0xc5, 0xfb, 0xc5, 0xe8, 0x30, 0x23, 0xff, 0xff, 0xff, 0x02, 0x11, 0x11, 0x11, 0x1a, 0x1a, 0x1a, 0x1a,
+        0x1a, 0x1a, 0x1a, 0x1a, 0x1a, 0x11, 0x1a, 0x1a, 0x1a, 0x11, 0x11, 0x11, 0x11, 0x41, 0x03, 0x0a, 0x11,
+        0x11, 0x93, 0x5f, 0xd0, 0xf5, 0xe6, 0xfb, 0x08, 0x14, 0xd0 };
+    fz f = { in, sizeof in, 0 };
+    double scale = fz_scale(&f);
+    ct_hull h, c;
+    int r;
+    if (!fz_safe_hull(&f, &h, scale)) cr_assert(TU_FLOAT, "the block did not build");   /* the harness's block A */
+    if (TU_FLOAT) {   /* float decodes another block: it is checked all the same */
+        if (h.nverts == 0) return;
+    } else {
+        cr_assert_eq(h.nverts, 7);
+        cr_assert_eq(h.nfaces, 10);
+    }
+    for (r = 0; r < 2; ++r) {
+        double rad = r ? 9.9999999999999694e-311 : 0;
+        cr_assert_eq(ct_hull_erode(&h, (ct_real)rad, NULL, &c), CT_OK);
+        cr_expect_leq(erode_excess(&h, &c, rad), 0, "radius %g: a core vertex %g past the allowance", rad, erode_excess(&h, &c, rad));
+        ct_hull_free(&c);
+    }
+    ct_hull_free(&h);
+}
+
 /* A random block with near-copies of its points (an 18-point one from that sweep; older code
    fails too): a well-conditioned core vertex (det 0.84) 1.8e-12 beyond two moved planes whose
    faces the core has (the dual face of a vertex where near-coplanar planes meet placed it by
