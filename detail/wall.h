@@ -41,8 +41,10 @@ typedef struct ct__wpiece {
    lies in the plane within tol, where the cut face (the 2D hull of every in-plane point) covers
    it, and counting it twice put both on the same side of the solid. A block face nearly
    parallel to a prism's side plane (0.23 above it to 0.69 below over 5e3, two vertices within
-   the float tol) kept a triangle of 5e5 in the plane: the wall 2% above the facet's volume. run: the trailing run's kept length; lead: -1 until the
-   first point off the plane, then the number of in-plane points before it. */
+   the float tol) kept a triangle of 5e5 in the plane: the wall 2% above the facet's volume.
+   run: the trailing run's kept length; lead: -1 until the first point off the plane, then the
+   number of in-plane points before it (a polygon whose every point is in the plane is dropped
+   by the caller before it gets here, its points kept out of the cut face's hull too). */
 CT__PRIVATE void ct__wall_put(ct__wset *out, int first, ct_vec3 x, int zero, int *run, int *lead) {
     if (zero && *run >= 2) {
         out->pt[out->npt - 1] = x;
