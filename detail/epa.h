@@ -719,7 +719,7 @@ CT__PRIVATE ct_status ct__epa_features(ct__mink *m, ct_scratch *sc, ct_real wmax
     if (hl && hl->face_first && hl->face_verts && hl->he_twin && hl->planes) {
         nf = hl->nfaces; ff = hl->face_first; tw = hl->he_twin; pl = hl->planes; nvl = nv;
     } else {
-        ct_status st = ct__quickhull(sc, pts, nv, 0, &qh);
+        ct_status st = ct__quickhull(sc, pts, nv, 0, 1, &qh);
         if (st == CT_NO_MEMORY) return st;
         if (st != CT_OK) { ct__scratch_reset(sc, mk); return CT_OK; }   /* flat: not enumerated */
         nf = qh.nfaces; ff = qh.face_first; tw = qh.he_twin; pl = qh.planes;

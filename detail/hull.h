@@ -140,7 +140,8 @@ typedef ct_vec3 ct__qv;
 /* The first simplex's spread, triangle height and tetrahedron height must exceed this many tol:
    a set thinner than that is flat, a line or a point (CT_DEGENERATE). */
 #define CT__QH_SPAN 2
-/* Rounding of a sliver triangle's normal, in ulps of |e1| |e2| |e3| / |e1 x e2|. */
+/* Rounding of the simplex base's normal, in radians (ct__q_cross_accurate); if that overflows,
+   in ulps of |e1| |e2| |e3| / |e1 x e2| (a plain cross product of a sliver). */
 #define CT__QH_TILT (8 * CT__QEPS)
 /* A point this many tol above a new face is clearly outside: the search for its face stops. */
 #define CT__QH_FAR 1000
@@ -161,6 +162,44 @@ typedef ct_vec3 ct__qv;
 #define CT__QH_REFILE_MAX 64
 /* The default-tolerance ladder's coarser rebuilds: tol times 2^(4 k), k = 1, 2, 3 (16, 256, 4096). */
 #define CT__QH_COARSEN_LOG2 4
+
+/* cross(b - a, c - a) to a few units in the last place of its own size, however thin the
+   triangle. A plain cross product errs by ~eps |b - a| |c - a| (in the edges' rounding and in
+   the products), which turns the normal of a needle by eps over its aspect: three points 3.8e-9
+   off a line 9 long got a normal 1e-8 rad off, and a fourth point 9 further along the line,
+   3.8e-8 below the exact face, was 1.5e-7 (8e6 tolerances) above the computed one, so the
+   verified build failed at every tolerance. Here the edges split exactly into rounded part and
+   error (Knuth's TwoSum), the rounded parts' products are differenced by Kahan's fma algorithm
+   (error 1.5 ulp of the difference) and the error terms are added to first order (what is
+   dropped is eps^2 |b - a| |c - a|). */
+CT__INLINE ct__qreal ct__q_two_diff_err(ct__qreal x, ct__qreal y, ct__qreal s) {
+    ct__qreal yv = x - s, xv = s + yv;   /* s = x - y rounded; returns (x - y) - s exactly */
+    return (x - xv) - (y - yv);
+}
+CT__INLINE ct__qreal ct__q_diff_prod(ct__qreal a, ct__qreal b, ct__qreal c, ct__qreal d) {   /* ab - cd */
+    ct__qreal w = c * d;
+    return fma(a, b, -w) + fma(-c, d, w);
+}
+CT__PRIVATE ct__qv ct__q_cross_accurate(ct__qv a, ct__qv b, ct__qv c) {
+    ct__qv u = ct__q_sub(b, a), v = ct__q_sub(c, a), ue, ve, r;
+    ue = ct__q_v3(ct__q_two_diff_err(b.x, a.x, u.x), ct__q_two_diff_err(b.y, a.y, u.y), ct__q_two_diff_err(b.z, a.z, u.z));
+    ve = ct__q_v3(ct__q_two_diff_err(c.x, a.x, v.x), ct__q_two_diff_err(c.y, a.y, v.y), ct__q_two_diff_err(c.z, a.z, v.z));
+    r = ct__q_add(ct__q_v3(ct__q_diff_prod(u.y, v.z, u.z, v.y), ct__q_diff_prod(u.z, v.x, u.x, v.z),
+                           ct__q_diff_prod(u.x, v.y, u.y, v.x)),
+                  ct__q_add(ct__q_cross(u, ve), ct__q_cross(ue, v)));
+    /* an overflow (inf - inf in the error terms: coordinates near the largest double) gives
+       the plain product, which the callers already handle */
+    return r.x - r.x == 0 && r.y - r.y == 0 && r.z - r.z == 0 ? r : ct__q_cross(u, v);
+}
+/* A face whose |cross product sum| is below this fraction of its longest squared edge (about
+   its width over its length) gets its normal from ct__q_cross_accurate, in the build (every
+   visibility decision reads it: plain normals of needles let hulls leave points 1e4 tolerances
+   out without any tolerance decision flagged, so nothing was checked) and in the output
+   planes. At 1/16 a plain product errs by ~16 eps rad, well under a tolerance across the set.
+   The polar intersection's dual hull (detail/polar.h) builds with plain normals (its points are
+   whitened and its answers checked on the primal side; accurate ones cost the 20-vertex
+   contact 3%). */
+#define CT__QH_SKINNY ((ct__qreal)1 / 16)
 
 /* ---- construction state ------------------------------------------------------------------ */
 /* Face marks (quickhull3d's names): VISIBLE is any live face, NONCONVEX a live face found
@@ -219,6 +258,7 @@ typedef struct ct__qh_state {
     ct__qreal height;                       /* of the simplex's fourth point above the other three */
     ct__qv centre;                          /* of the simplex: inside the hull */
     int fuzzy;                              /* a merge, a fold or a point within tol of a plane */
+    int accurate;                           /* skinny faces' normals by ct__q_cross_accurate */
 } ct__qh_state;
 
 /* Grows an int or struct array living in the scratch (copying; the old one is left to the
@@ -337,7 +377,7 @@ CT__PRIVATE void ct__qh_face_thin(ct__qface *F, ct__qv lvec, ct__qreal lmax) {
 
 CT__PRIVATE void ct__qh_face_geometry(ct__qh_state *q, int f) {
     ct__qface *F = &q->f[f];
-    int e0 = F->he0, e = e0, nv = 0;
+    int e0 = F->he0, e = e0, nv = 0, thin;
     ct__qv p0 = q->p[q->e[e0].head], c = ct__q_v3(0, 0, 0), nrm = ct__q_v3(0, 0, 0), d2, lvec = nrm;
     ct__qv tail = q->p[ct__qh_tail(q, e0)];
     ct__qreal lmax = -1;
@@ -358,8 +398,21 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qh_state *q, int f) {
         nrm = ct__q_add(nrm, ct__q_cross(d1, d2));
         e = q->e[e].next;
     }
-    if (ct__qh_face_finish(F, nv, c, nrm, lmax)) ct__qh_face_thin(F, lvec, lmax);
+    thin = ct__qh_face_finish(F, nv, c, nrm, lmax);
+    if (F->area < CT__QH_SKINNY * lmax && q->accurate) {   /* the fan again, accurately */
+        nrm = ct__q_v3(0, 0, 0);
+        for (e = q->e[q->e[e0].next].next; e != e0; e = q->e[e].next)
+            nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, q->p[q->e[q->e[e].prev].head], q->p[q->e[e].head]));
+        thin = ct__qh_face_finish(F, nv, c, nrm, lmax);
+    }
+    if (thin) ct__qh_face_thin(F, lvec, lmax);
     ct__qh_face_outer(q, f);
+}
+
+/* A skinny triangle's geometry again, its normal from ct__q_cross_accurate (rare: kept out of
+   ct__qh_triangle's hot path). Returns ct__qh_face_finish's thin flag. */
+CT__PRIVATE CT__COLD int ct__qh_face_accurate(ct__qface *F, ct__qv pa, ct__qv pb, ct__qv pc, ct__qreal lmax) {
+    return ct__qh_face_finish(F, 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross_accurate(pa, pb, pc), lmax);
 }
 
 CT__INLINE int ct__qh_push_pending(ct__qh_state *q, int f) {
@@ -471,7 +524,9 @@ CT__INLINE int ct__qh_triangle(ct__qh_state *q, int a, int b, int c, int *he) {
         ct__qv pa = q->p[a], pb = q->p[b], pc = q->p[c], d1 = ct__q_sub(pb, pa);
         ct__qreal l0 = ct__q_len2(ct__q_sub(pa, pc)), l1 = ct__q_len2(d1), l2 = ct__q_len2(ct__q_sub(pc, pb));
         ct__qreal lmax = ct__q_max(l2, ct__q_max(l1, l0));    /* branch-free; the first longest on ties */
-        if (ct__qh_face_finish(&q->f[f], 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross(d1, ct__q_sub(pc, pa)), lmax))
+        int thin = ct__qh_face_finish(&q->f[f], 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross(d1, ct__q_sub(pc, pa)), lmax);
+        if (q->f[f].area < CT__QH_SKINNY * lmax && q->accurate) thin = ct__qh_face_accurate(&q->f[f], pa, pb, pc, lmax);
+        if (thin)
             ct__qh_face_thin(&q->f[f], l1 > l0 ? (l2 > l1 ? ct__q_sub(pc, pb) : d1) : (l2 > l0 ? ct__q_sub(pc, pb) : ct__q_sub(pa, pc)), lmax);
         /* ct__qh_face_outer unrolled */
         q->f[f].out = q->f[f].off + ct__q_max(ct__q_max(0, ct__qh_dist(q, f, pa)),
@@ -484,7 +539,7 @@ CT__INLINE int ct__qh_triangle(ct__qh_state *q, int a, int b, int c, int *he) {
    beyond the tolerance. */
 CT__PRIVATE ct_status ct__qh_simplex(ct__qh_state *q) {
     const ct__qv *p = q->p;
-    int n = q->n, i, k, v[4], ax = 0, f[4], ok;
+    int n = q->n, i, k, v[4], ax = 0, f[4], ok, accurate;
     const int *imin = q->imin, *imax = q->imax;   /* extreme points, found with the bounding box */
     ct__qreal best = -1, spread, d;
     ct__qv u, nrm;
@@ -501,19 +556,27 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qh_state *q) {
         if (d > best) { best = d; v[2] = i; }
     }
     if (!(ct__q_sqrt(best) > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
-    nrm = ct__q_normalize(ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
+    nrm = q->accurate ? ct__q_cross_accurate(p[v[0]], p[v[1]], p[v[2]]) : ct__q_v3(0, 0, 0);
+    accurate = q->accurate && nrm.x - nrm.x == 0 && nrm.y - nrm.y == 0 && nrm.z - nrm.z == 0;
+    /* overflowed (the extent near the largest double): the unit edge's product, as rounded */
+    nrm = ct__q_normalize(accurate ? nrm : ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
     best = -1; v[3] = -1;
     for (i = 0; i < n; ++i) {
         d = ct__q_abs(ct__q_dot(nrm, ct__q_sub(p[i], p[v[0]])));
         if (d > best) { best = d; v[3] = i; }
     }
-    /* The normal of a sliver triangle is uncertain by ~eps |e1| |e2| / |e1 x e2|, which tilts
-       the plane: a height counts only above the tolerance plus that tilt over the span. */
+    /* The normal, from ct__q_cross_accurate, is good to a few eps also for a sliver triangle
+       (a plain cross product is uncertain by ~eps |e1| |e2| / |e1 x e2|: a tetrahedron 1e-9
+       thick and 4 long was CT_DEGENERATE under that allowance): a height counts above the
+       tolerance plus a tilt of CT__QH_TILT over its own length (over the plain product's
+       uncertainty when the accurate one overflowed). */
+    if (v[3] < 0) return CT_DEGENERATE;   /* no finite height */
     {
         ct__qv e1 = ct__q_sub(p[v[1]], p[v[0]]), e2 = ct__q_sub(p[v[2]], p[v[0]]), e3 = ct__q_sub(p[v[3]], p[v[0]]);
-        ct__qreal area2 = ct__q_len(ct__q_cross(e1, e2));
-        ct__qreal tilt = area2 > 0 ? CT__QH_TILT * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
+        ct__qreal area2 = accurate ? 0 : ct__q_len(ct__q_cross(e1, e2));
+        ct__qreal tilt = accurate ? CT__QH_TILT * ct__q_len(e3)
+                       : area2 > 0 ? CT__QH_TILT * ct__q_len(e1) * ct__q_len(e2) * ct__q_len(e3) / area2 : CT__QMAX;
         if (!(best > CT__QH_SPAN * q->tol + tilt)) return CT_DEGENERATE;
         q->height = best;
         q->centre = ct__q_scale(ct__q_add(ct__q_add(p[v[0]], p[v[1]]), ct__q_add(p[v[2]], p[v[3]])), (ct__qreal)0.25);
@@ -1116,16 +1179,25 @@ CT__PRIVATE int ct__qh_face_ok(const ct__qh_state *q, const ct__qface *F, ct_pla
 
 /* Plane of the polygon loop idx[0..m) of points pq (working precision) or, when pq is NULL,
    pr: the unit sum of fan cross products from the first vertex (exact orientation,
-   translation-free) rounded to ct_real, and the offset, for that rounded normal, that puts
-   every vertex on or below the plane. fallback: the normal of a zero-area loop. */
+   translation-free; each product accurate to its own size when the loop is skinny) rounded to
+   ct_real, and the offset, for that rounded normal, that puts every vertex on or below the
+   plane. fallback: the normal of a zero-area loop. */
 CT__PRIVATE ct_plane ct__polygon_plane(const ct__qv *pq, const ct_vec3 *pr, const int *idx, int m, ct_vec3 fallback) {
 #define CT__QH_PT(k) (pq ? pq[idx[k]] : ct__q_of(pr[idx[k]]))
     ct__qv p0 = CT__QH_PT(0), nrm = ct__q_v3(0, 0, 0), n;
-    ct__qreal dmax = -CT__QMAX;
+    ct__qreal dmax = -CT__QMAX, l2 = 0;
     ct_plane pl;
     int k, ok;
-    for (k = 1; k + 1 < m; ++k)
-        nrm = ct__q_add(nrm, ct__q_cross(ct__q_sub(CT__QH_PT(k), p0), ct__q_sub(CT__QH_PT(k + 1), p0)));
+    for (k = 1; k + 1 < m; ++k) {
+        ct__qv d = ct__q_sub(CT__QH_PT(k), p0);
+        nrm = ct__q_add(nrm, ct__q_cross(d, ct__q_sub(CT__QH_PT(k + 1), p0)));
+        l2 = ct__q_max(l2, ct__q_len2(d));
+    }
+    if (m > 2) l2 = ct__q_max(l2, ct__q_len2(ct__q_sub(CT__QH_PT(m - 1), p0)));
+    if (ct__q_len2(nrm) < CT__QH_SKINNY * CT__QH_SKINNY * l2 * l2) {
+        nrm = ct__q_v3(0, 0, 0);
+        for (k = 1; k + 1 < m; ++k) nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, CT__QH_PT(k), CT__QH_PT(k + 1)));
+    }
     pl.n = ct__q_out(ct__q_normalize(nrm, &ok));
     if (!ok) pl.n = fallback;
     n = ct__q_of(pl.n);
@@ -1151,6 +1223,7 @@ typedef struct ct__qh_result {
     int thin;          /* the simplex is under CT__QH_THIN tolerances high: the set may be that thin */
     int ok;            /* every face passed ct__qh_face_ok (or none was checked) */
     int fuzzy;         /* a tolerance decision was made (see ct__qh_state) */
+    int accurate;      /* built with accurate normals of skinny faces (ct__quickhull's flag) */
 } ct__qh_result;
 
 /* Scale of a point set: the tolerance below which distances are noise. Relative to the
@@ -1164,7 +1237,8 @@ CT__PRIVATE ct__qreal ct__qh_tolerance(ct_vec3 lo, ct_vec3 hi, ct_real eps) {
 }
 
 /* Quickhull of pts[0..n). CT_INVALID when a point is not finite. */
-CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, ct__qh_result *out) {
+CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct_real eps, int accurate,
+                                    ct__qh_result *out) {
     ct__qh_state q;
     ct_vec3 lo, hi;
     int i, f, claimed, nv, nfo, nfv;
@@ -1175,6 +1249,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
     q.s = s;
     q.n = n;
     q.freef = q.freee = q.unclaimed = q.eye = -1;
+    q.accurate = out->accurate = accurate;
     /* bounding box; x - x is 0 for finite x and NaN for NaN and +-Inf (ct__finite3, cheaper) */
     lo = hi = pts[0];
     for (i = 0; i < 3; ++i) q.imin[i] = q.imax[i] = 0;
@@ -1289,7 +1364,7 @@ CT__PRIVATE ct_status ct__quickhull(ct_scratch *s, const ct_vec3 *pts, int n, ct
             } while (e != e0);
             /* plane of the whole merged polygon (a triangle's quickhull normal is already its
                unit cross product) */
-            if (F->nv == 3 && !F->thin) {
+            if (F->nv == 3 && !F->thin) {   /* accurate also when skinny (ct__qh_triangle) */
                 ct_vec3 nr = ct__q_out(F->n);
                 ct__qv n3 = ct__q_of(nr), p0 = q.p[out->face_verts[first]];
                 ct__qreal d1 = ct__q_dot(n3, ct__q_sub(q.p[out->face_verts[first + 1]], p0));
@@ -1758,6 +1833,7 @@ CT__PRIVATE int ct__qh_verify(ct_scratch *s, const ct__qh_result *q, const ct_ve
 CT__PRIVATE ct_status ct__quickhull_checked(ct_scratch *s, const ct_vec3 *pts, int npts, ct__mark m, int full,
                                             ct__qh_result *q) {
     ct__qreal tol0 = q->tol;
+    int acc = q->accurate;
     ct_status st = CT_OK;
     ct_real eps;
     int ok, step, i;
@@ -1776,14 +1852,14 @@ CT__PRIVATE ct_status ct__quickhull_checked(ct_scratch *s, const ct_vec3 *pts, i
                 perm[i] = step == 1 ? npts - 1 - i : (npts - 1 - i + npts / 2) % npts;
                 pp[i] = pts[perm[i]];
             }
-            st = ct__quickhull(s, pp, npts, 0, q);
+            st = ct__quickhull(s, pp, npts, 0, acc, q);
             if (st == CT_OK) {
                 for (i = 0; i < q->nverts; ++i) q->verts[i] = perm[q->verts[i]];
                 for (i = 0; i < q->face_first[q->nfaces]; ++i) q->face_verts[i] = perm[q->face_verts[i]];
             }
         } else {
             eps = (ct_real)((ct__qreal)(1 << (CT__QH_COARSEN_LOG2 * (step - 2))) * tol0 / q->unit);
-            st = ct__quickhull(s, pts, npts, eps, q);
+            st = ct__quickhull(s, pts, npts, eps, acc, q);
         }
     }
     return st;
@@ -1807,7 +1883,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
     }
     s = ct__scratch_begin(desc ? desc->scratch : NULL, &local, a);
     m = ct__scratch_mark(s);
-    st = ct__quickhull(s, pts, npts, eps, &q);
+    st = ct__quickhull(s, pts, npts, eps, 1, &q);
     if (st == CT_OK && eps > 0) {
         /* a user tolerance merges more, and chains of merges can tilt a face past a point
            or fold a polygon: verify the hull within CT__QH_BOUND of the user's tolerances and, while it
@@ -1818,7 +1894,7 @@ CTDEF ct_status ct_hull_build(const ct_vec3 *pts, int npts, const ct_hull_desc *
             if (ok < 0) { st = CT_NO_MEMORY; break; }
             eps = eps > CT__QH_EPS_FLOOR ? eps / 10 : 0;
             ct__scratch_reset(s, m);
-            st = ct__quickhull(s, pts, npts, eps, &q);
+            st = ct__quickhull(s, pts, npts, eps, 1, &q);
         }
     }
     if (st == CT_OK && eps == 0) st = ct__quickhull_checked(s, pts, npts, m, 1, &q);

@@ -65,24 +65,26 @@ CT__INLINE double ct__xsum_value(const ct__xsum *x) {
     return v;
 }
 
-/* The exact 6 x volume and 24 x first moment (about the origin) of h, in units of 2^-e. */
-CT__PRIVATE void ct__hull_moments_exact(const ct_hull *h, double *vol6, double m24[3]) {
+/* The exact 6 x volume and 24 x first moment (about the origin) of the closed polyhedron
+   with vertices verts[0..nverts) and faces face_first / face_verts (as in ct_hull). */
+CT__PRIVATE void ct__moments_exact(const ct_vec3 *verts, int nverts, const int *face_first, const int *face_verts,
+                                   int nfaces, double *vol6, double m24[3]) {
     ct__xsum v, m[3];
     double big = 0, sc;
     int f, k, i, j, e;
-    for (k = 0; k < h->nverts; ++k) big = ct__q_max(big, (double)ct__maxabs(h->verts[k]));
+    for (k = 0; k < nverts; ++k) big = ct__q_max(big, (double)ct__maxabs(verts[k]));
     (void)frexp(big, &e);
     sc = ldexp(1.0, -e);
     v.n = m[0].n = m[1].n = m[2].n = 0;
-    for (f = 0; f < h->nfaces; ++f) {
-        int k0 = h->face_first[f];
-        for (k = k0 + 1; k + 1 < h->face_first[f + 1]; ++k) {
+    for (f = 0; f < nfaces; ++f) {
+        int k0 = face_first[f];
+        for (k = k0 + 1; k + 1 < face_first[f + 1]; ++k) {
             const ct_vec3 *pv[3];
             double t[3][3];
             ct__xsum d;
-            pv[0] = &h->verts[h->face_verts[k0]];
-            pv[1] = &h->verts[h->face_verts[k]];
-            pv[2] = &h->verts[h->face_verts[k + 1]];
+            pv[0] = &verts[face_verts[k0]];
+            pv[1] = &verts[face_verts[k]];
+            pv[2] = &verts[face_verts[k + 1]];
             for (i = 0; i < 3; ++i) {
                 t[i][0] = (double)pv[i]->x * sc; t[i][1] = (double)pv[i]->y * sc; t[i][2] = (double)pv[i]->z * sc;
             }
@@ -151,7 +153,7 @@ CT__PRIVATE void ct__hull_moments(const ct_hull *h, ct__qreal *vol6, ct__qv *m24
     if (!((ct__qreal)16 * (ct__qreal)DBL_EPSILON * mag + (ct__qreal)(ntri + 4) * (ct__qreal)DBL_EPSILON * absd <=
           (ct__qreal)CT__VOL_REL * *vol6) && (double)mag <= DBL_MAX) {
         double v6, m[3];
-        ct__hull_moments_exact(h, &v6, m);
+        ct__moments_exact(h->verts, h->nverts, h->face_first, h->face_verts, h->nfaces, &v6, m);
         if (ct__q_abs((ct__qreal)v6) <= (ct__qreal)DBL_MAX) {
             *vol6 = (ct__qreal)v6;
             /* about the centre: 24 M1 - 4 V6 o, rounded once more (eps of the coordinates) */

@@ -24,8 +24,10 @@
    CONTACT_STATIC build that uses only part of the library compiles warning-free. */
 #if defined(__GNUC__)
 #define CT__PRIVATE static __attribute__((unused))
+#define CT__COLD __attribute__((noinline, cold))   /* a rare path kept out of its hot caller */
 #else
 #define CT__PRIVATE static
+#define CT__COLD
 #endif
 
 /* ---- scalar ---------------------------------------------------------------------------- */

@@ -765,11 +765,11 @@ CT__PRIVATE ct_status ct__polar_build(ct_scratch *s, ct__polar *p, int full) {
            flush faces next to a slightly tilted one) can leave a dual face whose primal vertex
            lies outside other planes */
         ct__mark mq = ct__scratch_mark(s);
-        st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+        st = ct__quickhull(s, dual, p->nkeep, 0, 0, &qh);   /* plain normals (see CT__QH_SKINNY) */
         if (st == CT_OK) st = ct__quickhull_checked(s, dual, p->nkeep, mq, full, &qh);
         if (st == CT_DEGENERATE) {   /* no build passed its check: the first one, unchecked */
             ct__scratch_reset(s, mq);
-            st = ct__quickhull(s, dual, p->nkeep, 0, &qh);
+            st = ct__quickhull(s, dual, p->nkeep, 0, 0, &qh);
         }
     }
     if (st != CT_OK) return st;
@@ -948,6 +948,17 @@ CT__PRIVATE ct_status ct__polar_run(ct_scratch *s, const ct_hull *a, const ct_xf
     if (st == CT_OK) st = ct__polar_filter(s, p, a, b, &rel);
     if (st != CT_OK) return st;
     st = ct__polar_classify(s, p, b, &rel);
+    if (st == CT_NO_CONVERGENCE) {
+        /* the LP gave up and no candidate centre is deep: bodies clearly apart by their
+           vertices (GJK) are disjoint, whatever their planes' conditioning (two needles of
+           extent 1.6e7 whose planes meet at 1e-8 rad, 7.45e-4 apart by an exact SAT) */
+        ct_shape sa = ct_shape_hull(a), sb = ct_shape_hull(b);
+        ct_distance d;
+        if (ct_gjk(&sa, xa, &sb, xb, NULL, &d) == CT_OK && ct__finite(d.distance) && d.distance > p->touch * p->scale) {
+            p->state = CT__POLAR_DISJOINT;
+            st = CT_OK;
+        }
+    }
     if (st == CT_OK && p->state != CT__POLAR_OVERLAP) {
         /* a verdict the vertices do not bear out: a sliver's faces (a wedge of nearly opposite
            planes, 1e-10 rad apart) are beyond the simplex's pivot threshold and stray from its

@@ -1163,6 +1163,71 @@ Test(hull, stress_default_tolerance_is_checked, .timeout = 300) {
            flat_degenerate, flat);
 }
 
+/* Needles: most points within w of one line (w = 1e-11..1e-7 of its length), many in clusters
+   of exact copies and near-copies, plus two or three points well off the line, so the set spans
+   3D by far more than its tolerance. The exact hull has sliver faces through three near-collinear
+   points (a fuzz_pfc erosion met 11 such points, extent 16, w 1e-7): a plane from a plain cross
+   product turns by eps over the sliver's aspect, so a vertex further along the line was 8e6
+   tolerances above it and every rebuild failed (CT_DEGENERATE). Every set must build and
+   contain every point within the documented bound. */
+static int needle_set(ct_vec3 *p, unsigned long long *s) {
+    ct_vec3 dir = tu_random_unit(s), e1, e2, c;
+    double len = 4 + 12 * tu_uniform(s), w = len * pow(10, -7 - 4 * tu_uniform(s));
+    int n = 8 + (int)(tu_uniform(s) * 12), off = 2 + (int)(tu_uniform(s) * 2), i;
+    double a0 = 6.283185307179586 * tu_uniform(s);
+    e1 = ct__normalize(ct__cross(dir, fabs((double)dir.x) < 0.6 ? tu_vec(1, 0, 0) : tu_vec(0, 1, 0)), NULL);
+    e2 = ct__cross(dir, e1);
+    c = tu_vec(10 * tu_uniform(s) - 5, 10 * tu_uniform(s) - 5, 10 * tu_uniform(s) - 5);
+    for (i = 0; i < n; ++i) {
+        double t = len * (tu_uniform(s) - 0.5), a = 6.283185307179586 * tu_uniform(s), u = tu_uniform(s);
+        if (i < off) {   /* off the line by 1..8, at angles 2 pi / 3 apart about it */
+            a = a0 + 2.0943951023931953 * i;
+            double r = 1 + 7 * u;
+            p[i] = ct__add(ct__add(c, ct__scale(dir, (ct_real)t)),
+                           ct__add(ct__scale(e1, (ct_real)(r * cos(a))), ct__scale(e2, (ct_real)(r * sin(a)))));
+        } else if (i < off + 2) {   /* the line's two ends */
+            double r = w * sqrt(u);
+            t = len * (i == off ? -0.5 : 0.5);
+            p[i] = ct__add(ct__add(c, ct__scale(dir, (ct_real)t)),
+                           ct__add(ct__scale(e1, (ct_real)(r * cos(a))), ct__scale(e2, (ct_real)(r * sin(a)))));
+        } else if (u < 0.25) {   /* an exact copy of a line point */
+            p[i] = p[off + (int)(tu_uniform(s) * (i - off))];
+        } else if (u < 0.5) {   /* a near-copy, 1e-10 of the length away */
+            ct_vec3 q = p[off + (int)(tu_uniform(s) * (i - off))];
+            p[i] = ct__add(q, ct__scale(tu_random_unit(s), (ct_real)(1e-10 * len)));
+        } else {
+            double r = w * sqrt(u);
+            p[i] = ct__add(ct__add(c, ct__scale(dir, (ct_real)t)),
+                           ct__add(ct__scale(e1, (ct_real)(r * cos(a))), ct__scale(e2, (ct_real)(r * sin(a)))));
+        }
+    }
+    return n;
+}
+Test(hull, needles_with_clusters_build_and_contain, .timeout = 120) {
+    ct_vec3 p[20];
+    unsigned long long s = 0x6eed1e5ULL;
+    int j, failed = 0;
+    double most = 0;
+    for (j = 0; j < 20000; ++j) {
+        int n = needle_set(p, &s), i;
+        double tol = hull_tolerance(p, n, 0), absmax = 0, w;
+        ct_hull h;
+        ct_status st = ct_hull_build(p, n, NULL, NULL, &h);
+        if (st != CT_OK) {
+            if (!failed++) cr_log_error("set %d (%d points): %s", j, n, ct_status_string(st));
+            continue;
+        }
+        for (i = 0; i < n; ++i) absmax = fmax(absmax, (double)ct__maxabs(p[i]));
+        w = (worst_outside(&h, p, n) - 8 * (double)TU_EPS * absmax) / tol;
+        most = fmax(most, w);
+        cr_expect(w <= HULL_OUTSIDE_TOLS, "set %d: a point %g tolerances outside", j, w);
+        cr_expect_eq(h.nverts - h.nedges + h.nfaces, 2);
+        ct_hull_free(&h);
+    }
+    cr_assert_eq(failed, 0, "%d of 20000 needle sets did not build", failed);
+    printf("hull: 20000 needle sets, worst point %.2f tolerances outside\n", most);
+}
+
 /* Cylinders (a DEM particle mesh): m points on each of two circles. Each rim point the caps
    take in lies in their plane to rounding, and the fold rule deleted and re-fanned the whole
    cap polygon from it and merged the fan back, one triangle at a time: O(m^2) per point, 2.7 s
@@ -1271,6 +1336,35 @@ Test(hull, huge_coordinates_give_no_nan) {
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) cr_assert(I[i][j] == I[i][j], "inertia[%d][%d] is NaN", i, j);
     ct_hull_free(&h);
+}
+
+/* Coordinates of every magnitude, 1e-300..1e300 (as libFuzzer makes them): the simplex's
+   accurate cross product overflowed to NaN (inf - inf among its error terms) where the plain
+   one of a unit edge had stayed finite, no point had a finite height, and the height search
+   left its index at -1 and read before the array (fuzz_hull under ASan, 2026-11-29). Every
+   set gets a status, a built hull finite planes. */
+Test(hull, coordinates_of_every_magnitude_get_a_status) {
+    ct_vec3 p[8];
+    unsigned long long s = 0x3a9e11ULL;
+    int j, i, f, built = 0;
+    if (TU_FLOAT) cr_skip_test("double exponents");
+    for (j = 0; j < 4000; ++j) {
+        ct_hull h;
+        ct_status st;
+        for (i = 0; i < 8; ++i) {
+            double c[3];
+            int k;
+            for (k = 0; k < 3; ++k) c[k] = (tu_uniform(&s) < 0.5 ? -1 : 1) * pow(10, 600 * tu_uniform(&s) - 300);
+            p[i] = tu_vec(c[0], c[1], c[2]);
+        }
+        st = ct_hull_build(p, 8, NULL, NULL, &h);
+        cr_assert(st == CT_OK || st == CT_DEGENERATE || st == CT_INVALID, "set %d: %s", j, ct_status_string(st));
+        if (st != CT_OK) continue;
+        ++built;
+        for (f = 0; f < h.nfaces; ++f) cr_assert(ct__finite3(h.planes[f].n) && ct__finite(h.planes[f].d), "set %d face %d", j, f);
+        ct_hull_free(&h);
+    }
+    cr_log_info("%d of 4000 built", built);
 }
 
 /* Points on a cube's surface (each on one face, uniform), exactly or within `jitter` of it:

@@ -25,7 +25,7 @@ Test(hull_verify, walk_finds_a_point_outside) {
     wl_sphere(xyz, n, 1, &s);
     for (i = 0; i < n; ++i) p[i] = tu_vec(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
     ct_scratch_init(&sc, NULL);
-    cr_assert_eq(ct__quickhull(&sc, p, n, 0, &q), CT_OK);
+    cr_assert_eq(ct__quickhull(&sc, p, n, 0, 1, &q), CT_OK);
     cr_assert((double)n * q.nfaces > CT__QH_VERIFY_PAIRS, "%d faces: the walk is not used", q.nfaces);
     m = ct__scratch_mark(&sc);
     cr_assert_eq(ct__qh_verify(&sc, &q, p, n, CT__QH_BOUND * q.tol), 1);
@@ -93,7 +93,7 @@ Test(hull_verify, big_face_convexity_matches_every_pair) {
         p[2 * i + 1] = ct__xf_point(&xf, tu_vec(cos(a), sin(a), 0.5));
     }
     ct_scratch_init(&sc, NULL);
-    cr_assert_eq(ct__quickhull(&sc, p, n, 0, &q), CT_OK);
+    cr_assert_eq(ct__quickhull(&sc, p, n, 0, 1, &q), CT_OK);
     for (f = 0; f < q.nfaces; ++f)
         if (q.face_first[f + 1] - q.face_first[f] == m) cap = f;
     cr_assert(cap >= 0 && m > CT__QH_CONVEX_PAIRS, "no cap of %d vertices", m);
