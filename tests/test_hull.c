@@ -1203,7 +1203,7 @@ static int needle_set(ct_vec3 *p, unsigned long long *s) {
     }
     return n;
 }
-Test(hull, needles_with_clusters_build_and_contain, .timeout = 120) {
+Test(hull, needles_with_clusters_build_and_contain) {
     ct_vec3 p[20];
     unsigned long long s = 0x6eed1e5ULL;
     int j, failed = 0;
