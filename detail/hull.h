@@ -180,16 +180,20 @@ CT__INLINE ct__qreal ct__q_diff_prod(ct__qreal a, ct__qreal b, ct__qreal c, ct__
     ct__qreal w = c * d;
     return fma(a, b, -w) + fma(-c, d, w);
 }
-CT__PRIVATE ct__qv ct__q_cross_accurate(ct__qv a, ct__qv b, ct__qv c) {
+/* *exact (may be NULL) is 0 when the accurate product overflowed (inf - inf in the error terms:
+   coordinates near the largest double) and the plain one, which callers already handle, is
+   returned instead. */
+CT__PRIVATE ct__qv ct__q_cross_accurate(ct__qv a, ct__qv b, ct__qv c, int *exact) {
     ct__qv u = ct__q_sub(b, a), v = ct__q_sub(c, a), ue, ve, r;
+    int fin;
     ue = ct__q_v3(ct__q_two_diff_err(b.x, a.x, u.x), ct__q_two_diff_err(b.y, a.y, u.y), ct__q_two_diff_err(b.z, a.z, u.z));
     ve = ct__q_v3(ct__q_two_diff_err(c.x, a.x, v.x), ct__q_two_diff_err(c.y, a.y, v.y), ct__q_two_diff_err(c.z, a.z, v.z));
     r = ct__q_add(ct__q_v3(ct__q_diff_prod(u.y, v.z, u.z, v.y), ct__q_diff_prod(u.z, v.x, u.x, v.z),
                            ct__q_diff_prod(u.x, v.y, u.y, v.x)),
                   ct__q_add(ct__q_cross(u, ve), ct__q_cross(ue, v)));
-    /* an overflow (inf - inf in the error terms: coordinates near the largest double) gives
-       the plain product, which the callers already handle */
-    return r.x - r.x == 0 && r.y - r.y == 0 && r.z - r.z == 0 ? r : ct__q_cross(u, v);
+    fin = r.x - r.x == 0 && r.y - r.y == 0 && r.z - r.z == 0;
+    if (exact) *exact = fin;
+    return fin ? r : ct__q_cross(u, v);
 }
 /* A face whose |cross product sum| is below this fraction of its longest squared edge (about
    its width over its length) gets its normal from ct__q_cross_accurate, in the build (every
@@ -402,7 +406,7 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qh_state *q, int f) {
     if (F->area < CT__QH_SKINNY * lmax && q->accurate) {   /* the fan again, accurately */
         nrm = ct__q_v3(0, 0, 0);
         for (e = q->e[q->e[e0].next].next; e != e0; e = q->e[e].next)
-            nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, q->p[q->e[q->e[e].prev].head], q->p[q->e[e].head]));
+            nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, q->p[q->e[q->e[e].prev].head], q->p[q->e[e].head], NULL));
         thin = ct__qh_face_finish(F, nv, c, nrm, lmax);
     }
     if (thin) ct__qh_face_thin(F, lvec, lmax);
@@ -412,7 +416,7 @@ CT__PRIVATE void ct__qh_face_geometry(ct__qh_state *q, int f) {
 /* A skinny triangle's geometry again, its normal from ct__q_cross_accurate (rare: kept out of
    ct__qh_triangle's hot path). Returns ct__qh_face_finish's thin flag. */
 CT__PRIVATE CT__COLD int ct__qh_face_accurate(ct__qface *F, ct__qv pa, ct__qv pb, ct__qv pc, ct__qreal lmax) {
-    return ct__qh_face_finish(F, 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross_accurate(pa, pb, pc), lmax);
+    return ct__qh_face_finish(F, 3, ct__q_add(ct__q_add(pa, pb), pc), ct__q_cross_accurate(pa, pb, pc, NULL), lmax);
 }
 
 CT__INLINE int ct__qh_push_pending(ct__qh_state *q, int f) {
@@ -556,8 +560,8 @@ CT__PRIVATE ct_status ct__qh_simplex(ct__qh_state *q) {
         if (d > best) { best = d; v[2] = i; }
     }
     if (!(ct__q_sqrt(best) > CT__QH_SPAN * q->tol)) return CT_DEGENERATE;
-    nrm = q->accurate ? ct__q_cross_accurate(p[v[0]], p[v[1]], p[v[2]]) : ct__q_v3(0, 0, 0);
-    accurate = q->accurate && nrm.x - nrm.x == 0 && nrm.y - nrm.y == 0 && nrm.z - nrm.z == 0;
+    accurate = 0;
+    if (q->accurate) nrm = ct__q_cross_accurate(p[v[0]], p[v[1]], p[v[2]], &accurate);
     /* overflowed (the extent near the largest double): the unit edge's product, as rounded */
     nrm = ct__q_normalize(accurate ? nrm : ct__q_cross(u, ct__q_sub(p[v[2]], p[v[0]])), &ok);
     if (!ok) return CT_DEGENERATE;
@@ -1196,7 +1200,7 @@ CT__PRIVATE ct_plane ct__polygon_plane(const ct__qv *pq, const ct_vec3 *pr, cons
     if (m > 2) l2 = ct__q_max(l2, ct__q_len2(ct__q_sub(CT__QH_PT(m - 1), p0)));
     if (ct__q_len2(nrm) < CT__QH_SKINNY * CT__QH_SKINNY * l2 * l2) {
         nrm = ct__q_v3(0, 0, 0);
-        for (k = 1; k + 1 < m; ++k) nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, CT__QH_PT(k), CT__QH_PT(k + 1)));
+        for (k = 1; k + 1 < m; ++k) nrm = ct__q_add(nrm, ct__q_cross_accurate(p0, CT__QH_PT(k), CT__QH_PT(k + 1), NULL));
     }
     pl.n = ct__q_out(ct__q_normalize(nrm, &ok));
     if (!ok) pl.n = fallback;
