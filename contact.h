@@ -510,9 +510,10 @@ CTDEF int ct_sparsify(ct_contact *c, int n, ct_real threshold, ct_real minarea, 
    exactly on later calls, and bounds on every other axis, valid while the bodies move less
    than the lead. So a contact moving by 0.05% of its size and 0.1 degree per call is answered
    by a few axes on most calls and a resting one on nearly all; at 1 degree per call a
-   certificate answers two or three calls, about what it costs to make, so the cache makes few
-   (a pair whose certificates do not pay waits longer and longer, and tries again as soon as it
-   slows down). A cache hit returns exactly what a cold call returns. A cache that holds indices of another
+   certificate would answer two or three calls, less than it costs to make with the lead such
+   motion sets, so the cache makes none while the lead exceeds twice its least (a pair whose
+   certificates do not pay waits longer and longer; each tries again as soon as it slows
+   down). A cache hit returns exactly what a cold call returns. A cache that holds indices of another
    pair of hulls is harmless (it is range-checked, and only steers the search; a certificate
    is used only for the hulls it was made for, told by their planes arrays and a hash of their
    planes, and only for hulls built by the library). speculative must be finite and >= 0. The

@@ -1017,8 +1017,9 @@ Test(sat, certificate_answers_equal_cold) {
    300 vertices (about 600 faces). Every cached call returns the cold call bit for bit. At a
    tenth of the motion most contact calls are answered by the certificate, which lists the
    candidates a few calls' motion below each decision (a certificate of the winners alone held
-   for under 1% of these calls); at the scene's motion one answers two or three calls, about
-   what it costs, and the cache makes few. */
+   for under 1% of these calls); at the scene's motion one would answer two or three calls,
+   less than it costs with a lead that large (over twice the least), so the cache makes none
+   for most pairs. */
 Test(sat, certificate_under_scene_motion) {
     static const double rate[3] = { 0.1, 1, 5 };
     unsigned long long seed = 5151;
@@ -1062,9 +1063,10 @@ Test(sat, certificate_under_scene_motion) {
                     "answered by it", size[big], certified[big][0], calls[big][0], certified[big][1], calls[big][1],
                     certified[big][2], calls[big][2]);
     cr_assert(calls[0][0] > 200 && certified[0][0] > calls[0][0] * 3 / 4, "0.1x: %d of %d", certified[0][0], calls[0][0]);
-    /* at the scene's motion a certificate answers two or three calls, about what it costs: the
-       cache makes few (a pair whose certificates do not pay waits longer and longer) */
-    cr_assert(calls[0][1] > 200 && certified[0][1] > calls[0][1] / 10, "1x: %d of %d", certified[0][1], calls[0][1]);
+    /* at the scene's motion a certificate would answer two or three calls, less than it costs
+       with the lead that motion sets: the cache makes none for most pairs (the policy of
+       ct__sat_cached_query; certificates made anyway answered 19% of these calls) */
+    cr_assert(calls[0][1] > 200 && certified[0][1] < calls[0][1] / 10, "1x: %d of %d", certified[0][1], calls[0][1]);
 }
 
 /* A hull rebuilt in the same struct from its own points turned a quarter turn about their
