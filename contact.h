@@ -245,6 +245,10 @@ typedef struct ct_hull {
                                      (tells a hull rebuilt in the same memory from the old one) */
     ct_real      ct__short;       /* private: > 0 when some edge is shorter than this (a length
                                      within reach of rounding): hill climbs explore such edges */
+    ct_real     *ct__depth;       /* private: per face, the depth of center below it,
+                                     -(n.center + d), and ct__inner the least of them (the
+                                     SAT's bounds); set by the library's builds, else NULL */
+    ct_real      ct__inner;
 } ct_hull;
 #define CT__HULL_VALID 0x48554C4Cu
 

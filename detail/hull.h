@@ -1436,7 +1436,7 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
                                            const ct_allocator *alloc) {
     ct_allocator a = ct__allocator(alloc);
     int nhe = face_first[nfaces], i, f, k;
-    size_t sz = 0, o_verts, o_planes, o_ff, o_fv, o_vs, o_tag, o_twin, o_next, o_face, o_ve, o_vf, o_va;
+    size_t sz = 0, o_verts, o_planes, o_ff, o_fv, o_vs, o_tag, o_twin, o_next, o_face, o_ve, o_vf, o_va, o_dep;
     unsigned char *blk;
     memset(out, 0, sizeof *out);
 #define CT__SLOT(off, count, T) (off = sz, sz += ct__array_bytes((long long)(count), sizeof(T)))
@@ -1452,6 +1452,7 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
     CT__SLOT(o_ve, nverts, int);
     CT__SLOT(o_vf, nverts + 1, int);
     CT__SLOT(o_va, nhe, int);
+    CT__SLOT(o_dep, nfaces, ct_real);
 #undef CT__SLOT
     blk = (unsigned char *)ct__alloc(&a, sz);
     if (!blk) return CT_NO_MEMORY;
@@ -1472,6 +1473,7 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
     out->vert_edge = (int *)(blk + o_ve);
     out->vert_first = (int *)(blk + o_vf);
     out->vert_adj = (int *)(blk + o_va);
+    out->ct__depth = (ct_real *)(blk + o_dep);
     memcpy(out->verts, verts, (size_t)nverts * sizeof(ct_vec3));
     memcpy(out->face_first, face_first, (size_t)(nfaces + 1) * sizeof(int));
     memcpy(out->face_verts, face_verts, (size_t)nhe * sizeof(int));
@@ -1534,6 +1536,12 @@ CT__PRIVATE ct_status ct__hull_assemble(ct_hull *out, const ct_vec3 *verts, cons
         if (planes) out->planes[f] = planes[f];
         else out->planes[f] = ct__polygon_plane(NULL, verts, face_verts + face_first[f], face_first[f + 1] - face_first[f],
                                                 ct__v3(0, 0, 1));
+    }
+    /* the centre's depth below each face (as detail/sat.h's bounds evaluate it) */
+    out->ct__inner = CT__MAXR;
+    for (f = 0; f < nfaces; ++f) {
+        out->ct__depth[f] = -(ct__dot(out->planes[f].n, out->center) + out->planes[f].d);
+        out->ct__inner = ct__min(out->ct__inner, out->ct__depth[f]);
     }
     {   /* a 64-bit hash of the planes (they fix the polytope): a hull rebuilt in the same memory
            gets another one (detail/sat.h keys its certificates with it). FNV-1a's step on

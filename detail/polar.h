@@ -489,6 +489,7 @@ CT__PRIVATE ct_status ct__polar_body(ct_scratch *s, const ct__polar *p, const ct
     for (i = 0; i < h->nverts; ++i) v[i] = ct__scale(ct__sub(ct__xf_point(x, h->verts[i]), p->origin), inv);
     *out = *h;
     out->verts = v;
+    out->ct__depth = NULL;   /* of h's centre: not of these vertices */
     return CT_OK;
 }
 

@@ -165,9 +165,17 @@ typedef struct ct__sat_ft {
     ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT], w[CT__SAT_FT];   /* w, wv: ct__sat_ft_witness */
 } ct__sat_ft;
 
+/* c is h's center: a hull the library built (ct__valid) has its d tabulated (ct__depth) */
 CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
-    int f;
-    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc); t->m = CT__MAXR;
+    int f, n = ct__imin(h->nfaces, CT__SAT_FT);
+    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc);
+    if (h->ct__valid == CT__HULL_VALID && h->ct__depth) {
+        memcpy(t->d, h->ct__depth, (size_t)n * sizeof(ct_real));
+        t->m = h->ct__inner;
+        for (f = 0; f < n; ++f) t->x[f] = ct__dot(h->planes[f].n, t->dc);
+        return;
+    }
+    t->m = CT__MAXR;
     for (f = 0; f < h->nfaces; ++f) {
         ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
         if (f < CT__SAT_FT) { t->x[f] = x; t->d[f] = d; }
