@@ -143,6 +143,30 @@ CT__PRIVATE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
     return ct__dot(pl.n, s->a->verts[v]) + pl.d;
 }
 
+/* ct__sat_face_a and _b that may stop at a vertex deep enough to rule the face out: the scan
+   (hulls it scans, as ct__sat_support) stops at a vertex whose separation, by the other way of
+   evaluating it, reaches below `below`; *exact = 0 then and the value returned is that vertex's
+   (an upper bound of the face's, within s->margin, as for the witnesses in ct__sat_query). */
+CT__INLINE int ct__sat_scans(const ct_hull *h) { return h->nverts <= 64 || !h->vert_first || !h->vert_adj; }
+CT__PRIVATE ct_real ct__sat_face_a_upto(const ct__sat *s, int i, ct_real below, int *vb, int *exact) {
+    ct_plane pl = s->a->planes[i];
+    ct_vec3 d = ct__xf_inv_dir(&s->rel, ct__neg(pl.n));
+    int reached = 0, v = ct__sat_scans(s->b)
+                             ? ct__argmax_dot_goal(s->b->verts, s->b->nverts, d, ct__dot(pl.n, s->rel.p) + pl.d - below, &reached)
+                             : ct__sat_support(s->b, d);
+    *vb = v;
+    *exact = !reached;
+    return ct__dot(pl.n, ct__xf_point(&s->rel, s->b->verts[v])) + pl.d;
+}
+CT__PRIVATE ct_real ct__sat_face_b_upto(const ct__sat *s, int j, ct_real below, int *va, int *exact) {
+    ct_plane pl = ct__xf_plane(&s->rel, s->b->planes[j]);
+    int reached = 0, v = ct__sat_scans(s->a) ? ct__argmax_dot_goal(s->a->verts, s->a->nverts, ct__neg(pl.n), pl.d - below, &reached)
+                                             : ct__sat_support(s->a, ct__neg(pl.n));
+    *va = v;
+    *exact = !reached;
+    return ct__dot(pl.n, s->a->verts[v]) + pl.d;
+}
+
 /* An edge of A prepared for the pair loop (see ct__sat_row_make). */
 typedef struct ct__sat_row {
     ct_vec3 na, nb, u, o, p;   /* in B's frame */
@@ -460,7 +484,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     const ct_hull *A = s->a, *B = s->b;
     ct_vec3 ca_in_b = ct__xf_inv_point(&s->rel, s->ca);
     ct_real x, thr;
-    int i, j, v;
+    int i, j, v, ex;
     ct__sat_row row;
     ct__sat_ft ta, tb;
     ct_vec3 wa = ct__v3(0, 0, 0), wb;
@@ -519,7 +543,15 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, ub, i, 0);
             continue;
         }
-        x = ct__sat_face_a(s, i, &v);
+        /* a vertex of B deep enough below the face rules it out as the witness would */
+        x = ct__sat_face_a_upto(s, i, q->sa - 2 * s->margin, &v, &ex);
+        if (!ex) {
+            if (x + s->margin < q->sa) {
+                if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x + s->margin, i, 0);
+                continue;
+            }
+            x = ct__sat_face_a(s, i, &v);
+        }
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_A, i, 0); return; }
         if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x, i, 1);
         if (ct__sat_better(x, i, q->sa, q->fa)) { q->sa = x; q->fa = i; q->vb = v; wb = ct__xf_point(&s->rel, B->verts[v]); }
@@ -547,7 +579,14 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, ub, j, 0);
             continue;
         }
-        x = ct__sat_face_b(s, j, &v);
+        x = ct__sat_face_b_upto(s, j, (q->fb >= 0 ? ct__max(thr, q->sb) : thr) - 2 * s->margin, &v, &ex);
+        if (!ex) {
+            if (x + s->margin <= thr || (q->fb >= 0 && x + s->margin < q->sb)) {
+                if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x + s->margin, j, 0);
+                continue;
+            }
+            x = ct__sat_face_b(s, j, &v);
+        }
         if (x > s->spec) { ct__sat_separated(q, CT_SAT_FACE_B, 0, j); return; }
         if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x, j, 1);
         if (ct__sat_better(x, j, q->sb, q->fb)) { q->sb = x; q->fb = j; q->va = v; wa = ct__xf_inv_point(&s->rel, A->verts[v]); }

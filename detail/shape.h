@@ -173,28 +173,53 @@ CT__INLINE __m128d ct__dot2_sse2(const double *r, __m128d d0, __m128d d1, __m128
     return _mm_add_pd(_mm_add_pd(_mm_shuffle_pd(a, b, 2), _mm_shuffle_pd(a, c, 1)), _mm_shuffle_pd(b, c, 2));
 }
 
+/* One block of four points (from r, ids i01, i23) into the lanes of ct__argmax_sse2; *t gets
+   the block's dots summed in pairs. */
+CT__INLINE void ct__argmax_sse2_block(const double *r, __m128d d0, __m128d d1, __m128d d2, __m128d i01, __m128d i23,
+                                      __m128d *m01, __m128d *m23, __m128d *b01, __m128d *b23, __m128d *t) {
+    __m128d t01 = ct__dot2_sse2(r, d0, d1, d2), t23 = ct__dot2_sse2(r + 6, d0, d1, d2);
+    __m128d g01 = _mm_cmpgt_pd(t01, *m01), g23 = _mm_cmpgt_pd(t23, *m23);
+    *m01 = _mm_max_pd(t01, *m01);   /* t > m ? t : m, lane by lane (a NaN t keeps m) */
+    *m23 = _mm_max_pd(t23, *m23);
+    *b01 = _mm_or_pd(_mm_and_pd(g01, i01), _mm_andnot_pd(g01, *b01));
+    *b23 = _mm_or_pd(_mm_and_pd(g23, i23), _mm_andnot_pd(g23, *b23));
+    *t = _mm_add_pd(t01, t23);
+}
+
 /* ct__argmax_dot_sum for double, n >= 4, two lanes per register (point i in lane i & 3): the
    first block seeds the lanes, blocks of four follow, a tail of up to three points goes
-   scalar into its lanes. */
-CT__INLINE int ct__argmax_sse2(const double *q, int n, const double *d, double *sum) {
+   scalar into its lanes. goal (may be NULL): the scan stops after the first block in which
+   some point's dot reaches *goal and returns that point (*reached = 1), not the argmax. */
+CT__INLINE int ct__argmax_sse2(const double *q, int n, const double *d, double *sum, const double *goal, int *reached) {
     const __m128d d0 = _mm_set_pd(d[1], d[0]), d1 = _mm_set_pd(d[0], d[2]), d2 = _mm_set_pd(d[2], d[1]);
     const __m128d four = _mm_set1_pd(4);
-    __m128d m01 = ct__dot2_sse2(q, d0, d1, d2), m23 = ct__dot2_sse2(q + 6, d0, d1, d2), s = _mm_add_pd(m01, m23);
+    __m128d m01 = ct__dot2_sse2(q, d0, d1, d2), m23 = ct__dot2_sse2(q + 6, d0, d1, d2), s = _mm_add_pd(m01, m23), t;
     __m128d i01 = _mm_set_pd(5, 4), i23 = _mm_set_pd(7, 6);
     __m128d b01 = _mm_set_pd(1, 0), b23 = _mm_set_pd(3, 2);
-    double md[4], bd[4], sd[2], t;
+    double md[4], bd[4], sd[2], u;
     int i, k;
-    for (i = 4; i + 4 <= n; i += 4) {
-        const double *r = q + 3 * i;
-        __m128d t01 = ct__dot2_sse2(r, d0, d1, d2), t23 = ct__dot2_sse2(r + 6, d0, d1, d2);
-        __m128d g01 = _mm_cmpgt_pd(t01, m01), g23 = _mm_cmpgt_pd(t23, m23);
-        m01 = _mm_max_pd(t01, m01);   /* t > m ? t : m, lane by lane (a NaN t keeps m) */
-        m23 = _mm_max_pd(t23, m23);
-        b01 = _mm_or_pd(_mm_and_pd(g01, i01), _mm_andnot_pd(g01, b01));
-        b23 = _mm_or_pd(_mm_and_pd(g23, i23), _mm_andnot_pd(g23, b23));
-        s = _mm_add_pd(s, _mm_add_pd(t01, t23));
-        i01 = _mm_add_pd(i01, four);
-        i23 = _mm_add_pd(i23, four);
+    if (goal) {
+        const __m128d g = _mm_set1_pd(*goal);
+        for (i = 4;; i += 4) {
+            int hit = _mm_movemask_pd(_mm_cmpge_pd(m01, g)) | (_mm_movemask_pd(_mm_cmpge_pd(m23, g)) << 2);
+            if (hit) {
+                _mm_storeu_pd(bd, b01);
+                _mm_storeu_pd(bd + 2, b23);
+                *reached = 1;
+                return (int)bd[(hit & 1) ? 0 : (hit & 2) ? 1 : (hit & 4) ? 2 : 3];
+            }
+            if (i + 4 > n) break;
+            ct__argmax_sse2_block(q + 3 * i, d0, d1, d2, i01, i23, &m01, &m23, &b01, &b23, &t);
+            i01 = _mm_add_pd(i01, four);
+            i23 = _mm_add_pd(i23, four);
+        }
+    } else {
+        for (i = 4; i + 4 <= n; i += 4) {
+            ct__argmax_sse2_block(q + 3 * i, d0, d1, d2, i01, i23, &m01, &m23, &b01, &b23, &t);
+            s = _mm_add_pd(s, t);
+            i01 = _mm_add_pd(i01, four);
+            i23 = _mm_add_pd(i23, four);
+        }
     }
     _mm_storeu_pd(md, m01);
     _mm_storeu_pd(md + 2, m23);
@@ -204,9 +229,9 @@ CT__INLINE int ct__argmax_sse2(const double *q, int n, const double *d, double *
     sd[0] += sd[1];
     for (; i < n; ++i) {
         const double *r = q + 3 * i;
-        t = (r[0] * d[0] + r[1] * d[1]) + r[2] * d[2];
-        sd[0] += t;
-        if (t > md[i & 3]) { md[i & 3] = t; bd[i & 3] = (double)i; }
+        u = (r[0] * d[0] + r[1] * d[1]) + r[2] * d[2];
+        sd[0] += u;
+        if (u > md[i & 3]) { md[i & 3] = u; bd[i & 3] = (double)i; }
     }
     k = 0;
     for (i = 1; i < 4; ++i)
@@ -237,7 +262,7 @@ CT__INLINE int ct__argmax_dot_sum(const ct_vec3 *p, int n, ct_vec3 d, ct_real *s
     if (!CT__FLOAT) { /* ct_real is double here: the casts only name it so */
         double dd[3], sd;
         dd[0] = (double)d.x; dd[1] = (double)d.y; dd[2] = (double)d.z;
-        k = ct__argmax_sse2((const double *)(const void *)p, n, dd, &sd);
+        k = ct__argmax_sse2((const double *)(const void *)p, n, dd, &sd, NULL, NULL);
         if (sum) *sum = (ct_real)sd;
         return k;
     }
@@ -272,6 +297,22 @@ CT__INLINE int ct__argmax_dot_sum(const ct_vec3 *p, int n, ct_vec3 d, ct_real *s
 }
 
 CT__INLINE int ct__argmax_dot(const ct_vec3 *p, int n, ct_vec3 d) { return ct__argmax_dot_sum(p, n, d, NULL); }
+
+/* ct__argmax_dot that may stop early at a point whose dot reaches goal (*reached = 1: that
+   point, not the argmax; only the SSE2 scan of doubles stops early, every other path
+   returns the argmax with *reached = 0). */
+CT__INLINE int ct__argmax_dot_goal(const ct_vec3 *p, int n, ct_vec3 d, ct_real goal, int *reached) {
+    *reached = 0;
+#if CT__SSE2
+    if (!CT__FLOAT && n >= 8) {
+        double dd[3], g = (double)goal;
+        dd[0] = (double)d.x; dd[1] = (double)d.y; dd[2] = (double)d.z;
+        return ct__argmax_sse2((const double *)(const void *)p, n, dd, NULL, &g, reached);
+    }
+#endif
+    (void)goal;
+    return ct__argmax_dot(p, n, d);
+}
 
 /* A neighbour above level b along d of the cluster of v: the vertices joined to v by edges
    shorter than h->ct__short (a breadth-first walk over at most CT__HULL_CLUSTER of them), or
