@@ -127,44 +127,41 @@ typedef struct ct__sat {
     int exact;             /* 1: no bias between axis kinds (ct__sat_least_axis) */
 } ct__sat;
 
-/* Face i of A: the deepest vertex of B below its plane. Returns the separation. */
-CT__PRIVATE ct_real ct__sat_face_a(const ct__sat *s, int i, int *vb) {
-    ct_plane pl = s->a->planes[i];
-    int v = ct__sat_support(s->b, ct__xf_inv_dir(&s->rel, ct__neg(pl.n)));
-    *vb = v;
-    return ct__dot(pl.n, ct__xf_point(&s->rel, s->b->verts[v])) + pl.d;
-}
-
-/* Face j of B (its plane brought to A's frame): the deepest vertex of A below it. */
-CT__PRIVATE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
-    ct_plane pl = ct__xf_plane(&s->rel, s->b->planes[j]);
-    int v = ct__sat_support(s->a, ct__neg(pl.n));
-    *va = v;
-    return ct__dot(pl.n, s->a->verts[v]) + pl.d;
-}
-
-/* ct__sat_face_a and _b that may stop at a vertex deep enough to rule the face out: the scan
-   (hulls it scans, as ct__sat_support) stops at a vertex whose separation, by the other way of
-   evaluating it, reaches below `below`; *exact = 0 then and the value returned is that vertex's
-   (an upper bound of the face's, within s->margin, as for the witnesses in ct__sat_query). */
+/* Face i of A: the deepest vertex of B below its plane; returns the separation. below (may be
+   NULL): the scan (hulls it scans, as ct__sat_support) may stop at a vertex whose separation, by
+   the other way of evaluating it, reaches below *below; *exact = 0 then, and the value returned
+   is that vertex's (an upper bound of the face's within s->margin, as for the witnesses in
+   ct__sat_query). */
 CT__INLINE int ct__sat_scans(const ct_hull *h) { return h->nverts <= 64 || !h->vert_first || !h->vert_adj; }
-CT__PRIVATE ct_real ct__sat_face_a_upto(const ct__sat *s, int i, ct_real below, int *vb, int *exact) {
+CT__PRIVATE ct_real ct__sat_face_a_upto(const ct__sat *s, int i, const ct_real *below, int *vb, int *exact) {
     ct_plane pl = s->a->planes[i];
     ct_vec3 d = ct__xf_inv_dir(&s->rel, ct__neg(pl.n));
-    int reached = 0, v = ct__sat_scans(s->b)
-                             ? ct__argmax_dot_goal(s->b->verts, s->b->nverts, d, ct__dot(pl.n, s->rel.p) + pl.d - below, &reached)
+    int reached = 0, v = below && ct__sat_scans(s->b)
+                             ? ct__argmax_dot_goal(s->b->verts, s->b->nverts, d, ct__dot(pl.n, s->rel.p) + pl.d - *below, &reached)
                              : ct__sat_support(s->b, d);
     *vb = v;
     *exact = !reached;
     return ct__dot(pl.n, ct__xf_point(&s->rel, s->b->verts[v])) + pl.d;
 }
-CT__PRIVATE ct_real ct__sat_face_b_upto(const ct__sat *s, int j, ct_real below, int *va, int *exact) {
+CT__INLINE ct_real ct__sat_face_a(const ct__sat *s, int i, int *vb) {
+    int exact;
+    return ct__sat_face_a_upto(s, i, NULL, vb, &exact);
+}
+
+/* Face j of B (its plane brought to A's frame): the deepest vertex of A below it; below as
+   for ct__sat_face_a_upto. */
+CT__PRIVATE ct_real ct__sat_face_b_upto(const ct__sat *s, int j, const ct_real *below, int *va, int *exact) {
     ct_plane pl = ct__xf_plane(&s->rel, s->b->planes[j]);
-    int reached = 0, v = ct__sat_scans(s->a) ? ct__argmax_dot_goal(s->a->verts, s->a->nverts, ct__neg(pl.n), pl.d - below, &reached)
-                                             : ct__sat_support(s->a, ct__neg(pl.n));
+    int reached = 0, v = below && ct__sat_scans(s->a)
+                             ? ct__argmax_dot_goal(s->a->verts, s->a->nverts, ct__neg(pl.n), pl.d - *below, &reached)
+                             : ct__sat_support(s->a, ct__neg(pl.n));
     *va = v;
     *exact = !reached;
     return ct__dot(pl.n, s->a->verts[v]) + pl.d;
+}
+CT__INLINE ct_real ct__sat_face_b(const ct__sat *s, int j, int *va) {
+    int exact;
+    return ct__sat_face_b_upto(s, j, NULL, va, &exact);
 }
 
 /* An edge of A prepared for the pair loop (see ct__sat_row_make). */
@@ -483,7 +480,7 @@ CT__PRIVATE ct_real ct__sat_col_tight(const ct__sat *s, int j, int start) {
 CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct__satq *q, ct__sat_cert *ce) {
     const ct_hull *A = s->a, *B = s->b;
     ct_vec3 ca_in_b = ct__xf_inv_point(&s->rel, s->ca);
-    ct_real x, thr;
+    ct_real x, thr, below;
     int i, j, v, ex;
     ct__sat_row row;
     ct__sat_ft ta, tb;
@@ -544,7 +541,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             continue;
         }
         /* a vertex of B deep enough below the face rules it out as the witness would */
-        x = ct__sat_face_a_upto(s, i, q->sa - 2 * s->margin, &v, &ex);
+        below = q->sa - 2 * s->margin;
+        x = ct__sat_face_a_upto(s, i, &below, &v, &ex);
         if (!ex) {
             if (x + s->margin < q->sa) {
                 if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, x + s->margin, i, 0);
@@ -579,7 +577,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, ub, j, 0);
             continue;
         }
-        x = ct__sat_face_b_upto(s, j, (q->fb >= 0 ? ct__max(thr, q->sb) : thr) - 2 * s->margin, &v, &ex);
+        below = (q->fb >= 0 ? ct__max(thr, q->sb) : thr) - 2 * s->margin;
+        x = ct__sat_face_b_upto(s, j, &below, &v, &ex);
         if (!ex) {
             if (x + s->margin <= thr || (q->fb >= 0 && x + s->margin < q->sb)) {
                 if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, x + s->margin, j, 0);
@@ -1443,17 +1442,20 @@ CT__PRIVATE void ct__sat_cached_query(const ct__sat *s, ct_sat_cache *cache, ct_
                 track = --cache->ct__wait <= 0 || (cache->ct__slow > 0 && step < cache->ct__slow / 4);
                 if (track) cache->ct__slow = 0;
             }
-            /* listed candidates for CT__SAT_CERT_LEAD calls at the motion per call so far */
-            lead = ct__min(ct__max(CT__SAT_CERT_LEAD * step, ct__min(CT__SAT_CERT_MIN * s->L, CT__SAT_CERT_SLOW * step)),
-                           CT__SAT_CERT_MAX * s->L);
-            /* a lead set by the motion leaves a certificate about lead / step - 1 answered
-               calls; when that lead is also large (more than twice the least, so it lists many
-               candidates) the certificate costs more than its two or three calls save: none is
-               made, and the next call looks again (the motion may slow down). Measured on the
-               10,000-hull scene (instructions per step, see CT__SAT_CERT_PAYS) */
-            if (track && lead < (CT__SAT_CERT_PAYS + 1) * step && lead > 2 * CT__SAT_CERT_MIN * s->L) {
-                track = 0;
-                cache->ct__wait = 1;
+            if (track) {
+                /* listed candidates for CT__SAT_CERT_LEAD calls at the motion per call so far */
+                lead = ct__min(ct__max(CT__SAT_CERT_LEAD * step, ct__min(CT__SAT_CERT_MIN * s->L, CT__SAT_CERT_SLOW * step)),
+                               CT__SAT_CERT_MAX * s->L);
+                /* a lead set by the motion leaves a certificate about lead / step - 1 answered
+                   calls; when that lead is also large (more than twice the least, so it lists
+                   many candidates) the certificate costs more than its two or three calls save:
+                   none is made, and the next call looks again (the motion may slow down).
+                   Measured on the 10,000-hull scene (instructions per step, see
+                   CT__SAT_CERT_PAYS) */
+                if (lead < (CT__SAT_CERT_PAYS + 1) * step && lead > 2 * CT__SAT_CERT_MIN * s->L) {
+                    track = 0;
+                    cache->ct__wait = 1;
+                }
             }
             if (!track) { cache->ct__ok = 2; cache->ct__rel = s->rel; cache->ct__calls = 0; }
         }
