@@ -63,6 +63,16 @@ CT__INLINE int ct__finite(ct_real x) { return (x - x) == (x - x) && x == x && ct
 #define CT__RANGE_HI (CT__FLOAT ? 1048576.0 : CT__P2_50 * CT__P2_50 * CT__P2_50 * CT__P2_50)
 CT__INLINE int ct__in_range(ct_real m) { return (double)m >= 0.5 / CT__RANGE_HI && (double)m < CT__RANGE_HI; }
 CT__INLINE int ct__imin(int a, int b) { return a < b ? a : b; }
+/* Index of the lowest set bit of m (m != 0). */
+CT__INLINE int ct__ctz64(unsigned long long m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m);
+#else
+    int k = 0;
+    while (!(m & 1)) { m >>= 1; ++k; }
+    return k;
+#endif
+}
 CT__INLINE int ct__imax(int a, int b) { return a > b ? a : b; }
 
 /* Quicksort (median of three, recursion on the smaller side, insertion sort below 17), for keys

@@ -183,41 +183,153 @@ typedef struct ct__sat_row {
 typedef struct ct__sat_ft {
     const ct_hull *h;
     ct_vec3 c, dc, wv;
-    ct_real dc2, m, x[CT__SAT_FT], d[CT__SAT_FT], w[CT__SAT_FT];   /* w, wv: ct__sat_ft_witness */
+    ct_real dc2, m, x[CT__SAT_FT], w[CT__SAT_FT];   /* w, wv: ct__sat_ft_witness */
+    ct_real e[CT__SAT_FT];    /* x - d: the face's bound before the other hull's depth */
+    const ct_real *d;    /* the hull's own table (ct__depth) when it has one, else dbuf */
+    ct_real dbuf[CT__SAT_FT];
+    unsigned long long hot;   /* ct__sat_ft_witness: bit f set when table face f is hot */
+    ct_real wcold;            /* and the largest w + margin of the cold faces (-CT__MAXR: none) */
+    int seed;            /* the face of largest bound x - d (the first on ties), ct__sat_seed */
+    ct_real seed_bound;  /* that bound */
 } ct__sat_ft;
 
-/* c is h's center: a hull the library built (ct__valid) has its d tabulated (ct__depth) */
-CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
-    int f, n = ct__imin(h->nfaces, CT__SAT_FT);
-    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc);
-    if (h->ct__valid == CT__HULL_VALID && h->ct__depth) {
-        memcpy(t->d, h->ct__depth, (size_t)n * sizeof(ct_real));
-        t->m = h->ct__inner;
-        for (f = 0; f < n; ++f) t->x[f] = ct__dot(h->planes[f].n, t->dc);
-        return;
+#if CT__SSE2
+/* The tables of ct__sat_ft_fill for faces 0 .. n - 1 (n even), two faces per register with
+   the scalar's operations in its order: x[f] = (nx dcx + ny dcy) + nz dcz, and the first face
+   of largest xd[f] = x[f] - d[f] over them, as a scan from (bound -CT__MAXR, face 0) finds it (lanes
+   keep their first maximum; the merge takes the smaller face on equal values). */
+CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, const double *d, double *x, double *xd,
+                                  int *best, double *bound) {
+    const __m128d cx = _mm_set1_pd(dc[0]), cy = _mm_set1_pd(dc[1]), cz = _mm_set1_pd(dc[2]), two = _mm_set1_pd(2);
+    __m128d bv = _mm_set1_pd(-CT__MAXR), bi = _mm_setzero_pd(), fi = _mm_set_pd(1, 0);
+    double v[2], i[2];
+    int f;
+    for (f = 0; f < n; f += 2, pl += 8) {
+        __m128d px, py, pz, pd, t, e, g;
+        ct__planes2_sse2(pl, &px, &py, &pz, &pd);
+        t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(px, cx), _mm_mul_pd(py, cy)), _mm_mul_pd(pz, cz));
+        _mm_storeu_pd(x + f, t);
+        e = _mm_sub_pd(t, _mm_loadu_pd(d + f));
+        _mm_storeu_pd(xd + f, e);
+        g = _mm_cmpgt_pd(e, bv);
+        bv = _mm_max_pd(e, bv);   /* e > bv ? e : bv (a NaN e keeps bv) */
+        bi = _mm_or_pd(_mm_and_pd(g, fi), _mm_andnot_pd(g, bi));
+        fi = _mm_add_pd(fi, two);
     }
-    t->m = CT__MAXR;
-    for (f = 0; f < h->nfaces; ++f) {
-        ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
-        if (f < CT__SAT_FT) { t->x[f] = x; t->d[f] = d; }
-        t->m = ct__min(t->m, d);
-    }
+    _mm_storeu_pd(v, bv);
+    _mm_storeu_pd(i, bi);
+    f = v[1] > v[0] || (v[1] == v[0] && i[1] < i[0]);
+    *best = (int)i[f];
+    *bound = v[f];
 }
+/* w[f] = ((nx wx + ny wy) + nz wz) + d for faces 0 .. n - 1 (n even), as ct__sat_ft_witness,
+   with the hot faces' bits (mask, bits 0 .. n - 1) and the largest w + margin of the cold
+   faces (*cold, -CT__MAXR when none): a face is cold when w < 0 and w + margin <= thr. */
+CT__INLINE void ct__sat_wtab_sse2(const double *pl, int n, const double *w, double margin, double thr, double *out,
+                                  unsigned long long *mask, double *cold) {
+    const __m128d wx = _mm_set1_pd(w[0]), wy = _mm_set1_pd(w[1]), wz = _mm_set1_pd(w[2]);
+    const __m128d mg = _mm_set1_pd(margin), th = _mm_set1_pd(thr), zero = _mm_setzero_pd(), lo = _mm_set1_pd(-CT__MAXR);
+    __m128d cm = lo;
+    unsigned long long h = 0;
+    double c[2];
+    int f;
+    for (f = 0; f < n; f += 2, pl += 8) {
+        __m128d px, py, pz, pd, v, vm, k;
+        ct__planes2_sse2(pl, &px, &py, &pz, &pd);
+        v = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(px, wx), _mm_mul_pd(py, wy)), _mm_mul_pd(pz, wz)), pd);
+        _mm_storeu_pd(out + f, v);
+        vm = _mm_add_pd(v, mg);
+        k = _mm_and_pd(_mm_cmplt_pd(v, zero), _mm_cmple_pd(vm, th));   /* cold */
+        h |= (unsigned long long)(~_mm_movemask_pd(k) & 3) << f;
+        cm = _mm_max_pd(cm, _mm_or_pd(_mm_and_pd(k, vm), _mm_andnot_pd(k, lo)));
+    }
+    _mm_storeu_pd(c, cm);
+    *mask = h;
+    *cold = c[1] > c[0] ? c[1] : c[0];
+}
+#endif
+
 CT__INLINE ct_real ct__sat_ft_x(const ct__sat_ft *t, int f) { return f < CT__SAT_FT ? t->x[f] : ct__dot(t->h->planes[f].n, t->dc); }
 CT__INLINE ct_real ct__sat_ft_d(const ct__sat_ft *t, int f) {
     return f < CT__SAT_FT ? t->d[f] : -(ct__dot(t->h->planes[f].n, t->c) + t->h->planes[f].d);
 }
+/* The tables, and the seed: the face whose separation bound (n.other_centre + d = x - d) is
+   largest (the first on ties), found in the same pass. c is h's center: a hull the library
+   built (ct__valid) has its d tabulated (ct__depth), read in place. */
+CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
+    int f = 0, n = ct__imin(h->nfaces, CT__SAT_FT), best = 0;
+    ct_real b = -CT__MAXR, e;
+    t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc);
+    if (h->ct__valid == CT__HULL_VALID && h->ct__depth) {
+        t->d = h->ct__depth;
+        t->m = h->ct__inner;
+#if CT__SSE2
+        if (!CT__FLOAT && n >= 2) {   /* ct_real is double here: the casts only name it so */
+            double dc[3];
+            dc[0] = (double)t->dc.x; dc[1] = (double)t->dc.y; dc[2] = (double)t->dc.z;
+            f = n & ~1;
+            ct__sat_xtab_sse2((const double *)(const void *)h->planes, f, dc, (const double *)(const void *)t->d,
+                              (double *)(void *)t->x, (double *)(void *)t->e, &best, (double *)(void *)&b);
+        }
+#endif
+        for (; f < h->nfaces; ++f) {
+            if (f < n) t->x[f] = ct__dot(h->planes[f].n, t->dc);
+            e = ct__sat_ft_x(t, f) - ct__sat_ft_d(t, f);
+            if (f < n) t->e[f] = e;
+            if (e > b) { b = e; best = f; }
+        }
+    } else {
+        t->m = CT__MAXR;
+        t->d = t->dbuf;
+        for (f = 0; f < h->nfaces; ++f) {
+            ct_real x = ct__dot(h->planes[f].n, t->dc), d = -(ct__dot(h->planes[f].n, c) + h->planes[f].d);
+            e = x - d;
+            if (f < CT__SAT_FT) { t->x[f] = x; t->dbuf[f] = d; t->e[f] = e; }
+            t->m = ct__min(t->m, d);
+            if (e > b) { b = e; best = f; }
+        }
+    }
+    t->seed = best;
+    t->seed_bound = b;
+}
 
 /* The face whose separation bound (n.other_centre + d = x - d) is largest, and that bound. */
-CT__PRIVATE int ct__sat_seed(const ct__sat_ft *t, ct_real *bound) {
-    int f, best = 0;
-    ct_real b = -CT__MAXR;
-    for (f = 0; f < t->h->nfaces; ++f) {
-        ct_real x = ct__sat_ft_x(t, f) - ct__sat_ft_d(t, f);
-        if (x > b) { b = x; best = f; }
+CT__INLINE int ct__sat_seed(const ct__sat_ft *t, ct_real *bound) {
+    *bound = t->seed_bound;
+    return t->seed;
+}
+CT__INLINE ct_real ct__sat_ft_e(const ct__sat_ft *t, int f) { return f < CT__SAT_FT ? t->e[f] : ct__sat_ft_x(t, f) - ct__sat_ft_d(t, f); }
+
+/* The faces in the table whose bound ub = (e - m) + margin is not below lo (strict: not at or
+   below it; a NaN bound is kept), as bits: the face loops visit only those (and the faces
+   beyond the table). */
+CT__PRIVATE unsigned long long ct__sat_ft_reach(const ct__sat_ft *t, ct_real m, ct_real margin, ct_real lo, int strict) {
+    int f = 0, n = ct__imin(t->h->nfaces, CT__SAT_FT);
+    unsigned long long bits = 0;
+#if CT__SSE2
+    if (!CT__FLOAT) {   /* ct_real is double here */
+        const double *e = (const double *)(const void *)t->e;
+        const __m128d mm = _mm_set1_pd((double)m), mg = _mm_set1_pd((double)margin), l = _mm_set1_pd((double)lo);
+        for (; f + 2 <= n; f += 2) {
+            __m128d ub = _mm_add_pd(_mm_sub_pd(_mm_loadu_pd(e + f), mm), mg);
+            bits |= (unsigned long long)_mm_movemask_pd(strict ? _mm_cmpnle_pd(ub, l) : _mm_cmpnlt_pd(ub, l)) << f;
+        }
     }
-    *bound = b;
-    return best;
+#endif
+    for (; f < n; ++f) {
+        ct_real ub = t->e[f] - m + margin;
+        if (strict ? !(ub <= lo) : !(ub < lo)) bits |= 1ULL << f;
+    }
+    return bits;
+}
+/* The first face from f on that is in bits or beyond the table (n when none). */
+CT__INLINE int ct__sat_bits_next(unsigned long long bits, int f, int n) {
+    if (f < CT__SAT_FT) {
+        unsigned long long m = bits >> f;
+        if (m) return f + ct__ctz64(m);
+        f = CT__SAT_FT;
+    }
+    return ct__imin(f, n);
 }
 
 CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_real thr) {
@@ -239,13 +351,32 @@ CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_r
    faces, and inside the arc (n = (s na + t nb) / |s na + t nb|, s, t >= 0, |s na + t nb| <= 1)
    it stays below the larger end value when that is negative. Returns that value, or CT__MAXR
    when it is not negative (no bound). */
-CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w) {
-    int f, n = ct__imin(t->h->nfaces, CT__SAT_FT);
-    t->wv = w;
-    for (f = 0; f < n; ++f) t->w[f] = ct__dot(t->h->planes[f].n, w) + t->h->planes[f].d;
-}
 CT__INLINE ct_real ct__sat_ft_w(const ct__sat_ft *t, int f) {
     return f < CT__SAT_FT ? t->w[f] : ct__dot(t->h->planes[f].n, t->wv) + t->h->planes[f].d;
+}
+/* The witness table for w, and which faces are hot at threshold thr (ct__sat_hot): t->hot for
+   the faces in the table, t->wcold over all faces. */
+CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w, ct_real margin, ct_real thr) {
+    int f = 0, n = ct__imin(t->h->nfaces, CT__SAT_FT);
+    ct_real v;
+    t->wv = w;
+    t->hot = 0;
+    t->wcold = -CT__MAXR;
+#if CT__SSE2
+    if (!CT__FLOAT) {   /* ct_real is double here */
+        double wd[3];
+        wd[0] = (double)w.x; wd[1] = (double)w.y; wd[2] = (double)w.z;
+        f = n & ~1;
+        ct__sat_wtab_sse2((const double *)(const void *)t->h->planes, f, wd, (double)margin, (double)thr,
+                          (double *)(void *)t->w, &t->hot, (double *)(void *)&t->wcold);
+    }
+#endif
+    for (; f < t->h->nfaces; ++f) {
+        v = ct__dot(t->h->planes[f].n, w) + t->h->planes[f].d;
+        if (f < n) t->w[f] = v;
+        if (v < 0 && v + margin <= thr) t->wcold = ct__max(t->wcold, v + margin);
+        else if (f < n) t->hot |= 1ULL << f;
+    }
 }
 CT__INLINE ct_real ct__sat_arc_witness(const ct__sat_ft *t, int k) {
     const ct_hull *h = t->h;
@@ -403,10 +534,24 @@ CT__PRIVATE void ct__sat_cert_trim(int *list, ct_real *bound, int *n, ct_real *g
     }
 }
 /* An edge is worth a look only when its arc's witness bound (ct__sat_arc_witness) can reach
-   thr: exactly when one of its two faces is hot. */
+   thr: exactly when one of its two faces is hot (w >= 0 or w + margin > thr, w its witness value).
+   thr is the threshold ct__sat_ft_witness was given: faces in the table read its mask. */
 CT__INLINE int ct__sat_hot(const ct__sat_ft *t, int f, ct_real margin, ct_real thr) {
-    ct_real w = ct__sat_ft_w(t, f);
+    ct_real w;
+    if (f < CT__SAT_FT) return (int)(t->hot >> f & 1);
+    w = ct__sat_ft_w(t, f);
     return !(w < 0 && w + margin <= thr);
+}
+/* The first hot face from f on (t->h->nfaces when none). */
+CT__INLINE int ct__sat_hot_next(const ct__sat_ft *t, int f, ct_real margin, ct_real thr) {
+    int n = t->h->nfaces;
+    if (f < CT__SAT_FT) {
+        unsigned long long m = t->hot >> f;
+        if (m) return f + ct__ctz64(m);
+        f = CT__SAT_FT;
+    }
+    while (f < n && !ct__sat_hot(t, f, margin, thr)) ++f;
+    return ct__imin(f, n);
 }
 /* The edge of half-edge k of hot face f as its canonical half-edge (he_twin > itself), or -1
    when its other face is hot too and comes first: each edge is visited from one face. */
@@ -485,6 +630,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     ct__sat_row row;
     ct__sat_ft ta, tb;
     ct_vec3 wa = ct__v3(0, 0, 0), wb;
+    unsigned long long reach;
     memset(q, 0, sizeof *q);
     q->fa = q->fb = q->ea = q->eb = -1;
     q->sa = q->sb = q->se = -CT__MAXR;
@@ -531,10 +677,13 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
        (the ball bound is loose there); s->margin covers the rounding between the two ways of
        evaluating a vertex. */
     wb = ct__xf_point(&s->rel, B->verts[q->vb]);
-    for (i = 0; i < A->nfaces; ++i) {
+    /* without a certificate to fill, a face whose first bound is below q->sa now stays below
+       it (q->sa only rises) and needs no visit */
+    reach = ce ? ~0ULL : ct__sat_ft_reach(&ta, tb.m, s->margin, q->sa, 0);
+    for (i = ct__sat_bits_next(reach, 0, A->nfaces); i < A->nfaces; i = ct__sat_bits_next(reach, i + 1, A->nfaces)) {
         ct_real ub;
         if (i == q->fa) continue;
-        ub = ct__sat_ft_x(&ta, i) - ct__sat_ft_d(&ta, i) - tb.m + s->margin;
+        ub = ct__sat_ft_e(&ta, i) - tb.m + s->margin;
         if (ub >= q->sa - (ce ? ce->lead : 0)) ub = ct__min(ub, ct__dot(A->planes[i].n, wb) + A->planes[i].d + s->margin);
         if (ub < q->sa) {
             if (ce) ct__sat_cert_face(ce->ea, ce->xa, &ce->over_a, ub, i, 0);
@@ -568,10 +717,12 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     }
     /* the same second bound with A's vertex deepest below the best face of B (B's frame) */
     if (q->fb >= 0) wa = ct__xf_inv_point(&s->rel, A->verts[q->va]);
-    for (j = 0; j < B->nfaces; ++j) {
+    /* likewise a face whose first bound does not exceed thr */
+    reach = ce ? ~0ULL : ct__sat_ft_reach(&tb, ta.m, s->margin, thr, 1);
+    for (j = ct__sat_bits_next(reach, 0, B->nfaces); j < B->nfaces; j = ct__sat_bits_next(reach, j + 1, B->nfaces)) {
         ct_real ub;
         if (j == q->fb) continue;
-        ub = ct__sat_ft_x(&tb, j) - ct__sat_ft_d(&tb, j) - ta.m + s->margin;
+        ub = ct__sat_ft_e(&tb, j) - ta.m + s->margin;
         if (q->fb >= 0) ub = ct__min(ub, ct__dot(B->planes[j].n, wa) + B->planes[j].d + s->margin);
         if (ub <= thr || (q->fb >= 0 && ub < q->sb)) {
             if (ce) ct__sat_cert_face(ce->eb, ce->xb, &ce->over_b, ub, j, 0);
@@ -609,13 +760,10 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
            edge passes that bound only when one of its two faces is hot (ct__sat_hot), so the
            edges are visited from the hot faces, each once. */
         if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
-        ct__sat_ft_witness(&tb, wa);
-        for (f = 0; f < B->nfaces && !all; ++f) {
-            if (!ct__sat_hot(&tb, f, s->margin, t0)) {
-                /* an edge with two cold faces: its bound is at most the larger w */
-                if (ce) ce->ge = ct__max(ce->ge, ct__sat_ft_w(&tb, f) + s->margin);
-                continue;
-            }
+        ct__sat_ft_witness(&tb, wa, s->margin, t0);
+        /* an edge with two cold faces: its bound is at most the larger w */
+        if (ce) ce->ge = ct__max(ce->ge, tb.wcold);
+        for (f = ct__sat_hot_next(&tb, 0, s->margin, t0); f < B->nfaces && !all; f = ct__sat_hot_next(&tb, f + 1, s->margin, t0)) {
             for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
                 if ((j = ct__sat_hot_edge(&tb, f, k, s->margin, t0)) < 0) continue;
                 if (ct__sat_arc_skip(&tb, j, ta.m, t0)) {
@@ -632,12 +780,9 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             }
         }
         if (ncols > 0 || all) {
-            ct__sat_ft_witness(&ta, wb);
-            for (f = 0; f < A->nfaces; ++f) {
-                if (!ct__sat_hot(&ta, f, s->margin, t0)) {
-                    if (ce) ce->ge = ct__max(ce->ge, ct__sat_ft_w(&ta, f) + s->margin);
-                    continue;
-                }
+            ct__sat_ft_witness(&ta, wb, s->margin, t0);
+            if (ce) ce->ge = ct__max(ce->ge, ta.wcold);
+            for (f = ct__sat_hot_next(&ta, 0, s->margin, t0); f < A->nfaces; f = ct__sat_hot_next(&ta, f + 1, s->margin, t0)) {
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
                     /* the threshold rises with the best pair found so far */
                     ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin - lead;

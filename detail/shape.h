@@ -173,6 +173,14 @@ CT__INLINE __m128d ct__dot2_sse2(const double *r, __m128d d0, __m128d d1, __m128
     return _mm_add_pd(_mm_add_pd(_mm_shuffle_pd(a, b, 2), _mm_shuffle_pd(a, c, 1)), _mm_shuffle_pd(b, c, 2));
 }
 
+/* Planes pl (4 doubles each: nx ny nz d, a ct_plane of doubles) of two faces as lanes:
+   x = (nx0, nx1), y = (ny0, ny1), z = (nz0, nz1), d = (d0, d1). */
+CT__INLINE void ct__planes2_sse2(const double *pl, __m128d *x, __m128d *y, __m128d *z, __m128d *d) {
+    __m128d a0 = _mm_loadu_pd(pl), b0 = _mm_loadu_pd(pl + 2), a1 = _mm_loadu_pd(pl + 4), b1 = _mm_loadu_pd(pl + 6);
+    *x = _mm_unpacklo_pd(a0, a1); *y = _mm_unpackhi_pd(a0, a1);
+    *z = _mm_unpacklo_pd(b0, b1); *d = _mm_unpackhi_pd(b0, b1);
+}
+
 /* One block of four points (from r, ids i01, i23) into the lanes of ct__argmax_sse2; *t gets
    the block's dots summed in pairs. */
 CT__INLINE void ct__argmax_sse2_block(const double *r, __m128d d0, __m128d d1, __m128d d2, __m128d i01, __m128d i23,
