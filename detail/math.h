@@ -25,9 +25,11 @@
 #if defined(__GNUC__)
 #define CT__PRIVATE static __attribute__((unused))
 #define CT__COLD __attribute__((noinline, cold))   /* a rare path kept out of its hot caller */
+#define CT__ALWAYS static inline __attribute__((always_inline))   /* a small test in a hot loop */
 #else
 #define CT__PRIVATE static
 #define CT__COLD
+#define CT__ALWAYS static inline
 #endif
 
 /* ---- scalar ---------------------------------------------------------------------------- */

@@ -332,9 +332,10 @@ CT__INLINE int ct__sat_bits_next(unsigned long long bits, int f, int n) {
     return ct__imin(f, n);
 }
 
-CT__PRIVATE int ct__sat_arc_skip(const ct__sat_ft *t, int k, ct_real other, ct_real thr) {
+/* The edge between faces fa and fb (the bound is symmetric in them: either order gives the
+   same answer). */
+CT__ALWAYS int ct__sat_arc_skip(const ct__sat_ft *t, int fa, int fb, ct_real other, ct_real thr) {
     const ct_hull *h = t->h;
-    int fa = h->he_face[k], fb = h->he_face[h->he_twin[k]];
     ct_real mx = ct__max(ct__sat_ft_x(t, fa), ct__sat_ft_x(t, fb)), ch2;
     ct_real tt = thr + ct__min(ct__sat_ft_d(t, fa), ct__sat_ft_d(t, fb)) + other;
     if (mx <= 0) return mx <= tt;
@@ -378,9 +379,9 @@ CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w, ct_real margin, ct
         else if (f < n) t->hot |= 1ULL << f;
     }
 }
-CT__INLINE ct_real ct__sat_arc_witness(const ct__sat_ft *t, int k) {
-    const ct_hull *h = t->h;
-    ct_real m = ct__max(ct__sat_ft_w(t, h->he_face[k]), ct__sat_ft_w(t, h->he_face[h->he_twin[k]]));
+/* The edge between faces fa and fb (symmetric in them, as ct__sat_arc_skip). */
+CT__INLINE ct_real ct__sat_arc_witness(const ct__sat_ft *t, int fa, int fb) {
+    ct_real m = ct__max(ct__sat_ft_w(t, fa), ct__sat_ft_w(t, fb));
     return m < 0 ? m : CT__MAXR;
 }
 
@@ -553,11 +554,13 @@ CT__INLINE int ct__sat_hot_next(const ct__sat_ft *t, int f, ct_real margin, ct_r
     while (f < n && !ct__sat_hot(t, f, margin, thr)) ++f;
     return ct__imin(f, n);
 }
-/* The edge of half-edge k of hot face f as its canonical half-edge (he_twin > itself), or -1
-   when its other face is hot too and comes first: each edge is visited from one face. */
-CT__INLINE int ct__sat_hot_edge(const ct__sat_ft *t, int f, int k, ct_real margin, ct_real thr) {
-    int tw = t->h->he_twin[k], g = t->h->he_face[tw];
-    if (g < f && ct__sat_hot(t, g, margin, thr)) return -1;
+/* The edge of half-edge k of hot face f as its canonical half-edge (he_twin > itself), and in
+   *g its other face; -1 when that face is hot too and comes first: each edge is visited from
+   one face. */
+CT__INLINE int ct__sat_hot_edge(const ct__sat_ft *t, int f, int k, ct_real margin, ct_real thr, int *g) {
+    int tw = t->h->he_twin[k];
+    *g = t->h->he_face[tw];
+    if (*g < f && ct__sat_hot(t, *g, margin, thr)) return -1;
     return tw > k ? k : tw;
 }
 
@@ -750,7 +753,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     {
         /* columns: B's edges that can matter, prepared once (a list when few enough) */
         ct__sat_col cols[CT__SAT_COLS];
-        int ncols = 0, all = 0, f, k;
+        int ncols = 0, all = 0, f, k, g;
         /* a certificate lists the edges within its lead of the threshold as live (work only:
            the pairs still have to beat thr) */
         ct_real lead = ce ? ce->lead : 0, t0 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin - lead;
@@ -765,8 +768,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
         if (ce) ce->ge = ct__max(ce->ge, tb.wcold);
         for (f = ct__sat_hot_next(&tb, 0, s->margin, t0); f < B->nfaces && !all; f = ct__sat_hot_next(&tb, f + 1, s->margin, t0)) {
             for (k = B->face_first[f]; k < B->face_first[f + 1]; ++k) {
-                if ((j = ct__sat_hot_edge(&tb, f, k, s->margin, t0)) < 0) continue;
-                if (ct__sat_arc_skip(&tb, j, ta.m, t0)) {
+                if ((j = ct__sat_hot_edge(&tb, f, k, s->margin, t0, &g)) < 0) continue;
+                if (ct__sat_arc_skip(&tb, f, g, ta.m, t0)) {
                     if (ce) ce->ge = ct__max(ce->ge, t0 + s->margin);
                     continue;
                 }
@@ -786,8 +789,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
                     /* the threshold rises with the best pair found so far */
                     ct_real t1 = (q->ea >= 0 ? ct__max(thr, q->se) : thr) - s->margin - lead;
-                    if ((i = ct__sat_hot_edge(&ta, f, k, s->margin, t0)) < 0) continue;
-                    if (ct__sat_arc_witness(&ta, i) + s->margin <= t1 || ct__sat_arc_skip(&ta, i, tb.m, t1)) {
+                    if ((i = ct__sat_hot_edge(&ta, f, k, s->margin, t0, &g)) < 0) continue;
+                    if (ct__sat_arc_witness(&ta, f, g) + s->margin <= t1 || ct__sat_arc_skip(&ta, f, g, tb.m, t1)) {
                         if (ce) ce->ge = ct__max(ce->ge, t1 + s->margin);
                         continue;
                     }
