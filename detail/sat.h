@@ -201,7 +201,7 @@ typedef struct ct__sat_ft {
 CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, const double *d, double *x, double *xd,
                                   int *best, double *bound) {
     const __m128d cx = _mm_set1_pd(dc[0]), cy = _mm_set1_pd(dc[1]), cz = _mm_set1_pd(dc[2]), two = _mm_set1_pd(2);
-    __m128d bv = _mm_set1_pd(-CT__MAXR), bi = _mm_setzero_pd(), fi = _mm_set_pd(1, 0);
+    __m128d bv = _mm_set1_pd(-(double)CT__MAXR), bi = _mm_setzero_pd(), fi = _mm_set_pd(1, 0);
     double v[2], i[2];
     int f;
     for (f = 0; f < n; f += 2, pl += 8) {
@@ -228,7 +228,7 @@ CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, con
 CT__INLINE void ct__sat_wtab_sse2(const double *pl, int n, const double *w, double margin, double thr, double *out,
                                   unsigned long long *mask, double *cold) {
     const __m128d wx = _mm_set1_pd(w[0]), wy = _mm_set1_pd(w[1]), wz = _mm_set1_pd(w[2]);
-    const __m128d mg = _mm_set1_pd(margin), th = _mm_set1_pd(thr), zero = _mm_setzero_pd(), lo = _mm_set1_pd(-CT__MAXR);
+    const __m128d mg = _mm_set1_pd(margin), th = _mm_set1_pd(thr), zero = _mm_setzero_pd(), lo = _mm_set1_pd(-(double)CT__MAXR);
     __m128d cm = lo;
     unsigned long long h = 0;
     double c[2];

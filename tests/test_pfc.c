@@ -392,6 +392,19 @@ static double pfc_area_centroid(const pfc_pt *p, int n, pfc_pt *c) {
     return a / 2;
 }
 
+/* 1 when face f of h (placed by x) has the plane nearest to the world point p among all its
+   faces (brute force; ties within 1e-12 of the nearest count). */
+static int pfc_nearest_face_ok(const ct_hull *h, const ct_xform *x, ct_vec3 p, int f) {
+    ct_vec3 l = ct_xform_inv_point(x, p);
+    double best = 1e300, mine;
+    int g;
+    if (f < 0 || f >= h->nfaces) return 0;
+    for (g = 0; g < h->nfaces; ++g)
+        best = fmin(best, fabs(ct_vec3_dot(h->planes[g].n, l) + h->planes[g].d));
+    mine = fabs(ct_vec3_dot(h->planes[f].n, l) + h->planes[f].d);
+    return mine <= best + 1e-12;
+}
+
 Test(pfc, reduced_against_brute_force_sections) {
     unsigned long long seed = 404;
     int pair, checked = 0;
@@ -432,6 +445,8 @@ Test(pfc, reduced_against_brute_force_sections) {
             /* the SAT's least axis and EPA: the same depth up to rounding */
             cr_expect_leq(fabs(c.gap - d.distance), 1e-12, "pair %d: gap %.17g vs EPA %.17g", pair, c.gap, d.distance);
             cr_expect_leq(fabs(ct_vec3_dot(c.normal, c.point) - hm), 1e-12);   /* on the mid-plane */
+            cr_expect(pfc_nearest_face_ok(&a, &xa, c.point, c.face_a), "pair %d: face_a %d not the nearest", pair, c.face_a);
+            cr_expect(pfc_nearest_face_ok(&b, &xb, c.point, c.face_b), "pair %d: face_b %d not the nearest", pair, c.face_b);
             ++checked;
         }
         ct_hull_free(&a);
