@@ -481,8 +481,34 @@ CT__PRIVATE int ct__pfc_clip2d(const ct__v2 *p, int k, const ct__v2 *q, int kq, 
 CT__PRIVATE int ct__pfc_nearest_face(const ct_hull *h, const ct_xform *x, ct_vec3 y) {
     ct_vec3 l = ct__xf_inv_point(x, y);
     ct_real best = CT__MAXR;
-    int f, arg = -1;
-    for (f = 0; f < h->nfaces; ++f) {
+    int f = 0, arg = -1;
+#if CT__SSE2
+    if (!CT__FLOAT && h->nfaces >= 2) {   /* ct_real is double here: two faces per register, the
+                                             scalar's operations in its order; lanes keep their
+                                             first minimum, the merge the smaller face on ties */
+        const __m128d lx = _mm_set1_pd((double)l.x), ly = _mm_set1_pd((double)l.y), lz = _mm_set1_pd((double)l.z);
+        const __m128d sign = _mm_set1_pd(-0.0), two = _mm_set1_pd(2);
+        __m128d bv = _mm_set1_pd((double)CT__MAXR), bi = _mm_set1_pd(-1), fi = _mm_set_pd(1, 0);
+        const double *pl = (const double *)(const void *)h->planes;
+        double v[2], i[2];
+        int k;
+        for (; f + 2 <= h->nfaces; f += 2, pl += 8) {
+            __m128d px, py, pz, pd, a, g;
+            ct__planes2_sse2(pl, &px, &py, &pz, &pd);
+            a = _mm_andnot_pd(sign, _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(px, lx), _mm_mul_pd(py, ly)), _mm_mul_pd(pz, lz)), pd));
+            g = _mm_cmplt_pd(a, bv);
+            bv = _mm_min_pd(a, bv);   /* a < bv ? a : bv (a NaN a keeps bv) */
+            bi = _mm_or_pd(_mm_and_pd(g, fi), _mm_andnot_pd(g, bi));
+            fi = _mm_add_pd(fi, two);
+        }
+        _mm_storeu_pd(v, bv);
+        _mm_storeu_pd(i, bi);
+        k = v[1] < v[0] || (v[1] == v[0] && i[1] < i[0]);
+        best = (ct_real)v[k];
+        arg = (int)i[k];
+    }
+#endif
+    for (; f < h->nfaces; ++f) {
         ct_real dd = ct__abs(ct__dot(h->planes[f].n, l) + h->planes[f].d);
         if (dd < best) { best = dd; arg = f; }
     }
