@@ -567,22 +567,68 @@ CT__INLINE int ct__sat_hot_edge(const ct__sat_ft *t, int f, int k, ct_real margi
 /* Edge i of A against the prepared columns (ncols < 0: every edge of B). Keeps the best pair
    above thr in q under the total order (larger separation, then smaller (i, j)); returns 1 when
    the pair separates by more than the speculative distance (q then says so). */
-CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *cols, int ncols, ct_real thr, ct__satq *q) {
+/* The columns' arcs as lanes for the first half of the arc test: soa[0..2][k] = c of column k,
+   soa[3..5][k] = d. */
+typedef struct ct__sat_colsoa { ct_real v[6][CT__SAT_COLS]; } ct__sat_colsoa;
+CT__INLINE void ct__sat_col_put(ct__sat_colsoa *soa, int k, const ct__sat_col *col) {
+    soa->v[0][k] = col->c.x; soa->v[1][k] = col->c.y; soa->v[2][k] = col->c.z;
+    soa->v[3][k] = col->d.x; soa->v[4][k] = col->d.y; soa->v[5][k] = col->d.z;
+}
+#if CT__SSE2
+/* Bit k set when column k (< n <= 64) passes the first half of the arc test against u:
+   (c.u) (d.u) < 0, each dot (x ux + y uy) + z uz as ct__dot, two columns per register. */
+CT__INLINE unsigned long long ct__sat_arc_half_sse2(const double (*v)[CT__SAT_COLS], int n, const double *u) {
+    const __m128d ux = _mm_set1_pd(u[0]), uy = _mm_set1_pd(u[1]), uz = _mm_set1_pd(u[2]), zero = _mm_setzero_pd();
+    unsigned long long bits = 0;
+    int k;
+    for (k = 0; k + 2 <= n; k += 2) {
+        __m128d cu = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(v[0] + k), ux), _mm_mul_pd(_mm_loadu_pd(v[1] + k), uy)),
+                                _mm_mul_pd(_mm_loadu_pd(v[2] + k), uz));
+        __m128d du = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(v[3] + k), ux), _mm_mul_pd(_mm_loadu_pd(v[4] + k), uy)),
+                                _mm_mul_pd(_mm_loadu_pd(v[5] + k), uz));
+        bits |= (unsigned long long)_mm_movemask_pd(_mm_cmplt_pd(_mm_mul_pd(cu, du), zero)) << k;
+    }
+    if (k < n) {
+        double cu = (v[0][k] * u[0] + v[1][k] * u[1]) + v[2][k] * u[2], du = (v[3][k] * u[0] + v[4][k] * u[1]) + v[5][k] * u[2];
+        if (cu * du < 0) bits |= 1ULL << k;
+    }
+    return bits;
+}
+#endif
+
+CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *cols, const ct__sat_colsoa *soa, int ncols,
+                                 ct_real thr, ct__satq *q) {
     const ct_hull *B = s->b;
     ct__sat_row row;
     ct__sat_col one;
     ct_real x;
-    int c, j, all = ncols < 0, n = all ? B->face_first[B->nfaces] : ncols;
+    int c, j, all = ncols < 0, n = all ? B->face_first[B->nfaces] : ncols, pre = 0;
+    unsigned long long pass = 0;
     ct__sat_row_make(s, i, &row);
+#if CT__SSE2
+    if (!CT__FLOAT && soa && !all) {   /* ct_real is double here */
+        double u[3];
+        u[0] = (double)row.u.x; u[1] = (double)row.u.y; u[2] = (double)row.u.z;
+        pass = ct__sat_arc_half_sse2((const double (*)[CT__SAT_COLS])(const void *)soa->v, n, u);
+        pre = 1;
+    }
+#endif
     for (c = 0; c < n; ++c) {
         const ct__sat_col *col = &one;
         ct_vec3 nv;
-        if (all) {
-            if (B->he_twin[c] < c) continue;
-            ct__sat_col_make(B, c, &one);
-        } else col = &cols[c];
-        /* the first half of the arc test inline: most pairs stop here */
-        if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
+        if (pre) {   /* the columns that pass the first half of the arc test, in order */
+            unsigned long long m = pass >> c;
+            if (!m) break;
+            c += ct__ctz64(m);
+            col = &cols[c];
+        } else {
+            if (all) {
+                if (B->he_twin[c] < c) continue;
+                ct__sat_col_make(B, c, &one);
+            } else col = &cols[c];
+            /* the first half of the arc test inline: most pairs stop here */
+            if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
+        }
         j = col->j;
         if (i == q->ea && j == q->eb) continue;
         if (!ct__sat_edge(&row, col, &x, &nv) || !(x > thr)) continue;
@@ -753,6 +799,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     {
         /* columns: B's edges that can matter, prepared once (a list when few enough) */
         ct__sat_col cols[CT__SAT_COLS];
+        ct__sat_colsoa soa;
         int ncols = 0, all = 0, f, k, g;
         /* a certificate lists the edges within its lead of the threshold as live (work only:
            the pairs still have to beat thr) */
@@ -779,7 +826,9 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                     ct__sat_cert_live(ce->cols, ce->cbound, &ce->ncols, &ce->ok, j, u);
                 }
                 if (ncols == CT__SAT_COLS) { all = 1; break; }
-                ct__sat_col_make(B, j, &cols[ncols++]);
+                ct__sat_col_make(B, j, &cols[ncols]);
+                ct__sat_col_put(&soa, ncols, &cols[ncols]);
+                ++ncols;
             }
         }
         if (ncols > 0 || all) {
@@ -799,7 +848,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                         if (u <= t1) { ce->ge = ct__max(ce->ge, u); continue; }
                         ct__sat_cert_live(ce->rows, ce->rbound, &ce->nrows, &ce->ok, i, u);
                     }
-                    if (ct__sat_edge_row(s, i, cols, all ? -1 : ncols, thr, q)) return;
+                    if (ct__sat_edge_row(s, i, cols, &soa, all ? -1 : ncols, thr, q)) return;
                 }
             }
         }
@@ -1422,6 +1471,7 @@ CT__PRIVATE int ct__sat_faces_ok(const ct_hull *h, const unsigned short *list, i
 CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_real slack, ct__satq *q) {
     const ct_hull *A = s->a, *B = s->b;
     ct__sat_col cols[CT__SAT_LIVE];
+    ct__sat_colsoa soa;
     ct_real x, thr;
     int k, v;
     if (c->ct__nla < 1 || !ct__sat_faces_ok(A, c->ct__la, c->ct__nla) || !ct__sat_faces_ok(B, c->ct__lb, c->ct__nlb) ||
@@ -1452,9 +1502,12 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
     x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
     /* the live edge pairs exactly; every other pair stays below the threshold, or the best */
     thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
-    for (k = 0; k < c->ct__ncols; ++k) ct__sat_col_make(B, c->ct__cols[k], &cols[k]);
+    for (k = 0; k < c->ct__ncols; ++k) {
+        ct__sat_col_make(B, c->ct__cols[k], &cols[k]);
+        ct__sat_col_put(&soa, k, &cols[k]);
+    }
     for (k = 0; k < c->ct__nrows; ++k)
-        if (ct__sat_edge_row(s, c->ct__rows[k], cols, c->ct__ncols, thr, q)) return 1;
+        if (ct__sat_edge_row(s, c->ct__rows[k], cols, &soa, c->ct__ncols, thr, q)) return 1;
     if (q->ea >= 0 ? !(c->ct__g[2] + slack < q->se) : !(c->ct__g[2] + slack <= thr)) return 0;
     ct__sat_query_end(s, q);
     return 1;
