@@ -290,10 +290,13 @@ CT__INLINE ct_xform ct__xf_identity(void) {
 }
 /* b relative to a: local_a = rel * local_b (used to work in one body's frame). */
 CT__INLINE ct_xform ct__xf_rel(const ct_xform *a, const ct_xform *b) {
-    ct_xform out, id = ct__xf_identity();
+    ct_xform out, id;
     int i, j, k;
-    if (!a) a = &id;
-    if (!b) b = &id;
+    if (!a || !b) {   /* the identity only where one is missing (it is built with a memset) */
+        id = ct__xf_identity();
+        if (!a) a = &id;
+        if (!b) b = &id;
+    }
     for (i = 0; i < 3; ++i)
         for (j = 0; j < 3; ++j) {
             ct_real s = 0;
