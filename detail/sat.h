@@ -310,10 +310,12 @@ CT__PRIVATE unsigned long long ct__sat_ft_reach(const ct__sat_ft *t, ct_real m, 
     if (!CT__FLOAT) {   /* ct_real is double here */
         const double *e = (const double *)(const void *)t->e;
         const __m128d mm = _mm_set1_pd((double)m), mg = _mm_set1_pd((double)margin), l = _mm_set1_pd((double)lo);
-        for (; f + 2 <= n; f += 2) {
-            __m128d ub = _mm_add_pd(_mm_sub_pd(_mm_loadu_pd(e + f), mm), mg);
-            bits |= (unsigned long long)_mm_movemask_pd(strict ? _mm_cmpnle_pd(ub, l) : _mm_cmpnlt_pd(ub, l)) << f;
-        }
+        if (strict)
+            for (; f + 2 <= n; f += 2)
+                bits |= (unsigned long long)_mm_movemask_pd(_mm_cmpnle_pd(_mm_add_pd(_mm_sub_pd(_mm_loadu_pd(e + f), mm), mg), l)) << f;
+        else
+            for (; f + 2 <= n; f += 2)
+                bits |= (unsigned long long)_mm_movemask_pd(_mm_cmpnlt_pd(_mm_add_pd(_mm_sub_pd(_mm_loadu_pd(e + f), mm), mg), l)) << f;
     }
 #endif
     for (; f < n; ++f) {
