@@ -197,9 +197,10 @@ typedef struct ct__sat_ft {
 /* The tables of ct__sat_ft_fill for faces 0 .. n - 1 (n even), two faces per register with
    the scalar's operations in its order: x[f] = (nx dcx + ny dcy) + nz dcz, and the first face
    of largest xd[f] = x[f] - d[f] over them, as a scan from (bound -CT__MAXR, face 0) finds it (lanes
-   keep their first maximum; the merge takes the smaller face on equal values). */
-CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, const double *d, double *x, double *xd,
-                                  int *best, double *bound) {
+   keep their first maximum; the merge takes the smaller face on equal values); want_seed 0
+   (a constant at each call): the tables only. */
+CT__ALWAYS void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, const double *d, double *x, double *xd,
+                                  int *best, double *bound, const int want_seed) {
     const __m128d cx = _mm_set1_pd(dc[0]), cy = _mm_set1_pd(dc[1]), cz = _mm_set1_pd(dc[2]), two = _mm_set1_pd(2);
     __m128d bv = _mm_set1_pd(-(double)CT__MAXR), bi = _mm_setzero_pd(), fi = _mm_set_pd(1, 0);
     double v[2], i[2];
@@ -211,6 +212,7 @@ CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, con
         _mm_storeu_pd(x + f, t);
         e = _mm_sub_pd(t, _mm_loadu_pd(d + f));
         _mm_storeu_pd(xd + f, e);
+        if (!want_seed) continue;
         g = _mm_cmpgt_pd(e, bv);
         bv = _mm_max_pd(e, bv);   /* e > bv ? e : bv (a NaN e keeps bv) */
         bi = _mm_or_pd(_mm_and_pd(g, fi), _mm_andnot_pd(g, bi));
@@ -224,9 +226,10 @@ CT__INLINE void ct__sat_xtab_sse2(const double *pl, int n, const double *dc, con
 }
 /* w[f] = ((nx wx + ny wy) + nz wz) + d for faces 0 .. n - 1 (n even), as ct__sat_ft_witness,
    with the hot faces' bits (mask, bits 0 .. n - 1) and the largest w + margin of the cold
-   faces (*cold, -CT__MAXR when none): a face is cold when w < 0 and w + margin <= thr. */
-CT__INLINE void ct__sat_wtab_sse2(const double *pl, int n, const double *w, double margin, double thr, double *out,
-                                  unsigned long long *mask, double *cold) {
+   faces (*cold, -CT__MAXR when none or when want_cold is 0; a constant at each call, so the
+   loop is compiled without the other case): a face is cold when w < 0 and w + margin <= thr. */
+CT__ALWAYS void ct__sat_wtab_sse2(const double *pl, int n, const double *w, double margin, double thr, double *out,
+                                  unsigned long long *mask, double *cold, const int want_cold) {
     const __m128d wx = _mm_set1_pd(w[0]), wy = _mm_set1_pd(w[1]), wz = _mm_set1_pd(w[2]);
     const __m128d mg = _mm_set1_pd(margin), th = _mm_set1_pd(thr), zero = _mm_setzero_pd(), lo = _mm_set1_pd(-(double)CT__MAXR);
     __m128d cm = lo;
@@ -241,7 +244,7 @@ CT__INLINE void ct__sat_wtab_sse2(const double *pl, int n, const double *w, doub
         vm = _mm_add_pd(v, mg);
         k = _mm_and_pd(_mm_cmplt_pd(v, zero), _mm_cmple_pd(vm, th));   /* cold */
         h |= (unsigned long long)(~_mm_movemask_pd(k) & 3) << f;
-        cm = _mm_max_pd(cm, _mm_or_pd(_mm_and_pd(k, vm), _mm_andnot_pd(k, lo)));
+        if (want_cold) cm = _mm_max_pd(cm, _mm_or_pd(_mm_and_pd(k, vm), _mm_andnot_pd(k, lo)));
     }
     _mm_storeu_pd(c, cm);
     *mask = h;
@@ -254,9 +257,10 @@ CT__INLINE ct_real ct__sat_ft_d(const ct__sat_ft *t, int f) {
     return f < CT__SAT_FT ? t->d[f] : -(ct__dot(t->h->planes[f].n, t->c) + t->h->planes[f].d);
 }
 /* The tables, and the seed: the face whose separation bound (n.other_centre + d = x - d) is
-   largest (the first on ties), found in the same pass. c is h's center: a hull the library
-   built (ct__valid) has its d tabulated (ct__depth), read in place. */
-CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other) {
+   largest (the first on ties), found in the same pass (the SSE2 pass only when seed is set:
+   ct__sat_seed is read only then). c is h's center: a hull the library built (ct__valid) has
+   its d tabulated (ct__depth), read in place. */
+CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_vec3 other, int seed) {
     int f = 0, n = ct__imin(h->nfaces, CT__SAT_FT), best = 0;
     ct_real b = -CT__MAXR, e;
     t->h = h; t->c = c; t->dc = ct__sub(other, c); t->dc2 = ct__len2(t->dc);
@@ -268,8 +272,12 @@ CT__PRIVATE void ct__sat_ft_fill(ct__sat_ft *t, const ct_hull *h, ct_vec3 c, ct_
             double dc[3];
             dc[0] = (double)t->dc.x; dc[1] = (double)t->dc.y; dc[2] = (double)t->dc.z;
             f = n & ~1;
-            ct__sat_xtab_sse2((const double *)(const void *)h->planes, f, dc, (const double *)(const void *)t->d,
-                              (double *)(void *)t->x, (double *)(void *)t->e, &best, (double *)(void *)&b);
+            if (seed)
+                ct__sat_xtab_sse2((const double *)(const void *)h->planes, f, dc, (const double *)(const void *)t->d,
+                                  (double *)(void *)t->x, (double *)(void *)t->e, &best, (double *)(void *)&b, 1);
+            else
+                ct__sat_xtab_sse2((const double *)(const void *)h->planes, f, dc, (const double *)(const void *)t->d,
+                                  (double *)(void *)t->x, (double *)(void *)t->e, &best, (double *)(void *)&b, 0);
         }
 #endif
         for (; f < h->nfaces; ++f) {
@@ -358,8 +366,9 @@ CT__INLINE ct_real ct__sat_ft_w(const ct__sat_ft *t, int f) {
     return f < CT__SAT_FT ? t->w[f] : ct__dot(t->h->planes[f].n, t->wv) + t->h->planes[f].d;
 }
 /* The witness table for w, and which faces are hot at threshold thr (ct__sat_hot): t->hot for
-   the faces in the table, t->wcold over all faces. */
-CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w, ct_real margin, ct_real thr) {
+   the faces in the table, t->wcold over all faces (when cold is set: a certificate's bound;
+   else it may stay -CT__MAXR). */
+CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w, ct_real margin, ct_real thr, int cold) {
     int f = 0, n = ct__imin(t->h->nfaces, CT__SAT_FT);
     ct_real v;
     t->wv = w;
@@ -370,8 +379,12 @@ CT__PRIVATE void ct__sat_ft_witness(ct__sat_ft *t, ct_vec3 w, ct_real margin, ct
         double wd[3];
         wd[0] = (double)w.x; wd[1] = (double)w.y; wd[2] = (double)w.z;
         f = n & ~1;
-        ct__sat_wtab_sse2((const double *)(const void *)t->h->planes, f, wd, (double)margin, (double)thr,
-                          (double *)(void *)t->w, &t->hot, (double *)(void *)&t->wcold);
+        if (cold)
+            ct__sat_wtab_sse2((const double *)(const void *)t->h->planes, f, wd, (double)margin, (double)thr,
+                              (double *)(void *)t->w, &t->hot, (double *)(void *)&t->wcold, 1);
+        else
+            ct__sat_wtab_sse2((const double *)(const void *)t->h->planes, f, wd, (double)margin, (double)thr,
+                              (double *)(void *)t->w, &t->hot, (double *)(void *)&t->wcold, 0);
     }
 #endif
     for (; f < t->h->nfaces; ++f) {
@@ -710,8 +723,8 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
     }
     /* the bound tables only once the cached axis has not answered (a warm separated pair
        costs one support) */
-    ct__sat_ft_fill(&ta, A, s->ca, s->cb);
-    ct__sat_ft_fill(&tb, B, B->center, ca_in_b);
+    ct__sat_ft_fill(&ta, A, s->ca, s->cb, q->fa < 0);
+    ct__sat_ft_fill(&tb, B, B->center, ca_in_b, q->fb < 0);
 
     /* faces of A: sep_i = min over B of (n.x + d) <= n.cb + d - m_b, since B holds the ball of
        radius m_b (the smallest depth of its centre below its faces) around its centre.
@@ -812,7 +825,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
            edge passes that bound only when one of its two faces is hot (ct__sat_hot), so the
            edges are visited from the hot faces, each once. */
         if (q->fb < 0) wa = ct__xf_inv_point(&s->rel, A->verts[ct__sat_support(A, ct__sub(s->cb, s->ca))]);
-        ct__sat_ft_witness(&tb, wa, s->margin, t0);
+        ct__sat_ft_witness(&tb, wa, s->margin, t0, ce != NULL);
         /* an edge with two cold faces: its bound is at most the larger w */
         if (ce) ce->ge = ct__max(ce->ge, tb.wcold);
         for (f = ct__sat_hot_next(&tb, 0, s->margin, t0); f < B->nfaces && !all; f = ct__sat_hot_next(&tb, f + 1, s->margin, t0)) {
@@ -834,7 +847,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
             }
         }
         if (ncols > 0 || all) {
-            ct__sat_ft_witness(&ta, wb, s->margin, t0);
+            ct__sat_ft_witness(&ta, wb, s->margin, t0, ce != NULL);
             if (ce) ce->ge = ct__max(ce->ge, ta.wcold);
             for (f = ct__sat_hot_next(&ta, 0, s->margin, t0); f < A->nfaces; f = ct__sat_hot_next(&ta, f + 1, s->margin, t0)) {
                 for (k = A->face_first[f]; k < A->face_first[f + 1]; ++k) {
