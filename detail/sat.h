@@ -434,9 +434,10 @@ CT__PRIVATE void ct__sat_col_make(const ct_hull *B, int j, ct__sat_col *col) {
 /* Edge pair (row of A, column of B). Returns 1 when the pair builds a face of the Minkowski
    difference A - B and is not near-parallel; then *sep and *n (unit, in B's frame, pointing
    from A to B) hold the separation along that face's normal. */
-CT__PRIVATE int ct__sat_edge(const ct__sat_row *r, const ct__sat_col *col, ct_real *sep, ct_vec3 *n) {
-    /* Gregorius' arc test: arcs (na, nb) and (c, d) of the Gauss maps of A and of -B cross. */
-    ct_real cba = ct__dot(col->c, r->u), dba = ct__dot(col->d, r->u), adc, bdc, x2, l;
+/* ct__sat_edge given the first half of the arc test's dots, cba = c.u and dba = d.u. */
+CT__PRIVATE int ct__sat_edge_cd(const ct__sat_row *r, const ct__sat_col *col, ct_real cba, ct_real dba, ct_real *sep,
+                                ct_vec3 *n) {
+    ct_real adc, bdc, x2, l;
     ct_vec3 x;
     if (!(cba * dba < 0)) return 0;
     adc = ct__dot(r->na, col->w);
@@ -450,6 +451,10 @@ CT__PRIVATE int ct__sat_edge(const ct__sat_row *r, const ct__sat_col *col, ct_re
     *n = x;
     *sep = ct__dot(x, ct__sub(col->pb, r->p));
     return 1;
+}
+CT__INLINE int ct__sat_edge(const ct__sat_row *r, const ct__sat_col *col, ct_real *sep, ct_vec3 *n) {
+    /* Gregorius' arc test: arcs (na, nb) and (c, d) of the Gauss maps of A and of -B cross. */
+    return ct__sat_edge_cd(r, col, ct__dot(col->c, r->u), ct__dot(col->d, r->u), sep, n);
 }
 
 /* The separation along an edge pair's axis n (unit, B's frame) from the hulls' support
@@ -591,8 +596,10 @@ CT__INLINE void ct__sat_col_put(ct__sat_colsoa *soa, int k, const ct__sat_col *c
 }
 #if CT__SSE2
 /* Bit k set when column k (< n <= 64) passes the first half of the arc test against u:
-   (c.u) (d.u) < 0, each dot (x ux + y uy) + z uz as ct__dot, two columns per register. */
-CT__INLINE unsigned long long ct__sat_arc_half_sse2(const double (*v)[CT__SAT_COLS], int n, const double *u) {
+   (c.u) (d.u) < 0, each dot (x ux + y uy) + z uz as ct__dot, two columns per register; the
+   dots into cus[k], dus[k]. */
+CT__INLINE unsigned long long ct__sat_arc_half_sse2(const double (*v)[CT__SAT_COLS], int n, const double *u, double *cus,
+                                                    double *dus) {
     const __m128d ux = _mm_set1_pd(u[0]), uy = _mm_set1_pd(u[1]), uz = _mm_set1_pd(u[2]), zero = _mm_setzero_pd();
     unsigned long long bits = 0;
     int k;
@@ -602,59 +609,72 @@ CT__INLINE unsigned long long ct__sat_arc_half_sse2(const double (*v)[CT__SAT_CO
         __m128d du = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(v[3] + k), ux), _mm_mul_pd(_mm_loadu_pd(v[4] + k), uy)),
                                 _mm_mul_pd(_mm_loadu_pd(v[5] + k), uz));
         bits |= (unsigned long long)_mm_movemask_pd(_mm_cmplt_pd(_mm_mul_pd(cu, du), zero)) << k;
+        _mm_storeu_pd(cus + k, cu);
+        _mm_storeu_pd(dus + k, du);
     }
     if (k < n) {
         double cu = (v[0][k] * u[0] + v[1][k] * u[1]) + v[2][k] * u[2], du = (v[3][k] * u[0] + v[4][k] * u[1]) + v[5][k] * u[2];
         if (cu * du < 0) bits |= 1ULL << k;
+        cus[k] = cu;
+        dus[k] = du;
     }
     return bits;
 }
 #endif
+
+/* One pair of the row past the first half of the arc test (its dots cba, dba): kept in q when
+   it is the best above thr; 1 when it separates by more than the speculative distance. */
+CT__ALWAYS int ct__sat_edge_pair(const ct__sat *s, int i, const ct__sat_row *row, const ct__sat_col *col, ct_real cba,
+                                 ct_real dba, ct_real thr, ct__satq *q) {
+    int j = col->j;
+    ct_real x;
+    ct_vec3 nv;
+    if (i == q->ea && j == q->eb) return 0;
+    if (!ct__sat_edge_cd(row, col, cba, dba, &x, &nv) || !(x > thr)) return 0;
+    /* the check lowers x: a pair whose unchecked x is below the best cannot win */
+    if (q->ea >= 0 && x < q->se) return 0;
+    x = ct__sat_edge_check(s, nv, x);
+    if (!(x > thr)) return 0;
+    if (x > s->spec) { ct__sat_separated(q, CT_SAT_EDGES, i, j); return 1; }
+    if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
+        q->se = x; q->ea = i; q->eb = j; q->ne = nv;
+    }
+    return 0;
+}
 
 CT__PRIVATE int ct__sat_edge_row(const ct__sat *s, int i, const ct__sat_col *cols, const ct__sat_colsoa *soa, int ncols,
                                  ct_real thr, ct__satq *q) {
     const ct_hull *B = s->b;
     ct__sat_row row;
     ct__sat_col one;
-    ct_real x;
-    int c, j, all = ncols < 0, n = all ? B->face_first[B->nfaces] : ncols, pre = 0;
-    unsigned long long pass = 0;
+    ct_real cba, dba;
+    int c, all = ncols < 0, n = all ? B->face_first[B->nfaces] : ncols;
     ct__sat_row_make(s, i, &row);
 #if CT__SSE2
-    if (!CT__FLOAT && soa && !all) {   /* ct_real is double here */
-        double u[3];
+    if (!CT__FLOAT && soa && !all) {   /* ct_real is double here: the columns that pass the first
+                                          half of the arc test, in order */
+        double u[3], cu[CT__SAT_COLS], du[CT__SAT_COLS];
+        unsigned long long m;
         u[0] = (double)row.u.x; u[1] = (double)row.u.y; u[2] = (double)row.u.z;
-        pass = ct__sat_arc_half_sse2((const double (*)[CT__SAT_COLS])(const void *)soa->v, n, u);
-        pre = 1;
+        for (m = ct__sat_arc_half_sse2((const double (*)[CT__SAT_COLS])(const void *)soa->v, n, u, cu, du); m; m &= m - 1) {
+            c = ct__ctz64(m);
+            if (ct__sat_edge_pair(s, i, &row, &cols[c], (ct_real)cu[c], (ct_real)du[c], thr, q)) return 1;
+        }
+        return 0;
     }
 #endif
+    (void)soa;
     for (c = 0; c < n; ++c) {
         const ct__sat_col *col = &one;
-        ct_vec3 nv;
-        if (pre) {   /* the columns that pass the first half of the arc test, in order */
-            unsigned long long m = pass >> c;
-            if (!m) break;
-            c += ct__ctz64(m);
-            col = &cols[c];
-        } else {
-            if (all) {
-                if (B->he_twin[c] < c) continue;
-                ct__sat_col_make(B, c, &one);
-            } else col = &cols[c];
-            /* the first half of the arc test inline: most pairs stop here */
-            if (!(ct__dot(col->c, row.u) * ct__dot(col->d, row.u) < 0)) continue;
-        }
-        j = col->j;
-        if (i == q->ea && j == q->eb) continue;
-        if (!ct__sat_edge(&row, col, &x, &nv) || !(x > thr)) continue;
-        /* the check lowers x: a pair whose unchecked x is below the best cannot win */
-        if (q->ea >= 0 && x < q->se) continue;
-        x = ct__sat_edge_check(s, nv, x);
-        if (!(x > thr)) continue;
-        if (x > s->spec) { ct__sat_separated(q, CT_SAT_EDGES, i, j); return 1; }
-        if (q->ea < 0 || x > q->se || (x == q->se && (i < q->ea || (i == q->ea && j < q->eb)))) {
-            q->se = x; q->ea = i; q->eb = j; q->ne = nv;
-        }
+        if (all) {
+            if (B->he_twin[c] < c) continue;
+            ct__sat_col_make(B, c, &one);
+        } else col = &cols[c];
+        /* the first half of the arc test inline: most pairs stop here */
+        cba = ct__dot(col->c, row.u);
+        dba = ct__dot(col->d, row.u);
+        if (!(cba * dba < 0)) continue;
+        if (ct__sat_edge_pair(s, i, &row, col, cba, dba, thr, q)) return 1;
     }
     return 0;
 }
