@@ -130,11 +130,13 @@ CT__INLINE int ct__bp_cell(ct_real v, ct_real mn, ct_real inv, int nc) {
 }
 
 /* ---- small sorts (deterministic; keys are distinct because the tie-break is unique) ---- */
-CT__INLINE int ct__bp_less(const ct__bpbox *a, const ct__bpbox *b) {
-    return a->lo[0] < b->lo[0] || (a->lo[0] == b->lo[0] && a->rank < b->rank);
-}
 CT__INLINE int ct__bp_int_less(const int *a, const int *b) { return *a < *b; }
-CT__DEFINE_SORT(ct__bp_sort_boxes, ct__bpbox, ct__bp_less)
+/* A column member while the columns are sorted: lower sweep coordinate, rank, source index. */
+typedef struct ct__bpkey { ct_real x; int rank, src; } ct__bpkey;
+CT__INLINE int ct__bp_key_less(const ct__bpkey *a, const ct__bpkey *b) {
+    return a->x < b->x || (a->x == b->x && a->rank < b->rank);
+}
+CT__DEFINE_SORT(ct__bp_sort_keys, ct__bpkey, ct__bp_key_less)
 CT__DEFINE_SORT(ct__bp_qsort_ints, int, ct__bp_int_less)
 CT__INLINE int ct__bp_hit_less(const ct_hit *a, const ct_hit *b) { return a->t < b->t || (a->t == b->t && a->id < b->id); }
 CT__DEFINE_SORT(ct__bp_sort_hits, ct_hit, ct__bp_hit_less)
@@ -246,6 +248,7 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     double d1, d2, cap = (double)m;
     int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
     ct__bpbox *box;
+    ct__bpkey *key;
     if (!cell) return CT_NO_MEMORY;
     /* min and max are exact, so the parallel reductions are deterministic */
 #if CT__BP_OMP
@@ -315,7 +318,8 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     start = CT__SALLOC(s, int, (long long)ncol + 1);
     fill = CT__SALLOC(s, int, ncol);
     box = CT__SALLOC(s, ct__bpbox, m);
-    if (!start || !fill || !box) return CT_NO_MEMORY;
+    key = CT__SALLOC(s, ct__bpkey, m);
+    if (!start || !fill || !box || !key) return CT_NO_MEMORY;
     memset(fill, 0, (size_t)ncol * sizeof *fill);
     /* counting sort by column (cells computed in parallel), then each column by lower sweep
        coordinate */
@@ -329,12 +333,23 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
         if (cell[i] >= 0) fill[cell[i]]++;
     start[0] = 0;
     for (k = 0; k < ncol; ++k) { start[k + 1] = start[k] + fill[k]; fill[k] = start[k]; }
+    /* the columns are sorted as keys (lower sweep coordinate, rank, source): 16 bytes moved
+       instead of a box; the boxes are then gathered in that order, in parallel */
     for (i = 0; i < n; ++i)
-        if (cell[i] >= 0) box[fill[cell[i]]++] = in[i];
+        if (cell[i] >= 0) {
+            ct__bpkey *q = &key[fill[cell[i]]++];
+            q->x = in[i].lo[0];
+            q->rank = in[i].rank;
+            q->src = i;
+        }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads) if (nthreads > 1 && n > 4096)
 #endif
-    for (k = 0; k < ncol; ++k) ct__bp_sort_boxes(box + start[k], (size_t)(start[k + 1] - start[k]));
+    for (k = 0; k < ncol; ++k) ct__bp_sort_keys(key + start[k], (size_t)(start[k + 1] - start[k]));
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) if (nthreads > 1 && m > 65536)
+#endif
+    for (i = 0; i < m; ++i) box[i] = in[key[i].src];
     (void)nthreads;
     g->box = box;
     g->col_start = start;
