@@ -246,7 +246,7 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     ct_real ext[3], e0 = 0, e1 = 0, e2 = 0, mn1 = CT__MAXR, mx1 = -CT__MAXR, mn2 = CT__MAXR, mx2 = -CT__MAXR;
     ct_real span1, span2, widen = CT__BP_WIDEN;
     double d1, d2, cap = (double)m;
-    int i, k, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
+    int i, k, sl, nsl, ncol, *start, *fill, *cell = CT__SALLOC(s, int, n);
     ct__bpbox *box;
     ct__bpkey *key;
     if (!cell) return CT_NO_MEMORY;
@@ -316,11 +316,14 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     g->wrap = (double)g->nb < (double)g->n1 * g->n2;
     ncol = g->nb;
     start = CT__SALLOC(s, int, (long long)ncol + 1);
-    fill = CT__SALLOC(s, int, ncol);
+    /* the count and the scatter run on T2 fixed slices of the boxes, each with its own
+       column counts, when those are few enough (T2 x ncol <= 4n); any slicing gives the same
+       grid, since each column is sorted afterwards by a unique key */
+    nsl = nthreads > 1 && n > 65536 && (double)ncol * nthreads <= 4.0 * n ? nthreads : 1;
     box = CT__SALLOC(s, ct__bpbox, m);
     key = CT__SALLOC(s, ct__bpkey, m);
+    fill = CT__SALLOC(s, int, (long long)nsl * ncol);
     if (!start || !fill || !box || !key) return CT_NO_MEMORY;
-    memset(fill, 0, (size_t)ncol * sizeof *fill);
     /* counting sort by column (cells computed in parallel), then each column by lower sweep
        coordinate */
 #if CT__BP_OMP
@@ -329,19 +332,40 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     for (i = 0; i < n; ++i)
         cell[i] = ct__bp_isbig(&in[i], t) ? -1
                   : ct__bp_bucket(g, ct__bp_cell(in[i].lo[1], mn1, g->inv1, g->n1), ct__bp_cell(in[i].lo[2], mn2, g->inv2, g->n2));
-    for (i = 0; i < n; ++i)
-        if (cell[i] >= 0) fill[cell[i]]++;
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static, 1) num_threads(nsl) if (nsl > 1)
+#endif
+    for (sl = 0; sl < nsl; ++sl) {
+        int *h = fill + (size_t)sl * (size_t)ncol, e = (int)((long long)n * (sl + 1) / nsl), j;
+        memset(h, 0, (size_t)ncol * sizeof *h);
+        for (j = (int)((long long)n * sl / nsl); j < e; ++j)
+            if (cell[j] >= 0) h[cell[j]]++;
+    }
     start[0] = 0;
-    for (k = 0; k < ncol; ++k) { start[k + 1] = start[k] + fill[k]; fill[k] = start[k]; }
+    for (k = 0; k < ncol; ++k) {
+        int sum = start[k];
+        for (sl = 0; sl < nsl; ++sl) {
+            int c = fill[(size_t)sl * (size_t)ncol + (size_t)k];
+            fill[(size_t)sl * (size_t)ncol + (size_t)k] = sum;
+            sum += c;
+        }
+        start[k + 1] = sum;
+    }
     /* the columns are sorted as keys (lower sweep coordinate, rank, source): 16 bytes moved
        instead of a box; the boxes are then gathered in that order, in parallel */
-    for (i = 0; i < n; ++i)
-        if (cell[i] >= 0) {
-            ct__bpkey *q = &key[fill[cell[i]]++];
-            q->x = in[i].lo[0];
-            q->rank = in[i].rank;
-            q->src = i;
-        }
+#if CT__BP_OMP
+#pragma omp parallel for schedule(static, 1) num_threads(nsl) if (nsl > 1)
+#endif
+    for (sl = 0; sl < nsl; ++sl) {
+        int *h = fill + (size_t)sl * (size_t)ncol, e = (int)((long long)n * (sl + 1) / nsl), j;
+        for (j = (int)((long long)n * sl / nsl); j < e; ++j)
+            if (cell[j] >= 0) {
+                ct__bpkey *q = &key[h[cell[j]]++];
+                q->x = in[j].lo[0];
+                q->rank = in[j].rank;
+                q->src = j;
+            }
+    }
 #if CT__BP_OMP
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nthreads) if (nthreads > 1 && n > 4096)
 #endif
