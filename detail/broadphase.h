@@ -316,9 +316,9 @@ CT__PRIVATE ct_status ct__bp_grid_build(ct_scratch *s, const ct__bpbox *in, int 
     g->wrap = (double)g->nb < (double)g->n1 * g->n2;
     ncol = g->nb;
     start = CT__SALLOC(s, int, (long long)ncol + 1);
-    /* the count and the scatter run on T2 fixed slices of the boxes, each with its own
-       column counts, when those are few enough (T2 x ncol <= 4n); any slicing gives the same
-       grid, since each column is sorted afterwards by a unique key */
+    /* the count and the scatter run on nsl fixed slices of the boxes, each with its own
+       column counts, when those are few enough (threads x ncol <= 4n); any slicing gives the
+       same grid, since each column is sorted afterwards by a unique key */
     nsl = nthreads > 1 && n > 65536 && (double)ncol * nthreads <= 4.0 * n ? nthreads : 1;
     box = CT__SALLOC(s, ct__bpbox, m);
     key = CT__SALLOC(s, ct__bpkey, m);
