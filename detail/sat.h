@@ -590,7 +590,10 @@ CT__INLINE int ct__sat_hot_edge(const ct__sat_ft *t, int f, int k, ct_real margi
 /* The columns' arcs as lanes for the first half of the arc test: soa[0..2][k] = c of column k,
    soa[3..5][k] = d. */
 typedef struct ct__sat_colsoa { ct_real v[6][CT__SAT_COLS]; } ct__sat_colsoa;
-CT__INLINE void ct__sat_col_put(ct__sat_colsoa *soa, int k, const ct__sat_col *col) {
+/* Column k of a prepared list: edge j of B, into cols[k] and its arcs into the lanes. */
+CT__INLINE void ct__sat_col_add(const ct_hull *B, int j, ct__sat_col *cols, ct__sat_colsoa *soa, int k) {
+    const ct__sat_col *col = &cols[k];
+    ct__sat_col_make(B, j, &cols[k]);
     soa->v[0][k] = col->c.x; soa->v[1][k] = col->c.y; soa->v[2][k] = col->c.z;
     soa->v[3][k] = col->d.x; soa->v[4][k] = col->d.y; soa->v[5][k] = col->d.z;
 }
@@ -861,9 +864,7 @@ CT__PRIVATE void ct__sat_query(const ct__sat *s, int htype, int hia, int hib, ct
                     ct__sat_cert_live(ce->cols, ce->cbound, &ce->ncols, &ce->ok, j, u);
                 }
                 if (ncols == CT__SAT_COLS) { all = 1; break; }
-                ct__sat_col_make(B, j, &cols[ncols]);
-                ct__sat_col_put(&soa, ncols, &cols[ncols]);
-                ++ncols;
+                ct__sat_col_add(B, j, cols, &soa, ncols++);
             }
         }
         if (ncols > 0 || all) {
@@ -1537,10 +1538,7 @@ CT__PRIVATE int ct__sat_cert_query(const ct__sat *s, const ct_sat_cache *c, ct_r
     x = q->type == CT_SAT_FACE_B ? q->sb : q->sa;
     /* the live edge pairs exactly; every other pair stays below the threshold, or the best */
     thr = ct__min(x + ct__sat_edge_tol(s, x), s->spec);
-    for (k = 0; k < c->ct__ncols; ++k) {
-        ct__sat_col_make(B, c->ct__cols[k], &cols[k]);
-        ct__sat_col_put(&soa, k, &cols[k]);
-    }
+    for (k = 0; k < c->ct__ncols; ++k) ct__sat_col_add(B, c->ct__cols[k], cols, &soa, k);
     for (k = 0; k < c->ct__nrows; ++k)
         if (ct__sat_edge_row(s, c->ct__rows[k], cols, &soa, c->ct__ncols, thr, q)) return 1;
     if (q->ea >= 0 ? !(c->ct__g[2] + slack < q->se) : !(c->ct__g[2] + slack <= thr)) return 0;
