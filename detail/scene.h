@@ -50,12 +50,17 @@
 #define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
 /* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
 #define CT__SCENE_CHUNK 32
-/* The narrow phase prefetches the pair record this many pairs ahead. */
+/* The narrow phase prefetches the first line of the pair record this many pairs ahead, and
+   the rest of what a moved pair's call reads of it (ct__sc_prefetch_pair) CT__SCENE_AHEAD2
+   ahead (the first line is there by then). */
 #define CT__SCENE_AHEAD 4
+#define CT__SCENE_AHEAD2 2
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__SC_PREFETCH(p) __builtin_prefetch(p)
+#define CT__SC_PREFETCH_W(p) __builtin_prefetch(p, 1)
 #else
 #define CT__SC_PREFETCH(p) ((void)0)
+#define CT__SC_PREFETCH_W(p) ((void)0)
 #endif
 /* Bodies per static chunk of the per-body pass (large: each body costs the same). */
 #define CT__SCENE_BODY_CHUNK 256
@@ -721,6 +726,22 @@ CT__PRIVATE ct_status ct__sc_order(ct_scene *s, int nb, size_t ntab) {
     return CT_OK;
 }
 
+/* The record q's SAT cache (read) and result (written) when a body of the pair moved (else
+   the call is skipped). The records are a pool in no spatial order, visited in the bodies'
+   order: fetched ahead, the narrow phase of a moving 10,000-hull scene takes ~3% less (in one
+   process, chunks of pairs with and without alternating). Fetching the hulls' blocks as well
+   made it 5-10% slower: they are mostly in cache (nearby bodies come in turn), and ~70 lines
+   of prefetches per pair cost more than the misses they save. Always inlined: gcc takes a
+   function of prefetches alone for a pure one and drops the call. */
+CT__ALWAYS void ct__sc_prefetch_pair(const ct_scene *s, const ct__spair *q) {
+    const char *c, *e;
+    if (!((s->leave[q->a] | s->leave[q->b]) & CT__SC_MOVED)) return;
+    for (c = (const char *)&q->sat, e = (const char *)(&q->sat + 1); c < e; c += 64) CT__SC_PREFETCH(c);
+    c = (const char *)&q->r;
+    e = c + (s->desc.mode == CT_SCENE_VOLUMETRIC ? sizeof q->r.c : sizeof q->r.m);
+    for (; c < e; c += 64) CT__SC_PREFETCH_W(c);
+}
+
 /* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
 CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, int T) {
     long long i, m = (long long)n;
@@ -735,6 +756,7 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, i
         /* the records are visited in the bodies' order, not in memory order: the one a few
            pairs ahead is fetched now (its culls read the first cache line) */
         if (i + CT__SCENE_AHEAD < m) CT__SC_PREFETCH(&s->rec[tab[ord[i + CT__SCENE_AHEAD]].r]);
+        if (i + CT__SCENE_AHEAD2 < m) ct__sc_prefetch_pair(s, &s->rec[tab[ord[i + CT__SCENE_AHEAD2]].r]);
         /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
         ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
         if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
