@@ -681,9 +681,10 @@ CTDEF ct_status ct_broadphase_foreach(const ct_aabb *boxes, int n, ct_pair_fn fn
    the exact closed-box test over those candidates gives the step's pairs: always the same
    set as ct_broadphase on the same boxes, for any number of threads. Added and removed come
    from the same pass (each candidate remembers whether it was a pair). Memory: the arrays a
-   step replaces (pairs, candidates) are kept and reused by the next step, so a step writes
-   into pages it already owns; about 2 x (8 bytes per pair + 9 per candidate) in all, plus
-   about 90 bytes per box (double; 70 in float). Fields pairs, added
+   step replaces (pairs, candidates) and its temporaries (a scratch as large as the largest
+   step's: about 1 byte per candidate plus 20 per re-queried candidate) are kept and reused by
+   the next step, so a step writes into pages it already owns; about 2 x (8 bytes per pair +
+   9 per candidate) in all, plus about 90 bytes per box (double; 70 in float). Fields pairs, added
    and removed are read-only, owned by the ct_bp and valid until the next update or free.
    Not thread-safe on one ct_bp (updates run OpenMP teams themselves); queries on a ct_bp
    that is not being updated may run concurrently. */
@@ -704,6 +705,7 @@ typedef struct ct_bp {
     unsigned char *ct__wspare;
     size_t ct__ccap, ct__pcap, ct__wcap, ct__cspare_cap, ct__pspare_cap, ct__wspare_cap;   /* capacities */
     ct_allocator ct__alloc;
+    ct_scratch ct__scr;        /* a step's temporaries, kept for the next step */
 } ct_bp;
 /* Empties *bp. margin: the fat boxes' growth as a fraction of each box's largest extent,
    0 for the default (0.05; zero-size boxes get no margin and are re-queried when they move).
@@ -1247,7 +1249,8 @@ CTDEF ct_status ct_ray_cast_mesh(const ct_mesh *m, const ct_xform *xm, ct_vec3 o
    on their threads, so the allocator must then be thread-safe (NULL, malloc, is).
    Memory: the scene, its per-body arrays, its pair table (two buffers), its outputs and its
    scratches come from the allocator given to ct_scene_create; after warm-up a step allocates
-   only inside ct_broadphase, on steps where it runs, and for a volumetric pair whose overlap
+   only inside its incremental broad phase (a ct_bp over the fat boxes), on steps where it
+   runs (the added and removed lists, arrays that grow), and for a volumetric pair whose overlap
    outgrows its ct_contact_cache block (kept with the pair's record and reused).
 
    Statuses. ct_scene_create: CT_INVALID for a bad desc (unknown mode, negative or NaN

@@ -13,13 +13,16 @@
        table as it was (its records are marked to be recomputed, the slots it took return to
        the pool, the slots of the pairs it dropped are freed only on success);
      - the output arrays (touching pairs, ended pairs) and one ct_scratch per thread.
-   After warm-up a step allocates only what ct_broadphase allocates inside, and only on the
-   steps where some body left its fat box (or bodies were added or removed).
+   After warm-up a step allocates only what its ct_bp (the incremental broad phase) allocates
+   inside (the added and removed lists, and arrays that must grow), and only on the steps
+   where some body left its fat box (or bodies were added or removed).
 
    A step: (1) transforms read and checked, tight world boxes computed (parallel over bodies);
    (2) a body whose tight box left its fat box gets a new fat box (tight grown by its margin);
-   when that happened to any body, or bodies were added or removed, ct_broadphase runs over the
-   fat boxes and the filtered pairs are merged into the table, else the table is reused;
+   when that happened to any body, or bodies were added or removed, the scene's ct_bp is
+   updated with the fat boxes (ct_bp_update: the pairs of ct_broadphase on them, found again
+   only for boxes that left the ct_bp's own, fatter copies) and the filtered pairs are merged
+   into the table, else the table is reused;
    (3) the narrow phase on every table pair whose tight boxes (grown by the speculative
    distance) overlap, on all threads (dynamic chunks; each result lands in its own record, so
    the order of work does not matter); (4) on success: events and outputs in table order,
@@ -115,8 +118,11 @@ struct ct_scene {
     ct_xform *cur;           /* this step's transforms */
     ct_aabb *tight, *nfat;   /* this step's tight boxes and fat boxes */
     ct_real *motion;         /* this step: how far any point of the body moved (a bound) */
-    ct_aabb *bpbox;          /* live fat boxes, compacted for ct_broadphase */
+    ct_aabb *bpbox;          /* live fat boxes, compacted for the broad phase */
     int *bpid;               /* body id of each compacted box */
+    ct_bp bp;                /* the incremental broad phase over bpbox */
+    ct_pair *fpair;          /* its pairs that pass the filters, as body ids */
+    size_t fpaircap;
     int *freelist;
     int nfree;
     unsigned char *leave;    /* per body: CT__SC_LEAVE | CT__SC_MOVED */
@@ -398,6 +404,7 @@ CTDEF ct_status ct_scene_create(const ct_scene_desc *desc, const ct_allocator *a
     s->alloc = al;
     s->order_tab = -1;
     if (desc) s->desc = *desc;
+    (void)ct_bp_init(&s->bp, 0, &s->alloc);   /* the default margin: cannot fail */
     *out = s;
     return CT_OK;
 }
@@ -423,6 +430,8 @@ CTDEF void ct_scene_destroy(ct_scene *s) {
     ct__free(&al, s->order);
     ct__free(&al, s->touch);
     ct__free(&al, s->ended);
+    ct_bp_free(&s->bp);
+    ct__free(&al, s->fpair);
     ct__free(&al, s);
 }
 
@@ -590,7 +599,8 @@ CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__spair *p, ct_scene_
    the other buffer (pairs in both keep their record, new pairs take a zeroed slot of the pool).
    Old touching pairs that are gone are written to the ended output (their result zeroed). */
 CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
-    ct_pairs pairs;
+    const ct_pairs *pairs = &s->bp.pairs;
+    const ct_pair *fp;
     const ct__sref *old = s->tab[s->cur_tab];
     ct__sref *nw;
     size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0, fresh = 0, need;
@@ -601,15 +611,19 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
             s->bpbox[nlive] = s->nfat[id];
             s->bpid[nlive++] = id;
         }
-    st = ct_broadphase(s->bpbox, nlive, &s->alloc, &pairs);
+    /* the pairs of ct_broadphase on these boxes, found incrementally: the boxes that stayed
+       inside ct_bp's own fat copies keep their candidates (moved NULL: ct_bp compares every box,
+       as a failed step may leave boxes it saw that no flag marks) */
+    st = ct_bp_update(&s->bp, s->bpbox, nlive, NULL, 0);
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->fpair, &s->fpaircap, 0, pairs->count, sizeof(ct_pair));
     if (st != CT_OK) return st;
-    /* filter in place, mapping compact indices to ids (monotone: the order stays (a, b)), and
-       count the pairs the committed table does not hold */
-    for (i = 0, j = 0; j < pairs.count; ++j) {
-        int a = s->bpid[pairs.items[j].a], b = s->bpid[pairs.items[j].b];
+    /* filter, mapping compact indices to ids (monotone: the order stays (a, b)), and count the
+       pairs the committed table does not hold */
+    for (i = 0, j = 0; j < pairs->count; ++j) {
+        int a = s->bpid[pairs->items[j].a], b = s->bpid[pairs->items[j].b];
         if (!ct__sc_filter(&s->body[a], &s->body[b])) continue;
-        pairs.items[m].a = a;
-        pairs.items[m++].b = b;
+        s->fpair[m].a = a;
+        s->fpair[m++].b = b;
         while (i < nold && (old[i].a < a || (old[i].a == a && old[i].b < b))) ++i;
         fresh += !(i < nold && old[i].a == a && old[i].b == b);
     }
@@ -620,11 +634,12 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rfree, &s->rfreecap, s->nrfree, need, sizeof(int));
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rdrop, &s->rdropcap, 0, nold, sizeof(int));
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rnew, &s->rnewcap, 0, fresh, sizeof(int));
-    if (st != CT_OK) { ct_pairs_free(&pairs); return st; }
+    if (st != CT_OK) return st;
     nw = s->tab[nb];
+    fp = s->fpair;
     s->nrdrop = s->nrnew = 0;
     for (i = 0, j = 0; j < m; ++j) {
-        const ct_pair *q = &pairs.items[j];
+        const ct_pair *q = &fp[j];
         while (i < nold && (old[i].a < q->a || (old[i].a == q->a && old[i].b < q->b))) {
             if (s->rec[old[i].r].touching) /* gone from the broad phase (or a body removed) */
                 ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
@@ -653,7 +668,6 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         if (s->rec[old[i].r].touching) ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
         s->rdrop[s->nrdrop++] = old[i].r;
     }
-    ct_pairs_free(&pairs);
     *nnew = k;
     *nended = e;
     return CT_OK;
