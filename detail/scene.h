@@ -67,6 +67,9 @@
 #endif
 /* Bodies per static chunk of the per-body pass (large: each body costs the same). */
 #define CT__SCENE_BODY_CHUNK 256
+/* Table pairs per chunk of the commit (fixed: the output positions do not depend on the
+   thread count). */
+#define CT__SCENE_COMMIT_CHUNK 4096
 
 /* Dispatch kinds of a body (see the table in contact.h). */
 enum { CT__SK_HULL = 0, CT__SK_RHULL, CT__SK_SPHERE, CT__SK_ELLIPSOID, CT__SK_OTHER };
@@ -130,6 +133,7 @@ struct ct_scene {
     /* pair records (a pool) and the pair table, double-buffered */
     ct__spair *rec;
     size_t reccap, nrec;
+    size_t *ccnt, ccntcap;   /* the commit's per-chunk counts (touching, ended, began) */
     int *rfree, *rdrop, *rnew;   /* free slots; slots the step drops (freed on success), takes */
     size_t rfreecap, nrfree, rdropcap, nrdrop, rnewcap, nrnew;
     ct__sref *tab[2];
@@ -432,6 +436,7 @@ CTDEF void ct_scene_destroy(ct_scene *s) {
     ct__free(&al, s->ended);
     ct_bp_free(&s->bp);
     ct__free(&al, s->fpair);
+    ct__free(&al, s->ccnt);
     ct__free(&al, s);
 }
 
@@ -815,6 +820,58 @@ CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
     return a->b < b->b ? -1 : (a->b > b->b);
 }
 
+/* Step 4's outputs: the touching pairs of tab (BEGIN or PERSIST) into touch, the pairs that
+   stopped touching (END) into ended after its first nended, both in table order, and each
+   record's touching flag committed. In two passes over fixed chunks of the table (counts, then
+   writes at their offsets), on T threads; returns the counts through the pointers. */
+CT__PRIVATE void ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t ntab, int T, size_t *ntouch, size_t *nended,
+                               size_t *nbegan) {
+    long long q, nch = (long long)((ntab + CT__SCENE_COMMIT_CHUNK - 1) / CT__SCENE_COMMIT_CHUNK);
+    size_t *c = s->ccnt, t = 0, e = *nended, b = 0;
+    (void)T;
+#if CT__SC_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (q = 0; q < nch; ++q) {
+        size_t i, i1 = ((size_t)q + 1) * CT__SCENE_COMMIT_CHUNK, k[3] = { 0, 0, 0 };
+        if (i1 > ntab) i1 = ntab;
+        for (i = (size_t)q * CT__SCENE_COMMIT_CHUNK; i < i1; ++i) {
+            const ct__spair *p = &s->rec[tab[i].r];
+            k[0] += (size_t)(p->now != 0);
+            k[1] += (size_t)(!p->now && p->touching);
+            k[2] += (size_t)(p->now && !p->touching);
+        }
+        c[3 * q] = k[0];
+        c[3 * q + 1] = k[1];
+        c[3 * q + 2] = k[2];
+    }
+    for (q = 0; q < nch; ++q) {   /* counts -> offsets */
+        size_t k0 = c[3 * q], k1 = c[3 * q + 1];
+        b += c[3 * q + 2];
+        c[3 * q] = t;
+        c[3 * q + 1] = e;
+        t += k0;
+        e += k1;
+    }
+#if CT__SC_OMP
+#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && nch > 1)
+#endif
+    for (q = 0; q < nch; ++q) {
+        size_t i, i1 = ((size_t)q + 1) * CT__SCENE_COMMIT_CHUNK, wt = c[3 * q], we = c[3 * q + 1];
+        if (i1 > ntab) i1 = ntab;
+        for (i = (size_t)q * CT__SCENE_COMMIT_CHUNK; i < i1; ++i) {
+            ct__spair *p = &s->rec[tab[i].r];
+            if (p->now) ct__sc_emit(s, p, &s->touch[wt++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
+            else if (p->touching) ct__sc_emit(s, p, &s->ended[we++], CT_SCENE_END);
+            p->touching = p->now;
+            p->valid = 1;
+        }
+    }
+    *ntouch = t;
+    *nended = e;
+    *nbegan = b;
+}
+
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     const ct__sref *tab;
     size_t ntab, nended = 0, ntouch = 0, nbegan = 0, i;
@@ -846,6 +903,8 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     }
     tab = s->tab[nb];
     st = ct__sc_grow(&s->alloc, (void **)&s->touch, &s->touchcap, 0, ntab, sizeof(ct_scene_contact));
+    if (st == CT_OK)
+        st = ct__sc_grow(&s->alloc, (void **)&s->ccnt, &s->ccntcap, 0, 3 * (ntab / CT__SCENE_COMMIT_CHUNK + 1), sizeof(size_t));
     if (st == CT_OK && (bp || s->order_tab != nb || s->norder != ntab)) st = ct__sc_order(s, nb, ntab);
     if (st != CT_OK) {
         if (bp) /* the slots this step took go back to the pool */
@@ -865,17 +924,7 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
             return st;
         }
     /* commit: outputs and events in table order, touching flags, fat boxes, the table */
-    for (i = 0; i < ntab; ++i) {
-        ct__spair *p = &s->rec[tab[i].r];
-        if (p->now) {
-            ct__sc_emit(s, p, &s->touch[ntouch++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
-            nbegan += !p->touching;
-        } else if (p->touching) {
-            ct__sc_emit(s, p, &s->ended[nended++], CT_SCENE_END);
-        }
-        p->touching = p->now;
-        p->valid = 1;
-    }
+    ct__sc_commit(s, tab, ntab, T, &ntouch, &nended, &nbegan);
     if (bp && nended > 1) qsort(s->ended, nended, sizeof *s->ended, ct__sc_cmp);
     if (bp) /* the records of the pairs this step dropped are free now */
         for (i = 0; i < s->nrdrop; ++i) s->rfree[s->nrfree++] = s->rdrop[i];

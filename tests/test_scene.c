@@ -292,6 +292,108 @@ Test(scene, identical_for_thread_counts_1_2_3_4_7) {
     world_free(w);
 }
 
+/* A scene whose table spans many commit chunks (6,000 hulls, ~45,000 fat pairs): the same
+   outputs for 1, 3 and 7 threads, and at every step BEGIN exactly for the touching pairs that
+   did not touch at the step before, PERSIST for the others, and ENDED exactly the pairs that
+   touched then and do not now (merges of the sorted lists, independent of the scene). */
+static int pair_less(const ct_scene_contact *x, int a, int b) { return x->a < a || (x->a == a && x->b < b); }
+Test(scene, chunked_commit_identical_for_thread_counts) {
+    enum { N = 6000, STEPS = 4 };
+    static const int threads[3] = { 1, 3, 7 };
+    unsigned long long seed = 29;
+    double side = cbrt(N / 0.78), xyz[60];
+    ct_hull *hull = (ct_hull *)calloc(N, sizeof *hull);
+    ct_xform *x0 = (ct_xform *)malloc(sizeof *x0 * N), *x = (ct_xform *)malloc(sizeof *x * N);
+    ct_vec3 *dir = (ct_vec3 *)malloc(sizeof *dir * N), *axis = (ct_vec3 *)malloc(sizeof *axis * N), pts[20];
+    record ref[STEPS];
+    int i, k, ti, step;
+    cr_assert(hull && x0 && x && dir && axis);
+    for (i = 0; i < N; ++i) {
+        double sz = 0.5 + 0.5 * tu_uniform(&seed);
+        wl_sphere(xyz, 20, sz, &seed);
+        for (k = 0; k < 20; ++k) pts[k] = tu_vec(xyz[3 * k], xyz[3 * k + 1], xyz[3 * k + 2]);
+        cr_assert_eq(ct_hull_build(pts, 20, NULL, NULL, &hull[i]), CT_OK);
+        x0[i] = tu_random_xform(&seed, 0);
+        x0[i].p = tu_vec(side * tu_uniform(&seed), side * tu_uniform(&seed), side * tu_uniform(&seed));
+        dir[i] = tu_random_unit(&seed);
+        axis[i] = tu_random_unit(&seed);
+    }
+    for (ti = 0; ti < 3; ++ti) {
+        ct_scene_desc d;
+        ct_scene *s;
+        memset(&d, 0, sizeof d);
+        d.speculative = (ct_real)0.02;
+        d.threads = threads[ti];
+        tu_set_threads(threads[ti]);
+        cr_assert_eq(ct_scene_create(&d, NULL, &s), CT_OK);
+        memcpy(x, x0, sizeof *x * N);
+        for (i = 0; i < N; ++i) {
+            ct_body_desc b;
+            int id;
+            memset(&b, 0, sizeof b);
+            b.shape = ct_shape_hull(&hull[i]);
+            b.xform_ref = &x[i];
+            cr_assert_eq(ct_scene_add(s, &b, &id), CT_OK);
+        }
+        for (step = 0; step < STEPS; ++step) {
+            ct_scene_result r;
+            for (i = 0; i < N; ++i) {   /* 0.05 along dir and 0.03 rad per step, as world_pose */
+                ct_xform rot = ct_xform_from_axis_angle(axis[i], (ct_real)(0.03 * step), tu_vec(0, 0, 0));
+                int a, b, c;
+                for (a = 0; a < 3; ++a)
+                    for (b = 0; b < 3; ++b) {
+                        ct_real t = 0;
+                        for (c = 0; c < 3; ++c) t += rot.r[a][c] * x0[i].r[c][b];
+                        x[i].r[a][b] = t;
+                    }
+                x[i].p = ct__madd(x0[i].p, dir[i], (ct_real)(0.05 * step));
+            }
+            cr_assert_eq(ct_scene_step(s, &r), CT_OK);
+            if (ti == 0) {
+                int nb = 0, j = 0, e = 0;
+                cr_assert_gt(r.npairs, 8 * 4096, "the table spans few chunks (%d pairs)", r.npairs);
+                for (i = 0; i < r.ntouching; ++i) {   /* BEGIN iff not touching at the step before */
+                    int was;
+                    if (step == 0) { cr_assert_eq(r.touching[i].event, CT_SCENE_BEGIN); ++nb; continue; }
+                    while (j < ref[step - 1].nt && pair_less(&ref[step - 1].t[j], r.touching[i].a, r.touching[i].b)) {
+                        /* touching before, not now: ENDED, in order */
+                        cr_assert_lt(e, r.nended);
+                        cr_assert(r.ended[e].a == ref[step - 1].t[j].a && r.ended[e].b == ref[step - 1].t[j].b &&
+                                  r.ended[e].event == CT_SCENE_END, "step %d: ended %d", step, e);
+                        ++e;
+                        ++j;
+                    }
+                    was = j < ref[step - 1].nt && ref[step - 1].t[j].a == r.touching[i].a && ref[step - 1].t[j].b == r.touching[i].b;
+                    j += was;
+                    cr_assert_eq(r.touching[i].event, was ? CT_SCENE_PERSIST : CT_SCENE_BEGIN, "step %d: entry %d", step, i);
+                    nb += !was;
+                }
+                if (step > 0)
+                    for (; j < ref[step - 1].nt; ++j, ++e) {
+                        cr_assert_lt(e, r.nended);
+                        cr_assert(r.ended[e].a == ref[step - 1].t[j].a && r.ended[e].b == ref[step - 1].t[j].b);
+                    }
+                cr_assert_eq(e, r.nended, "step %d: %d ended, %d expected", step, r.nended, e);
+                cr_assert_eq(nb, r.nbegan);
+                cr_assert_gt(r.ntouching, 1000);
+                rec_take(&ref[step], &r);
+                continue;
+            }
+            cr_assert_eq(r.ntouching, ref[step].nt, "%d threads, step %d: touching count", threads[ti], step);
+            cr_assert_eq(r.nended, ref[step].ne, "%d threads, step %d: ended count", threads[ti], step);
+            for (i = 0; i < r.ntouching; ++i)
+                cr_assert(same_entry(&r.touching[i], &ref[step].t[i]), "%d threads, step %d: entry %d differs", threads[ti], step, i);
+            for (i = 0; i < r.nended; ++i)
+                cr_assert(same_entry(&r.ended[i], &ref[step].e[i]), "%d threads, step %d: ended %d differs", threads[ti], step, i);
+        }
+        ct_scene_destroy(s);
+    }
+    for (step = 0; step < STEPS; ++step) { free(ref[step].t); free(ref[step].e); }
+    for (i = 0; i < N; ++i) ct_hull_free(&hull[i]);
+    free(hull); free(x0); free(x); free(dir); free(axis);
+    tu_set_threads(2);
+}
+
 /* ---- events ------------------------------------------------------------------------------ */
 /* Over a moving scene: BEGIN exactly for pairs touching now and not at the last step, ENDED
    exactly the pairs touching at the last step and not now, everything else PERSIST. */
