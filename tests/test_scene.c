@@ -257,10 +257,21 @@ static void rec_take(record *rec, const ct_scene_result *r) {
     rec->ne = r->nended;
 }
 
+/* r bit for bit as the reference step ref (taken at another thread count). */
+static void expect_same_step(const ct_scene_result *r, const record *ref, int threads, int step) {
+    int i;
+    cr_assert_eq(r->ntouching, ref->nt, "%d threads, step %d: touching count", threads, step);
+    cr_assert_eq(r->nended, ref->ne, "%d threads, step %d: ended count", threads, step);
+    for (i = 0; i < r->ntouching; ++i)
+        cr_assert(same_entry(&r->touching[i], &ref->t[i]), "%d threads, step %d: entry %d differs", threads, step, i);
+    for (i = 0; i < r->nended; ++i)
+        cr_assert(same_entry(&r->ended[i], &ref->e[i]), "%d threads, step %d: ended %d differs", threads, step, i);
+}
+
 Test(scene, identical_for_thread_counts_1_2_3_4_7) {
     static const int threads[5] = { 1, 2, 3, 4, 7 };
     enum { STEPS = 6 };
-    int mode, ti, step, i, ids[200];
+    int mode, ti, step, ids[200];
     world *w = world_make(200, ALL_KINDS, NKIND, 11);
     for (mode = 0; mode < 2; ++mode) {
         record ref[STEPS];
@@ -277,12 +288,7 @@ Test(scene, identical_for_thread_counts_1_2_3_4_7) {
                     rec_take(&ref[step], &r);
                     continue;
                 }
-                cr_assert_eq(r.ntouching, ref[step].nt, "%d threads, step %d: touching count", threads[ti], step);
-                cr_assert_eq(r.nended, ref[step].ne, "%d threads, step %d: ended count", threads[ti], step);
-                for (i = 0; i < r.ntouching; ++i)
-                    cr_assert(same_entry(&r.touching[i], &ref[step].t[i]), "%d threads, step %d: entry %d differs", threads[ti], step, i);
-                for (i = 0; i < r.nended; ++i)
-                    cr_assert(same_entry(&r.ended[i], &ref[step].e[i]), "%d threads, step %d: ended %d differs", threads[ti], step, i);
+                expect_same_step(&r, &ref[step], threads[ti], step);
             }
             ct_scene_destroy(s);
         }
@@ -379,12 +385,7 @@ Test(scene, chunked_commit_identical_for_thread_counts) {
                 rec_take(&ref[step], &r);
                 continue;
             }
-            cr_assert_eq(r.ntouching, ref[step].nt, "%d threads, step %d: touching count", threads[ti], step);
-            cr_assert_eq(r.nended, ref[step].ne, "%d threads, step %d: ended count", threads[ti], step);
-            for (i = 0; i < r.ntouching; ++i)
-                cr_assert(same_entry(&r.touching[i], &ref[step].t[i]), "%d threads, step %d: entry %d differs", threads[ti], step, i);
-            for (i = 0; i < r.nended; ++i)
-                cr_assert(same_entry(&r.ended[i], &ref[step].e[i]), "%d threads, step %d: ended %d differs", threads[ti], step, i);
+            expect_same_step(&r, &ref[step], threads[ti], step);
         }
         ct_scene_destroy(s);
     }
