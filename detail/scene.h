@@ -133,7 +133,7 @@ struct ct_scene {
     /* pair records (a pool) and the pair table, double-buffered */
     ct__spair *rec;
     size_t reccap, nrec;
-    size_t *ccnt, ccntcap;   /* the commit's per-chunk counts (touching, ended, began) */
+    size_t *ccnt, ccntcap;   /* the commit's per-chunk counts (touching, ended, began, first failure) */
     int *rfree, *rdrop, *rnew;   /* free slots; slots the step drops (freed on success), takes */
     size_t rfreecap, nrfree, rdropcap, nrdrop, rnewcap, nrnew;
     ct__sref *tab[2];
@@ -692,11 +692,10 @@ CT__INLINE unsigned long long ct__sc_cell(ct_real v, ct_real lo, ct_real ext) {
     ct_real t = ext > 0 ? (v - lo) / ext * (ct_real)2097151 : 0;
     return t > 0 ? (unsigned long long)ct__min(t, (ct_real)2097151) : 0;
 }
-CT__PRIVATE int ct__sc_keycmp(const void *x, const void *y) {
-    const ct__skey *a = (const ct__skey *)x, *b = (const ct__skey *)y;
-    if (a->key != b->key) return a->key < b->key ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
+CT__INLINE int ct__sc_key_less(const ct__skey *a, const ct__skey *b) {
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
+CT__DEFINE_SORT(ct__sc_sort_keys, ct__skey, ct__sc_key_less)
 
 /* The order in which the narrow phase visits table buffer nb (ntab pairs sorted by (a, b)):
    the pairs grouped by their first body, the bodies in the Morton order of their tight boxes'
@@ -730,7 +729,7 @@ CT__PRIVATE ct_status ct__sc_order(ct_scene *s, int nb, size_t ntab) {
                               ct__sc_spread(ct__sc_cell(c.z, lo.z, hi.z - lo.z)) << 2;
             s->skey[nk++].id = id;
         }
-    if (nk > 1) qsort(s->skey, (size_t)nk, sizeof *s->skey, ct__sc_keycmp);
+    ct__sc_sort_keys(s->skey, (size_t)nk);
     /* sfirst[a]: where body a's pairs start in the table (sorted by a), sfirst[a + 1] the end */
     for (id = 0; id <= s->n; ++id) s->sfirst[id] = 0;
     for (i = 0; i < ntab; ++i) s->sfirst[tab[i].a + 1]++;
@@ -814,62 +813,97 @@ CT__INLINE void ct__sc_emit(const ct_scene *s, const ct__spair *p, ct_scene_cont
     }
 }
 
+/* qsort, not CT__DEFINE_SORT, for the ended list: its entries are large (a manifold or a
+   contact each), and glibc's qsort moves large elements through pointers */
 CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
     const ct_scene_contact *a = (const ct_scene_contact *)x, *b = (const ct_scene_contact *)y;
     if (a->a != b->a) return a->a < b->a ? -1 : 1;
     return a->b < b->b ? -1 : (a->b > b->b);
 }
 
+/* The first failure among tab[i0, i1) (a status other than CT_OK and CT_NO_CONVERGENCE), or
+   (size_t)-1. */
+CT__INLINE size_t ct__sc_first_failure(const ct_scene *s, const ct__sref *tab, size_t i0, size_t i1) {
+    for (; i0 < i1; ++i0) {
+        ct_status st = s->rec[tab[i0].r].status;
+        if (st != CT_OK && st != CT_NO_CONVERGENCE) return i0;
+    }
+    return (size_t)-1;
+}
+/* Writes the outputs of tab[i0, i1) from touch[*wt] and ended[*we] on, counts the BEGINs in
+   *nb, and commits the records' touching flags. */
+CT__INLINE void ct__sc_commit_range(ct_scene *s, const ct__sref *tab, size_t i0, size_t i1, size_t *wt, size_t *we,
+                                    size_t *nb) {
+    size_t t = *wt, e = *we, b = *nb;
+    for (; i0 < i1; ++i0) {
+        ct__spair *p = &s->rec[tab[i0].r];
+        if (p->now) {
+            ct__sc_emit(s, p, &s->touch[t++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
+            b += !p->touching;
+        } else if (p->touching) {
+            ct__sc_emit(s, p, &s->ended[e++], CT_SCENE_END);
+        }
+        p->touching = p->now;
+        p->valid = 1;
+    }
+    *wt = t;
+    *we = e;
+    *nb = b;
+}
 /* Step 4's outputs: the touching pairs of tab (BEGIN or PERSIST) into touch, the pairs that
-   stopped touching (END) into ended after its first nended, both in table order, and each
-   record's touching flag committed. In two passes over fixed chunks of the table (counts, then
-   writes at their offsets), on T threads; returns the counts through the pointers. */
-CT__PRIVATE void ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t ntab, int T, size_t *ntouch, size_t *nended,
-                               size_t *nbegan) {
+   stopped touching (END) into ended after its first *nended, both in table order, and each
+   record's touching flag committed; or, when some pair failed, the first failure in table
+   order (the same for any thread count), and nothing written. On T > 1 threads in two passes
+   over fixed chunks of the table (the failures and counts, then the writes at their offsets);
+   on one, a failure scan and one pass of writes. */
+CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t ntab, int T, size_t *ntouch,
+                                    size_t *nended, size_t *nbegan) {
     long long q, nch = (long long)((ntab + CT__SCENE_COMMIT_CHUNK - 1) / CT__SCENE_COMMIT_CHUNK);
-    size_t *c = s->ccnt, t = 0, e = *nended, b = 0;
-    (void)T;
+    size_t *c = s->ccnt, t = 0, e = *nended, b = 0, f;
+    if (T <= 1 || nch <= 1) {
+        if ((f = ct__sc_first_failure(s, tab, 0, ntab)) != (size_t)-1) return s->rec[tab[f].r].status;
+        ct__sc_commit_range(s, tab, 0, ntab, ntouch, nended, nbegan);
+        return CT_OK;
+    }
 #if CT__SC_OMP
-#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && nch > 1)
+#pragma omp parallel for schedule(static) num_threads(T)
 #endif
     for (q = 0; q < nch; ++q) {
-        size_t i, i1 = ((size_t)q + 1) * CT__SCENE_COMMIT_CHUNK, k[3] = { 0, 0, 0 };
+        size_t i, i0 = (size_t)q * CT__SCENE_COMMIT_CHUNK, i1 = i0 + CT__SCENE_COMMIT_CHUNK, k[3] = { 0, 0, 0 };
         if (i1 > ntab) i1 = ntab;
-        for (i = (size_t)q * CT__SCENE_COMMIT_CHUNK; i < i1; ++i) {
+        c[4 * q + 3] = ct__sc_first_failure(s, tab, i0, i1);
+        for (i = i0; i < i1; ++i) {
             const ct__spair *p = &s->rec[tab[i].r];
             k[0] += (size_t)(p->now != 0);
             k[1] += (size_t)(!p->now && p->touching);
             k[2] += (size_t)(p->now && !p->touching);
         }
-        c[3 * q] = k[0];
-        c[3 * q + 1] = k[1];
-        c[3 * q + 2] = k[2];
+        c[4 * q] = k[0];
+        c[4 * q + 1] = k[1];
+        c[4 * q + 2] = k[2];
     }
+    for (q = 0; q < nch; ++q)
+        if (c[4 * q + 3] != (size_t)-1) return s->rec[tab[c[4 * q + 3]].r].status;
     for (q = 0; q < nch; ++q) {   /* counts -> offsets */
-        size_t k0 = c[3 * q], k1 = c[3 * q + 1];
-        b += c[3 * q + 2];
-        c[3 * q] = t;
-        c[3 * q + 1] = e;
+        size_t k0 = c[4 * q], k1 = c[4 * q + 1];
+        b += c[4 * q + 2];
+        c[4 * q] = t;
+        c[4 * q + 1] = e;
         t += k0;
         e += k1;
     }
 #if CT__SC_OMP
-#pragma omp parallel for schedule(static) num_threads(T) if (T > 1 && nch > 1)
+#pragma omp parallel for schedule(static) num_threads(T)
 #endif
     for (q = 0; q < nch; ++q) {
-        size_t i, i1 = ((size_t)q + 1) * CT__SCENE_COMMIT_CHUNK, wt = c[3 * q], we = c[3 * q + 1];
+        size_t i0 = (size_t)q * CT__SCENE_COMMIT_CHUNK, i1 = i0 + CT__SCENE_COMMIT_CHUNK, nb = 0;
         if (i1 > ntab) i1 = ntab;
-        for (i = (size_t)q * CT__SCENE_COMMIT_CHUNK; i < i1; ++i) {
-            ct__spair *p = &s->rec[tab[i].r];
-            if (p->now) ct__sc_emit(s, p, &s->touch[wt++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
-            else if (p->touching) ct__sc_emit(s, p, &s->ended[we++], CT_SCENE_END);
-            p->touching = p->now;
-            p->valid = 1;
-        }
+        ct__sc_commit_range(s, tab, i0, i1, &c[4 * q], &c[4 * q + 1], &nb);
     }
     *ntouch = t;
     *nended = e;
     *nbegan = b;
+    return CT_OK;
 }
 
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
@@ -904,7 +938,7 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     tab = s->tab[nb];
     st = ct__sc_grow(&s->alloc, (void **)&s->touch, &s->touchcap, 0, ntab, sizeof(ct_scene_contact));
     if (st == CT_OK)
-        st = ct__sc_grow(&s->alloc, (void **)&s->ccnt, &s->ccntcap, 0, 3 * (ntab / CT__SCENE_COMMIT_CHUNK + 1), sizeof(size_t));
+        st = ct__sc_grow(&s->alloc, (void **)&s->ccnt, &s->ccntcap, 0, 4 * (ntab / CT__SCENE_COMMIT_CHUNK + 1), sizeof(size_t));
     if (st == CT_OK && (bp || s->order_tab != nb || s->norder != ntab)) st = ct__sc_order(s, nb, ntab);
     if (st != CT_OK) {
         if (bp) /* the slots this step took go back to the pool */
@@ -912,19 +946,17 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
         return st;
     }
     ct__sc_narrow_all(s, tab, ntab, T);
-    /* the first failure in table order decides (the same for any thread count) */
-    for (i = 0; i < ntab; ++i)
-        if (s->rec[tab[i].r].status != CT_OK && s->rec[tab[i].r].status != CT_NO_CONVERGENCE) {
-            st = s->rec[tab[i].r].status;
-            /* the records were worked on: their answers are stale now; the slots this step
-               took go back to the pool */
-            for (i = 0; i < ntab; ++i) s->rec[tab[i].r].valid = 0;
-            if (bp)
-                for (i = 0; i < s->nrnew; ++i) s->rfree[s->nrfree++] = s->rnew[i];
-            return st;
-        }
-    /* commit: outputs and events in table order, touching flags, fat boxes, the table */
-    ct__sc_commit(s, tab, ntab, T, &ntouch, &nended, &nbegan);
+    /* commit: outputs and events in table order, touching flags, fat boxes, the table; or the
+       first failure in table order */
+    st = ct__sc_commit(s, tab, ntab, T, &ntouch, &nended, &nbegan);
+    if (st != CT_OK) {
+        /* the records were worked on: their answers are stale now; the slots this step took go
+           back to the pool */
+        for (i = 0; i < ntab; ++i) s->rec[tab[i].r].valid = 0;
+        if (bp)
+            for (i = 0; i < s->nrnew; ++i) s->rfree[s->nrfree++] = s->rnew[i];
+        return st;
+    }
     if (bp && nended > 1) qsort(s->ended, nended, sizeof *s->ended, ct__sc_cmp);
     if (bp) /* the records of the pairs this step dropped are free now */
         for (i = 0; i < s->nrdrop; ++i) s->rfree[s->nrfree++] = s->rdrop[i];
