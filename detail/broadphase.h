@@ -1290,7 +1290,7 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
         ct__bp_bounds_add(&bp->ct__bounds, &bp->ct__fat[id]);
         ct__bp_glink(bp, id);
     }
-    /* the new partners of each escaped box (cnt[e]: where box e's start in ids): on threads,
+    /* the new partners of each escaped box (cnt[e]: where box e's partners start in ids): on threads,
        counted and then written; on one, written in one scan into a list that grows */
     cnt = CT__SALLOC(s, size_t, (long long)ne + 1);
     if (!cnt) return CT_NO_MEMORY;

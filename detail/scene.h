@@ -871,9 +871,10 @@ CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t nta
     for (q = 0; q < nch; ++q) {
         size_t i, i0 = (size_t)q * CT__SCENE_COMMIT_CHUNK, i1 = i0 + CT__SCENE_COMMIT_CHUNK, k[3] = { 0, 0, 0 };
         if (i1 > ntab) i1 = ntab;
-        c[4 * q + 3] = ct__sc_first_failure(s, tab, i0, i1);
-        for (i = i0; i < i1; ++i) {
+        c[4 * q + 3] = (size_t)-1;
+        for (i = i0; i < i1; ++i) {   /* one read of each record: its failure and its counts */
             const ct__spair *p = &s->rec[tab[i].r];
+            if (p->status != CT_OK && p->status != CT_NO_CONVERGENCE && c[4 * q + 3] == (size_t)-1) c[4 * q + 3] = i;
             k[0] += (size_t)(p->now != 0);
             k[1] += (size_t)(!p->now && p->touching);
             k[2] += (size_t)(p->now && !p->touching);
