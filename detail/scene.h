@@ -53,9 +53,9 @@
 #define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
 /* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
 #define CT__SCENE_CHUNK 32
-/* The narrow phase prefetches the first line of the pair record this many pairs ahead, and
-   the rest of what a moved pair's call reads of it (ct__sc_prefetch_pair) CT__SCENE_AHEAD2
-   ahead (the first line is there by then). */
+/* The narrow phase prefetches the table entry this many pairs ahead, and what a moved pair's
+   call reads of its record (ct__sc_prefetch_pair) CT__SCENE_AHEAD2 ahead (the entry is there
+   by then). */
 #define CT__SCENE_AHEAD 4
 #define CT__SCENE_AHEAD2 2
 #if defined(__GNUC__) || defined(__clang__)
@@ -91,12 +91,6 @@ typedef struct ct__sbody {
 
 typedef struct ct__spair {
     int a, b;
-    int touching;            /* committed: touching at the last successful step */
-    int valid;               /* r, now and status hold the answer for the committed transforms */
-    ct_real gap;             /* not touching: a lower bound of the distance under the committed
-                                transforms (<= 0: none known) */
-    int now;                 /* this step: touching */
-    ct_status status;        /* this step: the narrow-phase status */
     int has_lambda;
     ct_real lambda;
     ct_sat_cache sat;
@@ -106,8 +100,20 @@ typedef struct ct__spair {
     union { ct_manifold m; ct_contact c; } r;   /* this step's result (by the scene's mode) */
 } ct__spair;
 
-/* A table entry: the pair and the slot of its record in the pool. */
-typedef struct ct__sref { int a, b, r; } ct__sref;
+/* A table entry: the pair, the slot of its record in the pool, and what the culls and the
+   commit read of the pair (kept here, not in the ~800-byte record: the narrow phase's culls
+   and the commit then walk the table alone, and read a record only for a pair they work on
+   or output). A kept pair's entry is copied into the next table with its flags. */
+typedef struct ct__sref {
+    int a, b, r;
+    unsigned char touching;  /* committed: touching at the last successful step */
+    unsigned char valid;     /* the record's result, now and status hold the answer for the
+                                committed transforms */
+    unsigned char now;       /* this step: touching */
+    unsigned char status;    /* this step: the narrow-phase status (a ct_status) */
+    ct_real gap;             /* not touching: a lower bound of the distance under the committed
+                                transforms (<= 0: none known) */
+} ct__sref;
 /* A body's place in the narrow phase's order (ct__sc_order). */
 typedef struct ct__skey { unsigned long long key; int id; } ct__skey;
 
@@ -260,8 +266,8 @@ CT__INLINE int ct__sc_overlap(const ct_aabb *a, const ct_aabb *b, ct_real g) {
 }
 
 /* Volumetric mode's touching band for a pair (see CT__SCENE_DEM_BAND). */
-CT__INLINE ct_real ct__sc_band(const ct_scene *s, const ct__spair *p) {
-    const ct_aabb *ta = &s->tight[p->a], *tb = &s->tight[p->b];
+CT__INLINE ct_real ct__sc_band(const ct_scene *s, int a, int b) {
+    const ct_aabb *ta = &s->tight[a], *tb = &s->tight[b];
     ct_real mag = ct__max(ct__max(ct__maxabs(ta->lo), ct__maxabs(ta->hi)), ct__max(ct__maxabs(tb->lo), ct__maxabs(tb->hi)));
     mag += ct__maxabs(ct__sub(ta->hi, ta->lo)) + ct__maxabs(ct__sub(tb->hi, tb->lo));
     return CT__SCENE_DEM_BAND * mag;
@@ -269,13 +275,13 @@ CT__INLINE ct_real ct__sc_band(const ct_scene *s, const ct__spair *p) {
 
 /* 1 when the bounding spheres of two hulls (vertex mean and extent, plus the radii) are more
    than g apart: then so are the bodies. */
-CT__INLINE int ct__sc_spheres_apart(const ct_scene *s, const ct__spair *p, ct_real g) {
-    const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
+CT__INLINE int ct__sc_spheres_apart(const ct_scene *s, int a, int b, ct_real g) {
+    const ct__sbody *A = &s->body[a], *B = &s->body[b];
     ct_vec3 ca, cb;
     ct_real r;
     if (A->shape.type != CT_SHAPE_HULL || B->shape.type != CT_SHAPE_HULL) return 0;
-    ca = ct__xf_point(&s->cur[p->a], A->shape.ct__hull->center);
-    cb = ct__xf_point(&s->cur[p->b], B->shape.ct__hull->center);
+    ca = ct__xf_point(&s->cur[a], A->shape.ct__hull->center);
+    cb = ct__xf_point(&s->cur[b], B->shape.ct__hull->center);
     r = A->shape.ct__hull->extent + B->shape.ct__hull->extent + A->shape.radius + B->shape.radius + g;
     return ct__len2(ct__sub(ca, cb)) > r * r;
 }
@@ -328,7 +334,7 @@ CT__INLINE void ct__sc_contact_point(ct_contact *c, ct_vec3 n, ct_vec3 p, ct_rea
     c->gap = gap;
 }
 
-CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr) {
+CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__sref *e, ct__spair *p, ct_scratch *scr) {
     const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
     const ct_xform *xa = &s->cur[p->a], *xb = &s->cur[p->b];
     int ka = A->kind, kb = B->kind, dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
@@ -340,26 +346,26 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
         if (st == CT_OK || st == CT_NO_CONVERGENCE) {
             p->lambda = pw.lambda;
             p->has_lambda = 1;
-            p->gap = st == CT_OK ? pw.gap : -1; /* a lower bound of the distance when apart */
+            e->gap = st == CT_OK ? pw.gap : -1; /* a lower bound of the distance when apart */
             if (dem) ct__sc_contact_point(&p->r.c, pw.normal, pw.point, pw.gap);
             else ct__sc_manifold_point(&p->r.m, pw.normal, pw.point, pw.gap, spec);
         }
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
         st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
-        p->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
+        e->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
     } else if (!dem && (ka == CT__SK_HULL || ka == CT__SK_RHULL) && (kb == CT__SK_HULL || kb == CT__SK_RHULL)) {
         st = ct_manifold_rounded_hulls(A->shape.ct__hull, xa, A->shape.radius, B->shape.ct__hull, xb,
                                        B->shape.radius, spec, &p->sat, &p->r.m);
-        p->gap = st == CT_OK && p->r.m.count == 0
+        e->gap = st == CT_OK && p->r.m.count == 0
                      ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) - A->shape.radius - B->shape.radius
                      : -1;
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_SPHERE) {
         st = ct_manifold_hull_sphere(A->shape.ct__hull, xa, xb->p, B->shape.radius, spec, &p->r.m);
-        p->gap = -1;
+        e->gap = -1;
     } else if (!dem && ka == CT__SK_SPHERE && kb == CT__SK_HULL) {
         /* B against A, then the normal turned to point from A to B (ids are symmetric) */
         st = ct_manifold_hull_sphere(B->shape.ct__hull, xb, xa->p, A->shape.radius, spec, &p->r.m);
-        p->gap = -1;
+        e->gap = -1;
         p->r.m.normal = ct__neg(p->r.m.normal);
     } else if (dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
         /* a pair whose cache holds A n B's structure overlapped at the last step: the SAT would
@@ -367,12 +373,12 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
            the answer, a miss a cold call); otherwise the SAT rejects separated pairs first */
         int near = p->cc.count > 0;
         st = CT_OK;
-        p->gap = -1;
+        e->gap = -1;
         if (!near) {
-            st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, p), &p->sat, &p->r.m);
+            st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, ct__sc_band(s, e->a, e->b), &p->sat, &p->r.m);
             near = st == CT_OK && p->r.m.count > 0;
             if (st == CT_OK && !near) { /* separated beyond the touching band */
-                p->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
+                e->gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
                 ct__sc_contact_point(&p->r.c, ct__v3(0, 0, 0), ct__v3(0, 0, 0), 1);
             }
         }
@@ -381,15 +387,15 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__spair *p, ct_scratch *scr)
     } else {
         ct_distance d;
         st = ct_signed_distance(&A->shape, xa, &B->shape, xb, &p->gjk, scr, &d);
-        p->gap = st == CT_OK ? d.distance : -1;
+        e->gap = st == CT_OK ? d.distance : -1;
         if (st == CT_OK || st == CT_NO_CONVERGENCE) {
             ct_vec3 mid = ct__scale(ct__add(d.pa, d.pb), (ct_real)0.5);
             if (dem) ct__sc_contact_point(&p->r.c, d.normal, mid, d.distance);
             else ct__sc_manifold_point(&p->r.m, d.normal, mid, d.distance, spec);
         }
     }
-    p->status = st;
-    p->now = (st == CT_OK || st == CT_NO_CONVERGENCE) && (dem ? p->r.c.found != 0 : p->r.m.count > 0);
+    e->status = (unsigned char)st;
+    e->now = (st == CT_OK || st == CT_NO_CONVERGENCE) && (dem ? p->r.c.found != 0 : p->r.m.count > 0);
 }
 
 /* ---- public ----------------------------------------------------------------------------------- */
@@ -592,7 +598,7 @@ CT__INLINE void ct__sc_end_zero(const ct_scene *s, ct_scene_contact *c) {
 }
 
 /* An END event for a pair that was touching: its ids, the result zeroed. */
-CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__spair *p, ct_scene_contact *c) {
+CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__sref *p, ct_scene_contact *c) {
     memset(c, 0, sizeof *c);
     c->a = p->a;
     c->b = p->b;
@@ -646,8 +652,8 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     for (i = 0, j = 0; j < m; ++j) {
         const ct_pair *q = &fp[j];
         while (i < nold && (old[i].a < q->a || (old[i].a == q->a && old[i].b < q->b))) {
-            if (s->rec[old[i].r].touching) /* gone from the broad phase (or a body removed) */
-                ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
+            if (old[i].touching) /* gone from the broad phase (or a body removed) */
+                ct__sc_push_end(s, &old[i], &s->ended[e++]);
             s->rdrop[s->nrdrop++] = old[i++].r;
         }
         if (i < nold && old[i].a == q->a && old[i].b == q->b) {
@@ -663,6 +669,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
             s->rec[r].a = q->a;
             s->rec[r].b = q->b;
             s->rnew[s->nrnew++] = r;
+            memset(&nw[k], 0, sizeof nw[k]);
             nw[k].a = q->a;
             nw[k].b = q->b;
             nw[k].r = r;
@@ -670,7 +677,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         ++k;
     }
     for (; i < nold; ++i) {
-        if (s->rec[old[i].r].touching) ct__sc_push_end(s, &s->rec[old[i].r], &s->ended[e++]);
+        if (old[i].touching) ct__sc_push_end(s, &old[i], &s->ended[e++]);
         s->rdrop[s->nrdrop++] = old[i].r;
     }
     *nnew = k;
@@ -744,24 +751,35 @@ CT__PRIVATE ct_status ct__sc_order(ct_scene *s, int nb, size_t ntab) {
     return CT_OK;
 }
 
-/* The record q's SAT cache (read) and result (written) when a body of the pair moved (else
-   the call is skipped). The records are a pool in no spatial order, visited in the bodies'
-   order: fetched ahead, the narrow phase of a moving 10,000-hull scene takes ~3% less (in one
-   process, chunks of pairs with and without alternating). Fetching the hulls' blocks as well
-   made it 5-10% slower: they are mostly in cache (nearby bodies come in turn), and ~70 lines
-   of prefetches per pair cost more than the misses they save. Always inlined: gcc takes a
-   function of prefetches alone for a pure one and drops the call. */
-CT__ALWAYS void ct__sc_prefetch_pair(const ct_scene *s, const ct__spair *q) {
-    const char *c, *e;
-    if (!((s->leave[q->a] | s->leave[q->b]) & CT__SC_MOVED)) return;
-    for (c = (const char *)&q->sat, e = (const char *)(&q->sat + 1); c < e; c += 64) CT__SC_PREFETCH(c);
-    c = (const char *)&q->r;
-    e = c + (s->desc.mode == CT_SCENE_VOLUMETRIC ? sizeof q->r.c : sizeof q->r.m);
-    for (; c < e; c += 64) CT__SC_PREFETCH_W(c);
+/* The record's SAT cache (read) and result (written) of the pair of entry e when a body of
+   the pair moved and the pair is not known to be apart by more than its bodies moved (the
+   culls' slack left out: a fetch too many costs nothing but the fetch). The records are a pool
+   in no spatial order, visited in the bodies' order: fetched ahead, the narrow phase of a moving
+   10,000-hull scene takes ~3% less (in one process, chunks of pairs with and without
+   alternating). Fetching the hulls' blocks as well made it 5-10% slower: they are mostly in
+   cache (nearby bodies come in turn), and ~70 lines of prefetches per pair cost more than the
+   misses they save. Branch-free past the moved test (which a moving scene always passes): a
+   pair known apart fetches its own entry's line instead, as the test fails at random. Always
+   inlined: gcc takes a function of prefetches alone for a pure one and drops the call. */
+CT__ALWAYS void ct__sc_prefetch_pair(const ct_scene *s, const ct__sref *e) {
+    const ct__spair *q = &s->rec[e->r];
+    const char *c, *end, *base;
+    size_t far, step;
+    int a = e->a, b = e->b;
+    if (!((s->leave[a] | s->leave[b]) & CT__SC_MOVED)) return;
+    far = (size_t)(e->valid & !e->touching & (e->gap - s->motion[a] - s->motion[b] > 0)) - 1; /* ~0: fetch */
+    base = (const char *)&q->sat;
+    step = 64 & far;
+    c = (const char *)e + (((size_t)(base - (const char *)e)) & far);
+    for (end = base + sizeof q->sat; base < end; base += 64, c += step) CT__SC_PREFETCH(c);
+    base = (const char *)&q->r;
+    c = (const char *)e + (((size_t)(base - (const char *)e)) & far);
+    end = base + (s->desc.mode == CT_SCENE_VOLUMETRIC ? sizeof q->r.c : sizeof q->r.m);
+    for (; base < end; base += 64, c += step) CT__SC_PREFETCH_W(c);
 }
 
 /* Step 3: the narrow phase on every pair of tab whose tight boxes overlap. */
-CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, int T) {
+CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, ct__sref *tab, size_t n, int T) {
     long long i, m = (long long)n;
     const int *ord = s->order;
     int dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
@@ -770,45 +788,47 @@ CT__PRIVATE void ct__sc_narrow_all(ct_scene *s, const ct__sref *tab, size_t n, i
 #pragma omp parallel for schedule(dynamic, CT__SCENE_CHUNK) num_threads(T) if (T > 1 && m > CT__SCENE_CHUNK)
 #endif
     for (i = 0; i < m; ++i) {
-        ct__spair *p = &s->rec[tab[ord[i]].r];
-        /* the records are visited in the bodies' order, not in memory order: the one a few
-           pairs ahead is fetched now (its culls read the first cache line) */
-        if (i + CT__SCENE_AHEAD < m) CT__SC_PREFETCH(&s->rec[tab[ord[i + CT__SCENE_AHEAD]].r]);
-        if (i + CT__SCENE_AHEAD2 < m) ct__sc_prefetch_pair(s, &s->rec[tab[ord[i + CT__SCENE_AHEAD2]].r]);
+        ct__sref *e = &tab[ord[i]];
+        int a = e->a, b = e->b;
+        /* the entries are visited in the bodies' order, not in memory order: the entry a few
+           pairs ahead is fetched now, and the parts of the record a call would read two ahead */
+        if (i + CT__SCENE_AHEAD < m) CT__SC_PREFETCH(&tab[ord[i + CT__SCENE_AHEAD]]);
+        if (i + CT__SCENE_AHEAD2 < m) ct__sc_prefetch_pair(s, &tab[ord[i + CT__SCENE_AHEAD2]]);
         /* the culls' slack: the speculative distance, or the touching band of volumetric mode */
-        ct_real g = dem ? ct__sc_band(s, p) : s->desc.speculative;
-        if (p->valid && !((s->leave[p->a] | s->leave[p->b]) & CT__SC_MOVED)) {
-            p->now = p->touching; /* neither body moved: the committed answer stands */
-        } else if (p->valid && !p->touching && p->gap - s->motion[p->a] - s->motion[p->b] > g + ct__sc_band(s, p)) {
+        ct_real g = dem ? ct__sc_band(s, a, b) : s->desc.speculative;
+        if (e->valid && !((s->leave[a] | s->leave[b]) & CT__SC_MOVED)) {
+            e->now = e->touching; /* neither body moved: the committed answer stands */
+        } else if (e->valid && !e->touching && e->gap - s->motion[a] - s->motion[b] > g + ct__sc_band(s, a, b)) {
             /* apart by more than g at the last step and neither body moved far enough to
                close the gap (distance is 1-Lipschitz in the motion of the points): still apart */
-            p->gap -= s->motion[p->a] + s->motion[p->b];
-            p->now = 0;
-            p->status = CT_OK;
-        } else if (ct__sc_overlap(&s->tight[p->a], &s->tight[p->b], g) && !ct__sc_spheres_apart(s, p, g)) {
+            e->gap -= s->motion[a] + s->motion[b];
+            e->now = 0;
+            e->status = CT_OK;
+        } else if (ct__sc_overlap(&s->tight[a], &s->tight[b], g) && !ct__sc_spheres_apart(s, a, b, g)) {
 #if CT__SC_OMP
-            ct__sc_narrow(s, p, &s->scr[omp_get_thread_num()]);
+            ct__sc_narrow(s, e, &s->rec[e->r], &s->scr[omp_get_thread_num()]);
 #else
-            ct__sc_narrow(s, p, &s->scr[0]);
+            ct__sc_narrow(s, e, &s->rec[e->r], &s->scr[0]);
 #endif
         } else {
-            p->now = 0;
-            p->status = CT_OK;
-            p->gap = -1;
+            e->now = 0;
+            e->status = CT_OK;
+            e->gap = -1;
         }
     }
 }
 
-CT__INLINE void ct__sc_emit(const ct_scene *s, const ct__spair *p, ct_scene_contact *c, ct_scene_event ev) {
-    c->a = p->a;
-    c->b = p->b;
+CT__INLINE void ct__sc_emit(const ct_scene *s, const ct__sref *e, const ct__spair *p, ct_scene_contact *c,
+                            ct_scene_event ev) {
+    c->a = e->a;
+    c->b = e->b;
     c->event = ev;
-    c->status = p->status;
+    c->status = (ct_status)e->status;
     if (s->desc.mode == CT_SCENE_VOLUMETRIC) {
-        if (p->now) c->contact = p->r.c;
+        if (e->now) c->contact = p->r.c;
         else { memset(&c->contact, 0, sizeof c->contact); c->contact.face_a = c->contact.face_b = -1; }
     } else {
-        if (p->now) c->manifold = p->r.m;
+        if (e->now) c->manifold = p->r.m;
         else memset(&c->manifold, 0, sizeof c->manifold);
     }
 }
@@ -823,25 +843,25 @@ CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
 
 /* The first failure among tab[i0, i1) (a status other than CT_OK and CT_NO_CONVERGENCE), or
    (size_t)-1. */
-CT__INLINE size_t ct__sc_first_failure(const ct_scene *s, const ct__sref *tab, size_t i0, size_t i1) {
+CT__INLINE size_t ct__sc_first_failure(const ct__sref *tab, size_t i0, size_t i1) {
     for (; i0 < i1; ++i0) {
-        ct_status st = s->rec[tab[i0].r].status;
+        ct_status st = (ct_status)tab[i0].status;
         if (st != CT_OK && st != CT_NO_CONVERGENCE) return i0;
     }
     return (size_t)-1;
 }
 /* Writes the outputs of tab[i0, i1) from touch[*wt] and ended[*we] on, counts the BEGINs in
    *nb, and commits the records' touching flags. */
-CT__INLINE void ct__sc_commit_range(ct_scene *s, const ct__sref *tab, size_t i0, size_t i1, size_t *wt, size_t *we,
+CT__INLINE void ct__sc_commit_range(ct_scene *s, ct__sref *tab, size_t i0, size_t i1, size_t *wt, size_t *we,
                                     size_t *nb) {
     size_t t = *wt, e = *we, b = *nb;
     for (; i0 < i1; ++i0) {
-        ct__spair *p = &s->rec[tab[i0].r];
-        if (p->now) {
-            ct__sc_emit(s, p, &s->touch[t++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
+        ct__sref *p = &tab[i0];
+        if (p->now) {   /* only an output reads the record */
+            ct__sc_emit(s, p, &s->rec[p->r], &s->touch[t++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
             b += !p->touching;
         } else if (p->touching) {
-            ct__sc_emit(s, p, &s->ended[e++], CT_SCENE_END);
+            ct__sc_emit(s, p, &s->rec[p->r], &s->ended[e++], CT_SCENE_END);
         }
         p->touching = p->now;
         p->valid = 1;
@@ -856,12 +876,12 @@ CT__INLINE void ct__sc_commit_range(ct_scene *s, const ct__sref *tab, size_t i0,
    order (the same for any thread count), and nothing written. On T > 1 threads in two passes
    over fixed chunks of the table (the failures and counts, then the writes at their offsets);
    on one, a failure scan and one pass of writes. */
-CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t ntab, int T, size_t *ntouch,
+CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, ct__sref *tab, size_t ntab, int T, size_t *ntouch,
                                     size_t *nended, size_t *nbegan) {
     long long q, nch = (long long)((ntab + CT__SCENE_COMMIT_CHUNK - 1) / CT__SCENE_COMMIT_CHUNK);
     size_t *c = s->ccnt, t = 0, e = *nended, b = 0, f;
     if (T <= 1 || nch <= 1) {
-        if ((f = ct__sc_first_failure(s, tab, 0, ntab)) != (size_t)-1) return s->rec[tab[f].r].status;
+        if ((f = ct__sc_first_failure(tab, 0, ntab)) != (size_t)-1) return (ct_status)tab[f].status;
         ct__sc_commit_range(s, tab, 0, ntab, ntouch, nended, nbegan);
         return CT_OK;
     }
@@ -872,8 +892,8 @@ CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t nta
         size_t i, i0 = (size_t)q * CT__SCENE_COMMIT_CHUNK, i1 = i0 + CT__SCENE_COMMIT_CHUNK, k[3] = { 0, 0, 0 };
         if (i1 > ntab) i1 = ntab;
         c[4 * q + 3] = (size_t)-1;
-        for (i = i0; i < i1; ++i) {   /* one read of each record: its failure and its counts */
-            const ct__spair *p = &s->rec[tab[i].r];
+        for (i = i0; i < i1; ++i) {   /* one read of each entry: its failure and its counts */
+            const ct__sref *p = &tab[i];
             if (p->status != CT_OK && p->status != CT_NO_CONVERGENCE && c[4 * q + 3] == (size_t)-1) c[4 * q + 3] = i;
             k[0] += (size_t)(p->now != 0);
             k[1] += (size_t)(!p->now && p->touching);
@@ -884,7 +904,7 @@ CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t nta
         c[4 * q + 2] = k[2];
     }
     for (q = 0; q < nch; ++q)
-        if (c[4 * q + 3] != (size_t)-1) return s->rec[tab[c[4 * q + 3]].r].status;
+        if (c[4 * q + 3] != (size_t)-1) return (ct_status)tab[c[4 * q + 3]].status;
     for (q = 0; q < nch; ++q) {   /* counts -> offsets */
         size_t k0 = c[4 * q], k1 = c[4 * q + 1];
         b += c[4 * q + 2];
@@ -908,7 +928,7 @@ CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, const ct__sref *tab, size_t nta
 }
 
 CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
-    const ct__sref *tab;
+    ct__sref *tab;
     size_t ntab, nended = 0, ntouch = 0, nbegan = 0, i;
     int T, any = 0, bp, id, nb, t;
     ct_status st;
@@ -951,9 +971,10 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
        first failure in table order */
     st = ct__sc_commit(s, tab, ntab, T, &ntouch, &nended, &nbegan);
     if (st != CT_OK) {
-        /* the records were worked on: their answers are stale now; the slots this step took go
-           back to the pool */
-        for (i = 0; i < ntab; ++i) s->rec[tab[i].r].valid = 0;
+        /* the records were worked on: the committed table's answers are stale now (its entries
+           share their records with this step's table); the slots this step took go back to
+           the pool */
+        for (i = 0; i < s->ntab; ++i) s->tab[s->cur_tab][i].valid = 0;
         if (bp)
             for (i = 0; i < s->nrnew; ++i) s->rfree[s->nrfree++] = s->rnew[i];
         return st;
