@@ -51,6 +51,10 @@
    ct_contact_hulls (256 ulps of the same magnitude), so every pair it reports as touching or
    overlapping passes; a separated pair costs a SAT query instead of the polar LP. */
 #define CT__SCENE_DEM_BAND ((ct_real)4096 * CT__EPS)
+/* The rounding allowance of a cached separating axis re-checked by the scene (ct__sc_axis_gap,
+   world frame) against the SAT's own check of it (hull A's frame), x the magnitude of the
+   coordinates (|positions| + reaches): each is a few dot products of that magnitude. */
+#define CT__SCENE_AXIS_ROUND ((ct_real)256 * CT__EPS)
 /* Narrow-phase chunk: pairs per dynamic chunk (small: costs per pair vary by 10x). */
 #define CT__SCENE_CHUNK 32
 /* The narrow phase prefetches the table entry this many pairs ahead, and what a moved pair's
@@ -351,6 +355,21 @@ CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__sref *e, ct__spair *p, ct_
             else ct__sc_manifold_point(&p->r.m, pw.normal, pw.point, pw.gap, spec);
         }
     } else if (!dem && ka == CT__SK_HULL && kb == CT__SK_HULL) {
+        if (!e->touching && p->sat.type != CT_SAT_NONE && ct__sat_hull_ok(A->shape.ct__hull) &&
+            ct__sat_hull_ok(B->shape.ct__hull)) {
+            /* apart at the last step: the cached axis, when it still separates the hulls by
+               more than the speculative distance (and the rounding of either way of computing
+               it), is the call's answer: no manifold (the distance exceeds speculative). The
+               call would find the same axis first and say so; this costs a fifth of it. */
+            ct_real gap = ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat);
+            ct_real mag = ct__len(xa->p) + ct__len(xb->p) + A->reach + B->reach;
+            if (gap > spec + CT__SCENE_AXIS_ROUND * mag) {
+                e->gap = gap;
+                e->status = CT_OK;
+                e->now = 0;
+                return;
+            }
+        }
         st = ct__manifold_hulls_xf_ok(A->shape.ct__hull, xa, B->shape.ct__hull, xb, spec, &p->sat, &p->r.m);
         e->gap = st == CT_OK && p->r.m.count == 0 ? ct__sc_axis_gap(A->shape.ct__hull, xa, B->shape.ct__hull, xb, &p->sat) : -1;
     } else if (!dem && (ka == CT__SK_HULL || ka == CT__SK_RHULL) && (kb == CT__SK_HULL || kb == CT__SK_RHULL)) {
