@@ -74,6 +74,8 @@
 /* Table pairs per chunk of the commit (fixed: the output positions do not depend on the
    thread count). */
 #define CT__SCENE_COMMIT_CHUNK 4096
+/* The commit fetches a touching pair's result this many table entries ahead. */
+#define CT__SCENE_COMMIT_AHEAD 8
 
 /* Dispatch kinds of a body (see the table in contact.h). */
 enum { CT__SK_HULL = 0, CT__SK_RHULL, CT__SK_SPHERE, CT__SK_ELLIPSOID, CT__SK_OTHER };
@@ -634,12 +636,13 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     const ct__sref *old = s->tab[s->cur_tab];
     ct__sref *nw;
     size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0, fresh = 0, need;
-    int nlive = 0, id, nb = 1 - s->cur_tab;
+    int nlive = 0, id, nb = 1 - s->cur_tab, open = 1;
     ct_status st;
     for (id = 0; id < s->n; ++id)
         if (s->body[id].state == 1) {
             s->bpbox[nlive] = s->nfat[id];
             s->bpid[nlive++] = id;
+            open &= s->body[id].mask == ~0u && s->body[id].group != 0;
         }
     /* the pairs of ct_broadphase on these boxes, found incrementally: the boxes that stayed
        inside ct_bp's own fat copies keep their candidates (moved NULL: ct_bp compares every box,
@@ -648,10 +651,11 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->fpair, &s->fpaircap, 0, pairs->count, sizeof(ct_pair));
     if (st != CT_OK) return st;
     /* filter, mapping compact indices to ids (monotone: the order stays (a, b)), and count the
-       pairs the committed table does not hold */
+       pairs the committed table does not hold; when every body takes every group (open: the
+       default filter), no pair is filtered and the bodies are not read */
     for (i = 0, j = 0; j < pairs->count; ++j) {
         int a = s->bpid[pairs->items[j].a], b = s->bpid[pairs->items[j].b];
-        if (!ct__sc_filter(&s->body[a], &s->body[b])) continue;
+        if (!open && !ct__sc_filter(&s->body[a], &s->body[b])) continue;
         s->fpair[m].a = a;
         s->fpair[m++].b = b;
         while (i < nold && (old[i].a < a || (old[i].a == a && old[i].b < b))) ++i;
@@ -876,6 +880,13 @@ CT__INLINE void ct__sc_commit_range(ct_scene *s, ct__sref *tab, size_t i0, size_
     size_t t = *wt, e = *we, b = *nb;
     for (; i0 < i1; ++i0) {
         ct__sref *p = &tab[i0];
+        if (i0 + CT__SCENE_COMMIT_AHEAD < i1 && tab[i0 + CT__SCENE_COMMIT_AHEAD].now) {
+            /* the result a touching pair's output copies, fetched ahead (the narrow phase wrote
+               it long ago) */
+            const char *c = (const char *)&s->rec[tab[i0 + CT__SCENE_COMMIT_AHEAD].r].r, *end;
+            end = c + (s->desc.mode == CT_SCENE_VOLUMETRIC ? sizeof s->rec->r.c : sizeof s->rec->r.m);
+            for (; c < end; c += 64) CT__SC_PREFETCH(c);
+        }
         if (p->now) {   /* only an output reads the record */
             ct__sc_emit(s, p, &s->rec[p->r], &s->touch[t++], p->touching ? CT_SCENE_PERSIST : CT_SCENE_BEGIN);
             b += !p->touching;
