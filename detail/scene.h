@@ -5,12 +5,13 @@
      - one block of per-body arrays (the bodies, and the step's transforms, boxes and flags),
        grown geometrically by ct_scene_add;
      - the pair records, each holding the pair's caches (ct_sat_cache, ct_gjk_cache,
-       Perram-Wertheim lambda), whether it touched at the last step and this step's result, in
-       a pool that keeps them in place from step to step (free slots reused), and the pair
-       table: (a, b, record) sorted by (a, b). Two buffers: a broad phase merges the old table
-       with the new sorted pair list into the other buffer (pairs found in both keep their
-       record; only the small entries are copied), so a step that fails leaves the committed
-       table as it was (its records are marked to be recomputed, the slots it took return to
+       Perram-Wertheim lambda) and this step's result, in a pool that keeps them in place from
+       step to step (free slots reused), and the pair table: (a, b, record, and the pair's
+       flags, status and gap: whether it touched at the last step) sorted by (a, b). Two
+       buffers: a broad phase merges the old table with the new sorted pair list into the
+       other buffer (pairs found in both keep their record; only the small entries are
+       copied), so a step that fails leaves the committed
+       table as it was (its entries are marked to be recomputed, the slots it took return to
        the pool, the slots of the pairs it dropped are freed only on success);
      - the output arrays (touching pairs, ended pairs) and one ct_scratch per thread.
    After warm-up a step allocates only what its ct_bp (the incremental broad phase) allocates
@@ -100,8 +101,7 @@ typedef struct ct__sbody {
     int kind;
 } ct__sbody;
 
-typedef struct ct__spair {
-    int a, b;
+typedef struct ct__spair {   /* the bodies are its table entry's */
     int has_lambda;
     ct_real lambda;
     ct_sat_cache sat;
@@ -346,8 +346,8 @@ CT__INLINE void ct__sc_contact_point(ct_contact *c, ct_vec3 n, ct_vec3 p, ct_rea
 }
 
 CT__PRIVATE void ct__sc_narrow(const ct_scene *s, ct__sref *e, ct__spair *p, ct_scratch *scr) {
-    const ct__sbody *A = &s->body[p->a], *B = &s->body[p->b];
-    const ct_xform *xa = &s->cur[p->a], *xb = &s->cur[p->b];
+    const ct__sbody *A = &s->body[e->a], *B = &s->body[e->b];
+    const ct_xform *xa = &s->cur[e->a], *xb = &s->cur[e->b];
     int ka = A->kind, kb = B->kind, dem = s->desc.mode == CT_SCENE_VOLUMETRIC;
     ct_real spec = dem ? 0 : s->desc.speculative;
     ct_status st;
@@ -694,8 +694,6 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
             cc.count = 0;
             memset(&s->rec[r], 0, sizeof s->rec[r]);
             s->rec[r].cc = cc;
-            s->rec[r].a = q->a;
-            s->rec[r].b = q->b;
             s->rnew[s->nrnew++] = r;
             memset(&nw[k], 0, sizeof nw[k]);
             nw[k].a = q->a;
@@ -872,17 +870,16 @@ CT__PRIVATE int ct__sc_cmp(const void *x, const void *y) {
     return a->b < b->b ? -1 : (a->b > b->b);
 }
 
-/* The first failure among tab[i0, i1) (a status other than CT_OK and CT_NO_CONVERGENCE), or
-   (size_t)-1. */
+/* A status that fails the step: other than CT_OK and CT_NO_CONVERGENCE. */
+CT__INLINE int ct__sc_failed(const ct__sref *e) { return e->status != CT_OK && e->status != CT_NO_CONVERGENCE; }
+/* The first failure among tab[i0, i1), or (size_t)-1. */
 CT__INLINE size_t ct__sc_first_failure(const ct__sref *tab, size_t i0, size_t i1) {
-    for (; i0 < i1; ++i0) {
-        ct_status st = (ct_status)tab[i0].status;
-        if (st != CT_OK && st != CT_NO_CONVERGENCE) return i0;
-    }
+    for (; i0 < i1; ++i0)
+        if (ct__sc_failed(&tab[i0])) return i0;
     return (size_t)-1;
 }
 /* Writes the outputs of tab[i0, i1) from touch[*wt] and ended[*we] on, counts the BEGINs in
-   *nb, and commits the records' touching flags. */
+   *nb, and commits the entries' touching flags. */
 CT__INLINE void ct__sc_commit_range(ct_scene *s, ct__sref *tab, size_t i0, size_t i1, size_t *wt, size_t *we,
                                     size_t *nb) {
     size_t t = *wt, e = *we, b = *nb;
@@ -910,7 +907,7 @@ CT__INLINE void ct__sc_commit_range(ct_scene *s, ct__sref *tab, size_t i0, size_
 }
 /* Step 4's outputs: the touching pairs of tab (BEGIN or PERSIST) into touch, the pairs that
    stopped touching (END) into ended after its first *nended, both in table order, and each
-   record's touching flag committed; or, when some pair failed, the first failure in table
+   entry's touching flag committed; or, when some pair failed, the first failure in table
    order (the same for any thread count), and nothing written. On T > 1 threads in two passes
    over fixed chunks of the table (the failures and counts, then the writes at their offsets);
    on one, a failure scan and one pass of writes. */
@@ -932,7 +929,7 @@ CT__PRIVATE ct_status ct__sc_commit(ct_scene *s, ct__sref *tab, size_t ntab, int
         c[4 * q + 3] = (size_t)-1;
         for (i = i0; i < i1; ++i) {   /* one read of each entry: its failure and its counts */
             const ct__sref *p = &tab[i];
-            if (p->status != CT_OK && p->status != CT_NO_CONVERGENCE && c[4 * q + 3] == (size_t)-1) c[4 * q + 3] = i;
+            if (ct__sc_failed(p) && c[4 * q + 3] == (size_t)-1) c[4 * q + 3] = i;
             k[0] += (size_t)(p->now != 0);
             k[1] += (size_t)(!p->now && p->touching);
             k[2] += (size_t)(p->now && !p->touching);
