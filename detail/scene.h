@@ -147,6 +147,9 @@ struct ct_scene {
     int nfree;
     unsigned char *leave;    /* per body: CT__SC_LEAVE | CT__SC_MOVED */
     int topo;                /* bodies added or removed since the last successful step */
+    int bpsync;              /* the committed table is the filtered pairs of bp's last update
+                                (a broad step that succeeded; a failed one clears it): the
+                                next broad step merges only bp's added and removed pairs */
     /* pair records (a pool) and the pair table, double-buffered */
     ct__spair *rec;
     size_t reccap, nrec;
@@ -632,6 +635,96 @@ CT__INLINE void ct__sc_push_end(const ct_scene *s, const ct__sref *p, ct_scene_c
     ct__sc_end_zero(s, c);
 }
 
+/* A new pair's entry, its record a zeroed slot of the pool (a free one first). The pool and
+   the step's lists have room (grown by the caller). */
+CT__PRIVATE void ct__sc_take(ct_scene *s, ct__sref *e, int a, int b) {
+    int reuse = s->nrfree > 0, r = reuse ? s->rfree[--s->nrfree] : (int)s->nrec++;
+    ct_contact_cache cc;
+    if (reuse) cc = s->rec[r].cc;   /* a slot below nrec was taken before: its block is kept */
+    else ct_contact_cache_init(&cc, &s->alloc);
+    cc.count = 0;
+    memset(&s->rec[r], 0, sizeof s->rec[r]);
+    s->rec[r].cc = cc;
+    s->rnew[s->nrnew++] = r;
+    memset(e, 0, sizeof *e);
+    e->a = a;
+    e->b = b;
+    e->r = r;
+}
+
+/* Room for a merge into the other table buffer: entries new table entries, of which at most
+   fresh new pairs (records from the pool), and the ended and dropped lists of the old table. */
+CT__PRIVATE ct_status ct__sc_merge_room(ct_scene *s, size_t entries, size_t fresh) {
+    size_t nold = s->ntab, need = s->nrec + (fresh > s->nrfree ? fresh - s->nrfree : 0);
+    int nb = 1 - s->cur_tab;
+    ct_status st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, entries, sizeof(ct__sref));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
+    if (st == CT_OK) st = ct__sc_grow_z(&s->alloc, (void **)&s->rec, &s->reccap, s->nrec, need, sizeof(ct__spair), 0);
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rfree, &s->rfreecap, s->nrfree, need, sizeof(int));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rdrop, &s->rdropcap, 0, nold, sizeof(int));
+    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rnew, &s->rnewcap, 0, fresh, sizeof(int));
+    return st;
+}
+
+/* The first entry of t[i..n) not below (a, b) in (a, b) order (n when none): galloping, as
+   the pairs that change are few and spread over the table. */
+CT__INLINE int ct__sc_below(const ct__sref *e, int a, int b) { return e->a < a || (e->a == a && e->b < b); }
+CT__PRIVATE size_t ct__sc_seek(const ct__sref *t, size_t i, size_t n, int a, int b) {
+    size_t lo = i, hi, step = 1;
+    if (lo >= n || !ct__sc_below(&t[lo], a, b)) return lo;
+    /* t[lo] is below: find hi with t[hi] not below (or n), then bisect */
+    for (;;) {
+        hi = lo + step;
+        if (hi >= n) { hi = n; break; }
+        if (!ct__sc_below(&t[hi], a, b)) break;
+        lo = hi;
+        step *= 2;
+    }
+    while (hi - lo > 1) {   /* t[lo] below, t[hi] not (or hi == n) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ct__sc_below(&t[mid], a, b)) lo = mid;
+        else hi = mid;
+    }
+    return hi;
+}
+
+/* ct__sc_broad when the committed table is the filtered pairs of bp's last update (bpsync,
+   the same bodies): the new table is the old one without bp's removed pairs and with its
+   added pairs that pass the filter, the runs between them copied whole. The same table,
+   records, slots and ended list as the full merge: the pairs it drops and takes are the same,
+   met in the same (a, b) order. */
+CT__PRIVATE ct_status ct__sc_broad_diff(ct_scene *s, int open, size_t *nnew, size_t *nended) {
+    const ct_pair *ad = s->bp.added.items, *rm = s->bp.removed.items;
+    const ct__sref *old = s->tab[s->cur_tab];
+    size_t nold = s->ntab, na = s->bp.added.count, nr = s->bp.removed.count, ia = 0, ir = 0, i = 0, j, k = 0, e = 0;
+    int nb = 1 - s->cur_tab;
+    ct__sref *nw;
+    ct_status st = ct__sc_merge_room(s, nold + na, na);
+    if (st != CT_OK) return st;
+    nw = s->tab[nb];
+    s->nrdrop = s->nrnew = 0;
+    while (ia < na || ir < nr) {
+        /* the next change in (a, b) order (a pair is never both added and removed) */
+        int add = ir >= nr || (ia < na && (ad[ia].a < rm[ir].a || (ad[ia].a == rm[ir].a && ad[ia].b < rm[ir].b)));
+        const ct_pair *q = add ? &ad[ia++] : &rm[ir++];
+        int a = s->bpid[q->a], b = s->bpid[q->b];
+        j = ct__sc_seek(old, i, nold, a, b);
+        if (j > i) memcpy(nw + k, old + i, (j - i) * sizeof *nw);
+        k += j - i;
+        i = j;
+        if (add) {
+            if (open || ct__sc_filter(&s->body[a], &s->body[b])) ct__sc_take(s, &nw[k++], a, b);
+        } else if (i < nold && old[i].a == a && old[i].b == b) {   /* else filtered out */
+            if (old[i].touching) ct__sc_push_end(s, &old[i], &s->ended[e++]);
+            s->rdrop[s->nrdrop++] = old[i++].r;
+        }
+    }
+    if (nold > i) memcpy(nw + k, old + i, (nold - i) * sizeof *nw);
+    *nnew = k + (nold - i);
+    *nended = e;
+    return CT_OK;
+}
+
 /* Step 2: broad phase over the live fat boxes, filtered, merged with the committed table into
    the other buffer (pairs in both keep their record, new pairs take a zeroed slot of the pool).
    Old touching pairs that are gone are written to the ended output (their result zeroed). */
@@ -640,9 +733,10 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
     const ct_pair *fp;
     const ct__sref *old = s->tab[s->cur_tab];
     ct__sref *nw;
-    size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0, fresh = 0, need;
-    int nlive = 0, id, nb = 1 - s->cur_tab, open = 1;
+    size_t nold = s->ntab, i = 0, j = 0, k = 0, m = 0, e = 0, fresh = 0;
+    int nlive = 0, id, nb = 1 - s->cur_tab, open = 1, inc = s->bpsync && !s->topo;
     ct_status st;
+    s->bpsync = 0;   /* until the step succeeds */
     for (id = 0; id < s->n; ++id)
         if (s->body[id].state == 1) {
             s->bpbox[nlive] = s->nfat[id];
@@ -653,6 +747,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
        inside ct_bp's own fat copies keep their candidates (moved NULL: ct_bp compares every box,
        as a failed step may leave boxes it saw that no flag marks) */
     st = ct_bp_update(&s->bp, s->bpbox, nlive, NULL, 0);
+    if (st == CT_OK && inc) return ct__sc_broad_diff(s, open, nnew, nended);
     if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->fpair, &s->fpaircap, 0, pairs->count, sizeof(ct_pair));
     if (st != CT_OK) return st;
     /* filter, mapping compact indices to ids (monotone: the order stays (a, b)), and count the
@@ -666,13 +761,7 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
         while (i < nold && (old[i].a < a || (old[i].a == a && old[i].b < b))) ++i;
         fresh += !(i < nold && old[i].a == a && old[i].b == b);
     }
-    need = s->nrec + (fresh > s->nrfree ? fresh - s->nrfree : 0);
-    st = ct__sc_grow(&s->alloc, (void **)&s->tab[nb], &s->tabcap[nb], 0, m, sizeof(ct__sref));
-    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->ended, &s->endedcap, 0, nold, sizeof(ct_scene_contact));
-    if (st == CT_OK) st = ct__sc_grow_z(&s->alloc, (void **)&s->rec, &s->reccap, s->nrec, need, sizeof(ct__spair), 0);
-    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rfree, &s->rfreecap, s->nrfree, need, sizeof(int));
-    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rdrop, &s->rdropcap, 0, nold, sizeof(int));
-    if (st == CT_OK) st = ct__sc_grow(&s->alloc, (void **)&s->rnew, &s->rnewcap, 0, fresh, sizeof(int));
+    st = ct__sc_merge_room(s, m, fresh);
     if (st != CT_OK) return st;
     nw = s->tab[nb];
     fp = s->fpair;
@@ -684,22 +773,8 @@ CT__PRIVATE ct_status ct__sc_broad(ct_scene *s, size_t *nnew, size_t *nended) {
                 ct__sc_push_end(s, &old[i], &s->ended[e++]);
             s->rdrop[s->nrdrop++] = old[i++].r;
         }
-        if (i < nold && old[i].a == q->a && old[i].b == q->b) {
-            nw[k] = old[i++];
-        } else {
-            int reuse = s->nrfree > 0, r = reuse ? s->rfree[--s->nrfree] : (int)s->nrec++;
-            ct_contact_cache cc;
-            if (reuse) cc = s->rec[r].cc;   /* a slot below nrec was taken before: its block is kept */
-            else ct_contact_cache_init(&cc, &s->alloc);
-            cc.count = 0;
-            memset(&s->rec[r], 0, sizeof s->rec[r]);
-            s->rec[r].cc = cc;
-            s->rnew[s->nrnew++] = r;
-            memset(&nw[k], 0, sizeof nw[k]);
-            nw[k].a = q->a;
-            nw[k].b = q->b;
-            nw[k].r = r;
-        }
+        if (i < nold && old[i].a == q->a && old[i].b == q->b) nw[k] = old[i++];
+        else ct__sc_take(s, &nw[k], q->a, q->b);
         ++k;
     }
     for (; i < nold; ++i) {
@@ -1030,6 +1105,7 @@ CTDEF ct_status ct_scene_step(ct_scene *s, ct_scene_result *out) {
     }
     s->cur_tab = nb;
     s->ntab = ntab;
+    if (bp) s->bpsync = 1;
     s->topo = 0;
     s->stepped = 1;
     out->touching = s->touch;
