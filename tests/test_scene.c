@@ -517,6 +517,20 @@ Test(scene, add_and_remove_between_steps) {
     cr_assert_eq(ct_scene_step(s, &r), CT_OK);
     cr_assert_eq(r.ntouching, k);
     cr_assert_eq(r.nbegan, partners);
+    /* two new bodies (new ids) on top of body 0, after steps that kept the bodies: they touch
+       body 0 and each other at once (the narrow phase's order must take in the new bodies) */
+    memset(&d, 0, sizeof d);
+    d.shape = w->shape[0];
+    d.xform_ref = &w->x[0];
+    cr_assert_eq(ct_scene_add(s, &d, &nid), CT_OK);
+    cr_assert_eq(ct_scene_add(s, &d, &victim), CT_OK);
+    cr_assert(nid >= w->n && victim > nid);
+    cr_assert_eq(ct_scene_step(s, &r), CT_OK);
+    cr_assert_eq(r.nbegan, r.ntouching - k, "only the copies' pairs begin");
+    for (i = 0, partners = 0; i < r.ntouching; ++i)
+        partners += (r.touching[i].a == 0 && (r.touching[i].b == nid || r.touching[i].b == victim)) ||
+                    (r.touching[i].a == nid && r.touching[i].b == victim);
+    cr_assert_eq(partners, 3, "the copies touch body 0 and each other");
     ct_scene_destroy(s);
     world_free(w);
 }
