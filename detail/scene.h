@@ -79,6 +79,10 @@
 #define CT__SC_PREFETCH(p) ((void)0)
 #define CT__SC_PREFETCH_W(p) ((void)0)
 #endif
+/* The per-body pass fetches the vertices of the hull this many bodies ahead (hulls of up to
+   CT__SCENE_PREFETCH_VERTS vertices: a larger one's own scan streams). */
+#define CT__SCENE_BODY_AHEAD 2
+#define CT__SCENE_PREFETCH_VERTS 64
 /* Bodies per static chunk of the per-body pass (large: each body costs the same). */
 #define CT__SCENE_BODY_CHUNK 256
 /* Table pairs per chunk of the commit (fixed: the output positions do not depend on the
@@ -589,6 +593,15 @@ CTDEF void *ct_scene_user(const ct_scene *s, int id) {
 
 /* Step 1: transforms and tight boxes; returns CT_INVALID when some live body's transform or
    box is not finite/rigid. Fills cur, tight, nfat, leave; sets *any when a box was left. */
+/* The vertices of a hull body, fetched ahead of its tight box: the hulls' blocks are apart in
+   memory and mostly out of cache by the next step. */
+CT__ALWAYS void ct__sc_prefetch_verts(const ct__sbody *b) {
+    const ct_hull *h = b->shape.ct__hull;
+    const char *p, *end;
+    if (b->state != 1 || b->shape.type != CT_SHAPE_HULL || !h || h->nverts > CT__SCENE_PREFETCH_VERTS) return;
+    p = (const char *)h->verts;
+    for (end = p + (size_t)h->nverts * sizeof(ct_vec3); p < end; p += 64) CT__SC_PREFETCH(p);
+}
 CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
     int n = s->n, i, bad = 0, left = 0;
     (void)T;
@@ -599,6 +612,7 @@ CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
     for (i = 0; i < n; ++i) {
         const ct__sbody *b = &s->body[i];
         ct_aabb t;
+        if (i + CT__SCENE_BODY_AHEAD < n) ct__sc_prefetch_verts(&s->body[i + CT__SCENE_BODY_AHEAD]);
         s->leave[i] = 0;
         if (b->state != 1) continue;
         s->cur[i] = b->xref ? *b->xref : b->xf;
