@@ -23,7 +23,8 @@
    when that happened to any body, or bodies were added or removed, the scene's ct_bp is
    updated with the fat boxes (ct_bp_update: the pairs of ct_broadphase on them, found again
    only for boxes that left the ct_bp's own, fatter copies) and the filtered pairs are merged
-   into the table, else the table is reused;
+   into the table (only the ct_bp's added and removed pairs when the table holds its last
+   pairs: no body added or removed and no failed step since), else the table is reused;
    (3) the narrow phase on every table pair whose tight boxes (grown by the speculative
    distance) overlap, on all threads (dynamic chunks; each result lands in its own record, so
    the order of work does not matter); (4) on success: events and outputs in table order,
@@ -67,11 +68,11 @@
    call reads of its record (ct__sc_prefetch_pair) CT__SCENE_AHEAD2 ahead (the entry is there
    by then). */
 #define CT__SCENE_AHEAD 4
+#define CT__SCENE_AHEAD2 2
 /* The bodies' Morton order is kept for this many orders of changed tables while no body is
    added or removed (bodies move a little per step; the order only steers the cache, never an
    answer): sorting 10,000 keys was ~0.7 ms of the ~1 ms an order took. */
 #define CT__SCENE_REKEY 16
-#define CT__SCENE_AHEAD2 2
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__SC_PREFETCH(p) __builtin_prefetch(p)
 #define CT__SC_PREFETCH_W(p) __builtin_prefetch(p, 1)
@@ -591,8 +592,6 @@ CTDEF void *ct_scene_user(const ct_scene *s, int id) {
     return ct__sc_live(s, id) ? s->body[id].user : NULL;
 }
 
-/* Step 1: transforms and tight boxes; returns CT_INVALID when some live body's transform or
-   box is not finite/rigid. Fills cur, tight, nfat, leave; sets *any when a box was left. */
 /* The vertices of a hull body, fetched ahead of its tight box: the hulls' blocks are apart in
    memory and mostly out of cache by the next step. */
 CT__ALWAYS void ct__sc_prefetch_verts(const ct__sbody *b) {
@@ -602,6 +601,8 @@ CT__ALWAYS void ct__sc_prefetch_verts(const ct__sbody *b) {
     p = (const char *)h->verts;
     for (end = p + (size_t)h->nverts * sizeof(ct_vec3); p < end; p += 64) CT__SC_PREFETCH(p);
 }
+/* Step 1: transforms and tight boxes; returns CT_INVALID when some live body's transform or
+   box is not finite/rigid. Fills cur, tight, nfat, leave; sets *any when a box was left. */
 CT__PRIVATE ct_status ct__sc_bodies(ct_scene *s, int T, int *any) {
     int n = s->n, i, bad = 0, left = 0;
     (void)T;
@@ -828,7 +829,9 @@ CT__DEFINE_SORT(ct__sc_sort_keys, ct__skey, ct__sc_key_less)
    the pairs grouped by their first body, the bodies in the Morton order of their tight boxes'
    centres, so that consecutive pairs meet nearby bodies whose hulls are still in cache (10%
    of a step on the 10,000-hull scene). Each record is worked on alone, so the order changes
-   the time, never a result. Made when the table changes; allocates only when it grows. */
+   the time, never a result. Made when the table changes (the bodies re-sorted only after
+   bodies were added or removed, or every CT__SCENE_REKEY orders); allocates only when it
+   grows. */
 CT__PRIVATE ct_status ct__sc_order(ct_scene *s, int nb, size_t ntab) {
     const ct__sref *tab = s->tab[nb];
     size_t i, k = 0;
