@@ -1265,6 +1265,8 @@ CT__PRIVATE ct_status ct__bp_rebuild(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
    fat boxes that involve an escaped box, *mark = a bit set of the escaped boxes. The old
    candidates of marked boxes are replaced by these in ct__bp_step. Returns CT_INVALID (not an
    error: the caller rebuilds) when a new fat box outgrows the cells. */
+/* Shares of the escaped boxes per thread in a step's re-query (ct__bp_requery). */
+#define CT__BP_REQ_SHARES 4
 CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *boxes, const int *esc, int ne, int T,
                                      unsigned long long **keyp, size_t *nkp, unsigned char **markp) {
     ct_real widen = 4 * CT__EPS;
@@ -1296,18 +1298,45 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
     if (!cnt) return CT_NO_MEMORY;
     par = T > 1 && ne > 256;
     if (par) {
+        /* one scan per box: CT__BP_REQ_SHARES contiguous shares of the escapes on the threads,
+           each writing into its own region of one buffer (room for twice the mean number of
+           candidates per box); a share that outgrows its region stops there, and the rest of
+           it is scanned on this thread when the shares are packed in order */
+        long long r, R = CT__BP_REQ_SHARES * (long long)T;
+        size_t per = 4 * (bp->ct__cand.count / (size_t)(bp->ct__n > 0 ? bp->ct__n : 1)) + 16, room = per * (size_t)ne;
+        size_t *used = CT__SALLOC(s, size_t, R), pos;
+        int *stop = CT__SALLOC(s, int, R), *buf = CT__SALLOC(s, int, room + 1);
+        ct__bpvec l = { NULL, 0, 0 };
+        if (!used || !stop || !buf || !ct__bp_reserve(s, &l, room / 2)) return CT_NO_MEMORY;
 #if CT__BP_OMP
-#pragma omp parallel for schedule(dynamic, 64) num_threads(T)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(T)
 #endif
-        for (e = 0; e < ne; ++e) cnt[e] = ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], NULL, 0);
-        for (e = 0, nk = 0; e < ne; ++e) { size_t c = cnt[e]; cnt[e] = nk; nk += c; }
-        cnt[ne] = nk;
-        ids = CT__SALLOC(s, int, nk + 1);
-        if (!ids) return CT_NO_MEMORY;
-#if CT__BP_OMP
-#pragma omp parallel for schedule(dynamic, 64) num_threads(T)
-#endif
-        for (e = 0; e < ne; ++e) ct__bp_gscan(bp, &bp->ct__fat[esc[e]], esc[e], ids + cnt[e], cnt[e + 1] - cnt[e]);
+        for (r = 0; r < R; ++r) {
+            int e0 = (int)(ne * r / R), e1 = (int)(ne * (r + 1) / R), x;
+            size_t w = 0, lim = per * (size_t)(e1 - e0);
+            int *out = buf + per * (size_t)e0;
+            for (x = e0; x < e1; ++x) {
+                size_t m = ct__bp_gscan(bp, &bp->ct__fat[esc[x]], esc[x], out + w, lim - w);
+                if (m > lim - w) break;   /* did not fit: scanned again below */
+                cnt[x] = m;
+                w += m;
+            }
+            used[r] = w;
+            stop[r] = x;
+        }
+        for (r = 0; r < R; ++r) {
+            int e0 = (int)(ne * r / R), e1 = (int)(ne * (r + 1) / R), x;
+            if (!ct__bp_reserve(s, &l, used[r])) return CT_NO_MEMORY;
+            if (used[r]) memcpy(l.v + l.n, buf + per * (size_t)e0, used[r] * sizeof *l.v);
+            for (x = e0, pos = l.n; x < stop[r]; ++x) { size_t c = cnt[x]; cnt[x] = pos; pos += c; }
+            l.n += used[r];
+            for (x = stop[r]; x < e1; ++x) {
+                cnt[x] = l.n;
+                if (!ct__bp_gquery(bp, s, &bp->ct__fat[esc[x]], esc[x], &l)) return CT_NO_MEMORY;
+            }
+        }
+        cnt[ne] = nk = l.n;
+        ids = l.v;
     } else {
         ct__bpvec l = { NULL, 0, 0 };
         if (!ct__bp_reserve(s, &l, 32 * (size_t)ne)) return CT_NO_MEMORY;

@@ -817,6 +817,34 @@ Test(broadphase, incremental_identical_for_thread_counts_1_to_7) {
     }
 }
 
+/* Steps whose escaped boxes are many enough to be re-queried on the threads (more than 256,
+   fewer than an eighth of the boxes): 6000 boxes, uniform, and uniform with the first 600 in
+   one dense clump (each with ~20x the mean partner count, so the shares of the escapes that
+   hold them outgrow their regions and are finished after the others), small motion, every
+   step against the one-shot call, for 1, 2, 3 and 7 threads. */
+Test(broadphase, incremental_parallel_requery) {
+    static const int threads[4] = { 1, 2, 3, 7 };
+    int kind, t, i;
+    for (kind = 0; kind < 2; ++kind)
+        for (t = 0; t < 4; ++t) {
+            unsigned long long st = 77;
+            scene s;
+            s.n = 6000;
+            s.name = kind ? "clump of 600 in 6000" : "uniform 6000";
+            s.b = scene_dem(s.n, 1.5, &st);
+            if (kind) {
+                ct_aabb c = s.b[0];
+                double h = 0.5 * (c.hi.x - c.lo.x);
+                for (i = 0; i < 600; ++i) {   /* centres within 3 box sizes of the first box's */
+                    double x = c.lo.x + h * 6 * tu_uniform(&st), y = c.lo.y + h * 6 * tu_uniform(&st), z = c.lo.z + h * 6 * tu_uniform(&st);
+                    s.b[i] = box(x - h, y - h, z - h, x + h, y + h, z + h);
+                }
+            }
+            run_motion(s, 8, 0.04, threads[t], 13);
+            free(s.b);
+        }
+}
+
 /* The step's pairs also against brute force directly, with large motion (many escapes:
    rebuilds) and with a box count that changes between updates. */
 Test(broadphase, incremental_large_motion_and_changing_count) {
