@@ -1292,15 +1292,16 @@ CT__PRIVATE ct_status ct__bp_requery(ct_bp *bp, ct_scratch *s, const ct_aabb *bo
         ct__bp_bounds_add(&bp->ct__bounds, &bp->ct__fat[id]);
         ct__bp_glink(bp, id);
     }
-    /* the new partners of each escaped box (cnt[e]: where box e's partners start in ids): on threads,
-       counted and then written; on one, written in one scan into a list that grows */
+    /* the new partners of each escaped box (cnt[e]: where box e's partners start in ids), one
+       scan per box: on threads into regions of one buffer, packed in order after; on one
+       thread into a list that grows */
     cnt = CT__SALLOC(s, size_t, (long long)ne + 1);
     if (!cnt) return CT_NO_MEMORY;
     par = T > 1 && ne > 256;
     if (par) {
         /* one scan per box: CT__BP_REQ_SHARES contiguous shares of the escapes on the threads,
            each writing into its own region of one buffer (room for twice the mean number of
-           candidates per box); a share that outgrows its region stops there, and the rest of
+           partners per box, 4 cand / n, plus 16); a share that outgrows its region stops there, and the rest of
            it is scanned on this thread when the shares are packed in order */
         long long r, R = CT__BP_REQ_SHARES * (long long)T;
         size_t per = 4 * (bp->ct__cand.count / (size_t)(bp->ct__n > 0 ? bp->ct__n : 1)) + 16, room = per * (size_t)ne;
